@@ -1,0 +1,56 @@
+import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import type { User } from '@shared/contracts/auth';
+import { toast } from '@/components/ui/use-toast';
+import { apiRequest, getQueryFn } from '@/lib/request';
+import { clearSession, getAuthToken, saveStoredUser } from '@/lib/storage';
+
+export const USER_QUERY_KEY = ['/api/auth/user'] as const;
+
+const fetchUser = getQueryFn<User>({ on401: 'returnNull' });
+
+/** Spec §4: a stored token is checked once on load; anything but a user with an id signs the visitor out. */
+export const userQueryOptions = queryOptions({
+  queryKey: USER_QUERY_KEY,
+  queryFn: async (context): Promise<User | null> => {
+    if (!getAuthToken()) return null;
+    try {
+      const user = await fetchUser(context);
+      if (user && typeof user.id === 'number') return user;
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+    }
+    clearSession();
+    return null;
+  },
+  // Without a token there is nothing to verify, so signed-out screens render without a loading flash.
+  initialData: () => (getAuthToken() ? undefined : null),
+});
+
+export function useAuth() {
+  const { data, isLoading } = useQuery(userQueryOptions);
+  const user = data ?? null;
+  return { user, isLoading, isAuthenticated: user !== null };
+}
+
+export function setCurrentUser(queryClient: QueryClient, user: User): void {
+  queryClient.setQueryData(USER_QUERY_KEY, user);
+  saveStoredUser(user);
+}
+
+export function useLogout() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<{ message: string }>('POST', '/api/auth/logout'),
+    // Signing out locally must work even when the server cannot be reached.
+    onSettled: async () => {
+      clearSession();
+      // Leave the protected page first, so its guard does not record it as the next post-login target.
+      await navigate('/login');
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== USER_QUERY_KEY[0] });
+      queryClient.setQueryData(USER_QUERY_KEY, null);
+      toast({ title: 'Logged out' });
+    },
+  });
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import { systemClock, type Clock } from './lib/clock';
+import { createMailer, type Mailer } from './mail/mailer';
+import { authRoutes } from './modules/auth/auth.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { authGuardPlugin } from './plugins/auth-guard';
+import { errorsPlugin } from './plugins/errors';
+import { openapiPlugin } from './plugins/openapi';
+import { rateLimitPlugin, type RateLimit } from './plugins/rate-limit';
+import { securityPlugin } from './plugins/security';
+import { staticClientPlugin } from './plugins/static-client';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const DEFAULT_AUTH_RATE_LIMIT: RateLimit = { max: 10, timeWindow: 60_000 };
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** Defaults to SMTP or the log, per config. */
+  mailer?: Mailer;
+  clock?: Clock;
+  /** Attempts per minute per address on login, register, resend, forgot and reset. */
+  authRateLimit?: RateLimit;
+  logger?: FastifyServerOptions['logger'];
+  clientRoot?: string;
+}
+
+/** Builds the whole application without listening, so tests can use it on any port or through inject(). */
+export async function buildApp(options: AppOptions) {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const clock = options.clock ?? systemClock;
+  const mailer = options.mailer ?? createMailer(config.mail, app.log);
+  app.addHook('onClose', async () => mailer.close());
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(openapiPlugin);
+  await app.register(rateLimitPlugin, { redisUrl: config.redisUrl });
+  await app.register(authGuardPlugin, { db, clock });
+
+  const authDeps = { db, mailer, config, clock, log: app.log };
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { db });
+      await api.register(authRoutes, {
+        prefix: '/auth',
+        deps: authDeps,
+        rateLimit: options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT,
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  await app.register(staticClientPlugin, {
+    root: options.clientRoot ?? fileURLToPath(new URL('../../dist/client', import.meta.url)),
+  });
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/** Thrown when an environment variable has a bad value; main.ts prints its one line and exits. */
+export class ConfigError extends Error {}
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const url = (protocols: RegExp, hint: string) =>
+  optionalString.refine((v) => v === undefined || (URL.canParse(v) && protocols.test(new URL(v).protocol)), hint);
+
+const envSchema = z.object({
+  PORT: optionalString
+    .transform((v) => (v === undefined ? 5000 : Number(v)))
+    .pipe(z.number({ error: 'must be a port number' }).int('must be a port number').min(0).max(65535)),
+  HOST: optionalString.pipe(z.string().default('0.0.0.0')),
+  APP_URL: url(/^https?:$/, 'must be an http(s) URL such as https://botty.example.com'),
+  DATABASE_URL: optionalString.pipe(z.string().default('./data/botty.db')),
+  REDIS_URL: url(/^rediss?:$/, 'must be a redis:// or rediss:// URL'),
+  SMTP_URL: url(/^smtps?:$/, 'must be an smtp:// or smtps:// URL such as smtp://user:pass@host:587'),
+  MAIL_FROM: optionalString.pipe(z.string().default('Botty <no-reply@localhost>')),
+  EMAIL_VERIFICATION: optionalString.pipe(z.enum(['required', 'off']).optional()),
+  LLM_PROVIDER: optionalString.pipe(z.enum(['openai-compatible', 'openai', 'anthropic', 'offline']).optional()),
+  LLM_BASE_URL: url(/^https?:$/, 'must be an http(s) URL such as http://127.0.0.1:11434/v1'),
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  ADMIN_USERNAME: optionalString,
+  ADMIN_EMAIL: optionalString,
+  ADMIN_PASSWORD: optionalString,
+  LOG_LEVEL: optionalString.pipe(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+});
+
+export type LlmProvider = 'openai-compatible' | 'openai' | 'anthropic' | 'offline';
+
+export interface Config {
+  port: number;
+  host: string;
+  appUrl: string;
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+  redisUrl: string | undefined;
+  mail: { smtpUrl: string | undefined; from: string };
+  emailVerificationRequired: boolean;
+  llm: { provider: LlmProvider; baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  admin: { username: string; email: string; password: string } | undefined;
+  logLevel: string;
+}
+
+function parseDatabase(value: string): Config['database'] {
+  if (/^postgres(ql)?:\/\//.test(value)) return { kind: 'postgres', url: value };
+  if (value.startsWith('file:')) return { kind: 'sqlite', path: value.replace(/^file:(\/\/)?/, '') || ':memory:' };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    throw new ConfigError('DATABASE_URL: must be a postgres:// URL, a file: URL or a file path');
+  }
+  return { kind: 'sqlite', path: value };
+}
+
+/** Parses the environment once; nothing else in the server reads process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const provider: LlmProvider = e.LLM_PROVIDER ?? (e.LLM_BASE_URL ? 'openai-compatible' : 'offline');
+  if (provider === 'openai-compatible' && !e.LLM_BASE_URL) {
+    throw new ConfigError('LLM_BASE_URL: required when LLM_PROVIDER is openai-compatible');
+  }
+  if ((provider === 'openai' || provider === 'anthropic') && !e.LLM_API_KEY) {
+    throw new ConfigError(`LLM_API_KEY: required when LLM_PROVIDER is ${provider}`);
+  }
+  if (provider === 'openai-compatible' && !e.LLM_MODEL) {
+    throw new ConfigError('LLM_MODEL: required when LLM_PROVIDER is openai-compatible (for Ollama e.g. llama3.2)');
+  }
+  const adminParts = [e.ADMIN_USERNAME, e.ADMIN_EMAIL, e.ADMIN_PASSWORD];
+  if (adminParts.some(Boolean) && !adminParts.every(Boolean)) {
+    const missing = ['ADMIN_USERNAME', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'][adminParts.findIndex((p) => !p)];
+    throw new ConfigError(`${missing}: required when any of ADMIN_USERNAME, ADMIN_EMAIL, ADMIN_PASSWORD is set`);
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    database: parseDatabase(e.DATABASE_URL),
+    redisUrl: e.REDIS_URL,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    emailVerificationRequired: (e.EMAIL_VERIFICATION ?? (e.SMTP_URL ? 'required' : 'off')) === 'required',
+    llm: { provider, baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
+    admin: e.ADMIN_USERNAME ? { username: e.ADMIN_USERNAME, email: e.ADMIN_EMAIL!, password: e.ADMIN_PASSWORD! } : undefined,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import pg from 'pg';
+import type { Database, Db } from './database';
+
+export type DatabaseTarget =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string; searchPath?: string };
+
+const PG_INT8 = 20;
+const PG_TIMESTAMPTZ = 1184;
+
+/** better-sqlite3 binds neither booleans nor Dates; convert them once here so repositories stay dialect-free. */
+function toSqliteParam(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}
+
+function sqliteDatabase(path: string): SqliteDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  const convert = (params: ReadonlyArray<unknown>) => params.map(toSqliteParam);
+  // Kysely calls prepare(sql) then all/run/iterate(params); wrapping those is the narrowest place to convert.
+  return {
+    prepare(sql) {
+      const statement = database.prepare(sql);
+      return {
+        reader: statement.reader,
+        all: (params) => statement.all(...convert(params)),
+        run: (params) => statement.run(...convert(params)),
+        iterate: (params) => statement.iterate(...convert(params)),
+      };
+    },
+    close: () => database.close(),
+  };
+}
+
+function postgresPool(url: string, searchPath?: string) {
+  return new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        if (oid === PG_INT8) return (v: string) => Number(v);
+        if (oid === PG_TIMESTAMPTZ) return (v: string) => new Date(v).toISOString();
+        return pg.types.getTypeParser(oid, format);
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+}
+
+export function openDatabase(target: DatabaseTarget): Db {
+  if (target.kind === 'sqlite') {
+    const kysely = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: sqliteDatabase(target.path) }),
+    });
+    return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
+  }
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: postgresPool(target.url, target.searchPath) }),
+  });
+  return { kysely, kind: 'postgres', close: () => kysely.destroy() };
+}

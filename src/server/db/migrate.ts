@@ -1,0 +1,22 @@
+import { Migrator, type Migration as KyselyMigration } from 'kysely';
+import type { Db } from './database';
+import { accounts } from './migrations/0001-accounts';
+import { columnTypes, type Migration } from './migrations/migration';
+
+/** Ordered by name; append new ones, never edit one that has shipped. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-accounts': accounts,
+};
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const types = columnTypes(db.kind);
+  const migrations = Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, m]): [string, KyselyMigration] => [name, { up: (k) => m.up(k, types) }]),
+  );
+  const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`Database migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,49 @@
+import 'dotenv/config';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { migrateToLatest } from './db/migrate';
+import { openDatabase } from './db/dialect';
+import { ensureBootstrapAdmin } from './modules/auth/auth.service';
+import { systemClock } from './lib/clock';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const db = openDatabase(config.database);
+  await migrateToLatest(db);
+  const app = await buildApp({ config, db });
+  if (config.admin) {
+    await ensureBootstrapAdmin({ db, clock: systemClock }, config.admin);
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { database: config.database.kind, llm: config.llm.provider, emailVerification: config.emailVerificationRequired },
+    `Botty is ready on ${config.appUrl}`,
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,293 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type {
+  ChangePasswordBody,
+  LoginBody,
+  ProfileBody,
+  RegisterBody,
+  ResetPasswordBody,
+  User,
+} from '@shared/contracts/auth';
+import type { Config } from '../../config';
+import type { Db, EmailTokenPurpose } from '../../db/database';
+import { isoIn, type Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
+import { hashToken, newToken } from '../../lib/tokens';
+import type { Mail, Mailer } from '../../mail/mailer';
+import { passwordResetMail, verificationMail } from '../../mail/templates';
+import {
+  countUsers,
+  findUserByEmail,
+  findUserById,
+  findUserByLogin,
+  insertUser,
+  toUser,
+  updateUser,
+  usernameTaken,
+  type Executor,
+  type UserRow,
+} from '../users/users.repository';
+import { consumeEmailToken, findEmailToken, insertEmailToken, invalidateEmailTokens } from './email-tokens.repository';
+import { deleteSessionByHash, deleteUserSessions, findLiveSession, insertSession } from './sessions.repository';
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+export const SESSION_TTL_MS = { remembered: 30 * DAY, browserSession: DAY } as const;
+export const EMAIL_TOKEN_TTL_MS: Record<EmailTokenPurpose, number> = { verify_email: DAY, reset_password: HOUR };
+
+export const AUTH_MESSAGES = {
+  invalidCredentials: 'Invalid username or password',
+  needsVerification: 'Please verify your email address before logging in',
+  usernameTaken: 'Username already taken',
+  emailTaken: 'An account with this email already exists',
+  registeredVerify: 'Registration successful. Please check your email to verify your account.',
+  registered: 'Registration successful. You can now sign in.',
+  verified: 'Your email address has been verified. You can now log in.',
+  verifyInvalid: 'Verification failed. The link may have expired or is invalid.',
+  resendSent: "If an account with that email is waiting for verification, we've sent a new verification link.",
+  forgotSent: "If an account exists with that email, we've sent a password reset link.",
+  resetInvalid: 'The password reset link is invalid or has expired.',
+  resetDone: 'Your password has been reset. You can now log in.',
+  currentPasswordWrong: 'Current password is incorrect',
+  passwordChanged: 'Your password has been changed successfully.',
+  loggedOut: 'Logged out',
+  adminOnly: 'Only a superadmin can create administrators',
+} as const;
+
+export interface AuthDeps {
+  db: Db;
+  mailer: Mailer;
+  config: Pick<Config, 'appUrl' | 'emailVerificationRequired'>;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+export interface Session {
+  user: User;
+  sessionId: number;
+}
+
+const now = (deps: Pick<AuthDeps, 'clock'>) => deps.clock.now().toISOString();
+
+/** Mails that follow a public request go out after the answer, so response time says nothing about accounts. */
+function sendInBackground(deps: AuthDeps, mail: Mail) {
+  deps.mailer.send(mail).catch((err: unknown) => deps.log.error({ err, to: mail.to, subject: mail.subject }, 'mail failed'));
+}
+
+async function issueEmailToken(deps: AuthDeps, db: Executor, userId: number, purpose: EmailTokenPurpose) {
+  const { token, hash } = newToken();
+  await invalidateEmailTokens(db, userId, purpose, now(deps));
+  await insertEmailToken(db, {
+    userId,
+    purpose,
+    tokenHash: hash,
+    now: now(deps),
+    expiresAt: isoIn(deps.clock, EMAIL_TOKEN_TTL_MS[purpose]),
+  });
+  return token;
+}
+
+const verificationLink = (deps: AuthDeps, token: string) => `${deps.config.appUrl}/verify-email/${token}`;
+const resetLink = (deps: AuthDeps, token: string) => `${deps.config.appUrl}/reset-password/${token}`;
+
+async function assertAvailable(db: Executor, username: string, email: string) {
+  if (await usernameTaken(db, username)) throw new AppError('CONFLICT', AUTH_MESSAGES.usernameTaken);
+  if (await findUserByEmail(db, email)) throw new AppError('CONFLICT', AUTH_MESSAGES.emailTaken);
+}
+
+/** A unique index can still fire when two sign-ups race past the checks above. */
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(e.message ?? '');
+}
+
+async function createUser(
+  deps: AuthDeps,
+  input: { username: string; email: string; password: string; fullName: string | null },
+  role: (db: Executor) => Promise<'user' | 'superadmin'>,
+): Promise<UserRow> {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await deps.db.kysely.transaction().execute(async (tx) => {
+      await assertAvailable(tx, input.username, input.email);
+      const assigned = await role(tx);
+      return insertUser(tx, {
+        username: input.username,
+        email: input.email.toLowerCase(),
+        passwordHash,
+        role: assigned,
+        fullName: input.fullName,
+        emailVerified: assigned === 'superadmin' || !deps.config.emailVerificationRequired,
+        now: now(deps),
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('CONFLICT', AUTH_MESSAGES.usernameTaken);
+    throw err;
+  }
+}
+
+export async function register(deps: AuthDeps, body: RegisterBody) {
+  // The first account of an empty instance administers it (decisions §1); `body.role` is ignored.
+  const row = await createUser(
+    deps,
+    { username: body.username, email: body.email, password: body.password, fullName: body.fullName || null },
+    async (tx) => ((await countUsers(tx)) === 0 ? 'superadmin' : 'user'),
+  );
+  const needsVerification = !row.email_verified;
+  if (needsVerification) {
+    const token = await issueEmailToken(deps, deps.db.kysely, row.id, 'verify_email');
+    sendInBackground(deps, verificationMail(row.email, row.username, verificationLink(deps, token)));
+  }
+  return {
+    message: needsVerification ? AUTH_MESSAGES.registeredVerify : AUTH_MESSAGES.registered,
+    user: toUser(row),
+    needsVerification,
+  };
+}
+
+export async function login(deps: AuthDeps, body: LoginBody) {
+  const row = await findUserByLogin(deps.db.kysely, body.username);
+  const passwordOk = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), body.password);
+  if (!row || !passwordOk) throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.invalidCredentials);
+  if (deps.config.emailVerificationRequired && !row.email_verified) {
+    throw new AppError('EMAIL_NOT_VERIFIED', AUTH_MESSAGES.needsVerification, { needsVerification: true, email: row.email });
+  }
+  const remember = body.rememberMe === true;
+  const { token, hash } = newToken();
+  await insertSession(deps.db.kysely, {
+    userId: row.id,
+    tokenHash: hash,
+    remember,
+    now: now(deps),
+    expiresAt: isoIn(deps.clock, remember ? SESSION_TTL_MS.remembered : SESSION_TTL_MS.browserSession),
+  });
+  return { token, user: toUser(row) };
+}
+
+export async function authenticate(deps: Pick<AuthDeps, 'db' | 'clock'>, token: string): Promise<Session | null> {
+  const db = deps.db.kysely;
+  const session = await findLiveSession(db, hashToken(token), deps.clock.now().toISOString());
+  if (!session) return null;
+  const row = await findUserById(db, session.user_id);
+  return row ? { user: toUser(row), sessionId: session.id } : null;
+}
+
+export async function logout(deps: AuthDeps, token: string) {
+  await deleteSessionByHash(deps.db.kysely, hashToken(token));
+  return { message: AUTH_MESSAGES.loggedOut };
+}
+
+/** Finds a live token and marks it used in one step; any failure is the same error, whatever the cause. */
+async function redeemEmailToken(deps: AuthDeps, db: Executor, purpose: EmailTokenPurpose, token: string, invalid: string) {
+  const row = await findEmailToken(db, purpose, hashToken(token));
+  if (!row || row.used_at !== null || row.expires_at <= now(deps)) throw new AppError('BAD_REQUEST', invalid);
+  if (!(await consumeEmailToken(db, row.id, now(deps)))) throw new AppError('BAD_REQUEST', invalid);
+  return row.user_id;
+}
+
+export async function verifyEmail(deps: AuthDeps, token: string) {
+  await deps.db.kysely.transaction().execute(async (tx) => {
+    const userId = await redeemEmailToken(deps, tx, 'verify_email', token, AUTH_MESSAGES.verifyInvalid);
+    await updateUser(tx, userId, { emailVerified: true }, now(deps));
+  });
+  return { message: AUTH_MESSAGES.verified };
+}
+
+export async function resendVerification(deps: AuthDeps, email: string) {
+  const row = await findUserByEmail(deps.db.kysely, email);
+  if (row && !row.email_verified) {
+    const token = await issueEmailToken(deps, deps.db.kysely, row.id, 'verify_email');
+    sendInBackground(deps, verificationMail(row.email, row.username, verificationLink(deps, token)));
+  }
+  return { message: AUTH_MESSAGES.resendSent };
+}
+
+export async function forgotPassword(deps: AuthDeps, email: string) {
+  const row = await findUserByEmail(deps.db.kysely, email);
+  if (row) {
+    const token = await issueEmailToken(deps, deps.db.kysely, row.id, 'reset_password');
+    sendInBackground(deps, passwordResetMail(row.email, row.username, resetLink(deps, token)));
+  }
+  return { message: AUTH_MESSAGES.forgotSent };
+}
+
+export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
+  const passwordHash = await hashPassword(body.newPassword);
+  await deps.db.kysely.transaction().execute(async (tx) => {
+    const userId = await redeemEmailToken(deps, tx, 'reset_password', body.token, AUTH_MESSAGES.resetInvalid);
+    // Following the mailed link proves the address, so it also counts as verification.
+    await updateUser(tx, userId, { passwordHash, emailVerified: true }, now(deps));
+    await invalidateEmailTokens(tx, userId, 'reset_password', now(deps));
+    await deleteUserSessions(tx, userId);
+  });
+  return { message: AUTH_MESSAGES.resetDone };
+}
+
+export async function changePassword(deps: AuthDeps, session: Session, body: ChangePasswordBody) {
+  const row = await findUserById(deps.db.kysely, session.user.id);
+  if (!row || !(await verifyPassword(row.password_hash, body.currentPassword))) {
+    throw new AppError('BAD_REQUEST', AUTH_MESSAGES.currentPasswordWrong);
+  }
+  const passwordHash = await hashPassword(body.newPassword);
+  await deps.db.kysely.transaction().execute(async (tx) => {
+    await updateUser(tx, row.id, { passwordHash }, now(deps));
+    await deleteUserSessions(tx, row.id, session.sessionId);
+  });
+  return { message: AUTH_MESSAGES.passwordChanged };
+}
+
+export async function updateProfile(deps: AuthDeps, session: Session, body: ProfileBody) {
+  const db = deps.db.kysely;
+  if (body.username !== undefined && (await usernameTaken(db, body.username, session.user.id))) {
+    throw new AppError('CONFLICT', AUTH_MESSAGES.usernameTaken);
+  }
+  try {
+    const row = await updateUser(
+      db,
+      session.user.id,
+      {
+        username: body.username,
+        fullName: body.fullName === undefined ? undefined : body.fullName || null,
+        profileImageUrl: body.profileImageUrl === undefined ? undefined : body.profileImageUrl || null,
+      },
+      now(deps),
+    );
+    return toUser(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('CONFLICT', AUTH_MESSAGES.usernameTaken);
+    throw err;
+  }
+}
+
+export async function createAdmin(
+  deps: AuthDeps,
+  caller: Session,
+  body: { username: string; email: string; password: string },
+) {
+  if (caller.user.role !== 'superadmin') throw new AppError('FORBIDDEN', AUTH_MESSAGES.adminOnly);
+  const row = await createUser(deps, { ...body, fullName: null }, async () => 'superadmin');
+  return toUser(row);
+}
+
+/** ADMIN_* variables create that superadmin, or bring an existing account of that name up to date. */
+export async function ensureBootstrapAdmin(
+  deps: Pick<AuthDeps, 'db' | 'clock'>,
+  admin: { username: string; email: string; password: string }) {
+  const db = deps.db.kysely;
+  const existing = await findUserByLogin(db, admin.username);
+  const passwordHash = await hashPassword(admin.password);
+  if (existing && existing.username.toLowerCase() === admin.username.toLowerCase()) {
+    await updateUser(db, existing.id, { email: admin.email.toLowerCase(), passwordHash, role: 'superadmin', emailVerified: true }, now(deps));
+    return;
+  }
+  await insertUser(db, {
+    username: admin.username,
+    email: admin.email.toLowerCase(),
+    passwordHash,
+    role: 'superadmin',
+    fullName: null,
+    emailVerified: true,
+    now: now(deps),
+  });
+}

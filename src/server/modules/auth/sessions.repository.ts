@@ -1,0 +1,31 @@
+import type { Executor } from '../users/users.repository';
+
+export const insertSession = (
+  db: Executor,
+  s: { userId: number; tokenHash: string; remember: boolean; now: string; expiresAt: string },
+) =>
+  db
+    .insertInto('sessions')
+    .values({ user_id: s.userId, token_hash: s.tokenHash, remember: s.remember, created_at: s.now, expires_at: s.expiresAt })
+    .execute();
+
+export const findLiveSession = (db: Executor, tokenHash: string, now: string) =>
+  db
+    .selectFrom('sessions')
+    .select(['id', 'user_id'])
+    .where('token_hash', '=', tokenHash)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+
+export const deleteSessionByHash = (db: Executor, tokenHash: string) =>
+  db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+
+/** Revokes every session of a user, or every one but the caller's when `keepSessionId` is given. */
+export async function deleteUserSessions(db: Executor, userId: number, keepSessionId?: number) {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keepSessionId !== undefined) query = query.where('id', '!=', keepSessionId);
+  await query.execute();
+}
+
+export const deleteExpiredSessions = (db: Executor, now: string) =>
+  db.deleteFrom('sessions').where('expires_at', '<=', now).execute();

@@ -1,0 +1,41 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors';
+import { authenticate, type Session } from '../modules/auth/auth.service';
+import type { Clock } from '../lib/clock';
+import type { Db } from '../db/database';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    session: Session | null;
+    bearerToken: string | null;
+  }
+  interface FastifyInstance {
+    /** preHandler for routes that need a signed-in caller; 401 otherwise. */
+    requireUser(request: FastifyRequest): Promise<void>;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  return match?.[1] ?? null;
+}
+
+/** The signed-in session of a request that passed `requireUser`. */
+export function sessionOf(request: FastifyRequest): Session {
+  if (!request.session) throw new AppError('UNAUTHENTICATED', 'Authentication required');
+  return request.session;
+}
+
+export const authGuardPlugin = fp(async (app: FastifyInstance, deps: { db: Db; clock: Clock }) => {
+  app.decorateRequest('session', null);
+  app.decorateRequest('bearerToken', null);
+  app.decorate('requireUser', async (request: FastifyRequest) => {
+    const token = bearerToken(request);
+    const session = token ? await authenticate(deps, token) : null;
+    if (!session) throw new AppError('UNAUTHENTICATED', 'Authentication required');
+    request.session = session;
+    request.bearerToken = token;
+  });
+});

@@ -1,0 +1,37 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors';
+
+/**
+ * Serves the built client with history fallback: unknown non-API paths get index.html so the client router
+ * can answer them (its 404 page included); unknown /api paths get a JSON 404.
+ */
+export const staticClientPlugin = fp(async (app: FastifyInstance, options: { root: string }) => {
+  const hasClient = existsSync(join(options.root, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: options.root,
+      wildcard: false,
+      index: false,
+      setHeaders(res, path) {
+        // Vite fingerprints everything under assets/, so those can be cached for good.
+        if (path.includes(`${join('assets', '')}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+    app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+      const path = request.params as { '*': string };
+      const file = path['*'];
+      if (file && existsSync(join(options.root, file)) && !file.includes('..')) return reply.sendFile(file);
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api' || !hasClient) {
+      throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+    }
+    return reply.status(404).send({ message: 'Not found' });
+  });
+});
