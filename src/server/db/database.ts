@@ -50,5 +50,7 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   kind: DatabaseKind;
+  /** The PostgreSQL schema the tables live in, when not the default one. */
+  schema?: string;
   close(): Promise<void>;
 }

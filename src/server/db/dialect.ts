@@ -67,5 +67,5 @@ export function openDatabase(target: DatabaseTarget): Db {
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: postgresPool(target.url, target.searchPath) }),
   });
-  return { kysely, kind: 'postgres', close: () => kysely.destroy() };
+  return { kysely, kind: 'postgres', schema: target.searchPath, close: () => kysely.destroy() };
 }

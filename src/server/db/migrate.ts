@@ -13,7 +13,12 @@ export async function migrateToLatest(db: Db): Promise<void> {
   const migrations = Object.fromEntries(
     Object.entries(MIGRATIONS).map(([name, m]): [string, KyselyMigration] => [name, { up: (k) => m.up(k, types) }]),
   );
-  const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrations },
+    // Kysely looks for its bookkeeping tables across all schemas unless told which one is ours.
+    ...(db.schema ? { migrationTableSchema: db.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { Db, DatabaseKind } from '../../src/server/db/database';
+import { openDatabase } from '../../src/server/db/dialect';
+import { migrateToLatest } from '../../src/server/db/migrate';
+
+/** SQLite always; PostgreSQL too whenever TEST_DATABASE_URL names one (CI sets it). */
+export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestDb {
+  db: Db;
+  /** Where the same data can be opened again, e.g. to prove it survives a restart. */
+  target: Parameters<typeof openDatabase>[0];
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database: a temporary SQLite file, or a PostgreSQL schema of its own. */
+export async function createTestDb(kind: DatabaseKind): Promise<TestDb> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'botty-test-'));
+    const target = { kind: 'sqlite' as const, path: join(dir, 'botty.db') };
+    const db = openDatabase(target);
+    await migrateToLatest(db);
+    return {
+      db,
+      target,
+      async drop() {
+        await db.close().catch(() => {});
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const target = { kind: 'postgres' as const, url, searchPath: schema };
+  const db = openDatabase(target);
+  await migrateToLatest(db);
+  return {
+    db,
+    target,
+    async drop() {
+      await sql.raw(`drop schema if exists ${schema} cascade`).execute(db.kysely).catch(() => {});
+      await db.close().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { AddressInfo } from 'node:net';
+import { buildApp, type AppOptions } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import type { DatabaseKind } from '../../src/server/db/database';
+import type { Clock } from '../../src/server/lib/clock';
+import { createTestDb, type TestDb } from './databases';
+import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver';
+
+export interface TestAppOptions {
+  kind?: DatabaseKind;
+  /** Environment variables on top of the defaults, exactly as an operator would set them. */
+  env?: Record<string, string>;
+  /** Start a real SMTP receiver and point SMTP_URL at it (which turns e-mail verification on). */
+  smtp?: boolean;
+  clock?: Clock;
+  authRateLimit?: AppOptions['authRateLimit'];
+  /** Reuse a database, e.g. to restart the server on the same data. */
+  testDb?: TestDb;
+}
+
+/** The real server on a loopback port, with its own database and, when asked, a real SMTP receiver. */
+export async function startTestApp(options: TestAppOptions = {}) {
+  const testDb = options.testDb ?? (await createTestDb(options.kind ?? 'sqlite'));
+  const smtp: SmtpReceiver | undefined = options.smtp ? await startSmtpReceiver() : undefined;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    APP_URL: 'http://botty.test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...(smtp ? { SMTP_URL: smtp.url } : {}),
+    ...options.env,
+  });
+  const app = await buildApp({
+    config,
+    db: testDb.db,
+    clock: options.clock,
+    // Tests hammer the auth routes from one address; the rate-limit test sets its own.
+    authRateLimit: options.authRateLimit ?? { max: 10_000, timeWindow: 60_000 },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+  async function request<T = any>(
+    method: string,
+    path: string,
+    init: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: T; headers: Headers }> {
+    const res = await fetch(url + path, {
+      method,
+      headers: {
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+        ...init.headers,
+      },
+      body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON: keep the text.
+    }
+    return { status: res.status, body: body as T, headers: res.headers };
+  }
+
+  return {
+    app,
+    url,
+    config,
+    testDb,
+    db: testDb.db,
+    smtp,
+    request,
+    /** Stops the server; the database is dropped unless `keepDb` (to start again on it). */
+    async close({ keepDb = false } = {}) {
+      await app.close();
+      await smtp?.close();
+      if (!keepDb) await testDb.drop();
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+let counter = 0;
+/** Registers and signs in a fresh user through the API; returns the token and user. */
+export async function signUp(t: TestApp, overrides: { username?: string; email?: string; password?: string } = {}) {
+  counter += 1;
+  const suffix = `${Date.now().toString(36)}${counter}`;
+  const username = overrides.username ?? `user_${suffix}`;
+  const email = overrides.email ?? `${username}@example.com`;
+  const password = overrides.password ?? 'correct-horse-battery';
+  const reg = await t.request('POST', '/api/auth/register', { body: { username, email, password, fullName: '', role: 'user' } });
+  if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+  const login = await t.request('POST', '/api/auth/login', { body: { username, password } });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { token: login.body.token as string, user: login.body.user, username, email, password };
+}
