@@ -1,0 +1,60 @@
+import { mkdirSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+
+/** The flags keep Chromium off the network this machine does not have. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** A fresh context (own storage) whose page errors and console errors fail the test. */
+export async function newPage(browser: Browser, baseURL: string, viewport: { width: number; height: number } = VIEWPORTS.desktop) {
+  const context: BrowserContext = await browser.newContext({ baseURL, viewport, reducedMotion: 'reduce' });
+  const page: Page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    // The spec's request helper logs failed calls on purpose; anything else is a bug.
+    if (msg.type() === 'error' && !/^\d{3}: |Failed to load resource/.test(msg.text())) problems.push(`console: ${msg.text()}`);
+  });
+  return {
+    page,
+    context,
+    problems,
+    async close() {
+      await context.close();
+      expect(problems, 'errors in the page').toEqual([]);
+    },
+  };
+}
+
+/** axe-core on the current page: nothing serious or critical. */
+export async function expectAccessible(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  expect(bad, `accessibility of ${label}`).toEqual([]);
+}
+
+/** Screenshots land in screenshots/ (ignored by git) for a person to look at. */
+export async function snap(page: Page, name: string) {
+  mkdirSync('screenshots', { recursive: true });
+  await page.screenshot({ path: `screenshots/${name}.png`, fullPage: true });
+}
