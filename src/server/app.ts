@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createAi } from './ai/providers';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { systemClock, type Clock } from './lib/clock';
 import { createMailer, type Mailer } from './mail/mailer';
+import { activitiesRoutes } from './modules/activities/activities.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { botsRoutes } from './modules/bots/bots.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { authGuardPlugin } from './plugins/auth-guard';
 import { errorsPlugin } from './plugins/errors';
@@ -17,6 +20,8 @@ import { staticClientPlugin } from './plugins/static-client';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const DEFAULT_AUTH_RATE_LIMIT: RateLimit = { max: 10, timeWindow: 60_000 };
+/** Generous for people training bots, but a cap on model calls per address. */
+const PROMPT_RATE_LIMIT: RateLimit = { max: 30, timeWindow: 60_000 };
 
 export interface AppOptions {
   config: Config;
@@ -56,6 +61,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(authGuardPlugin, { db, clock });
 
   const authDeps = { db, mailer, config, clock, log: app.log };
+  const ai = createAi(config.llm, app.log);
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db });
@@ -64,6 +70,8 @@ export async function buildApp(options: AppOptions) {
         deps: authDeps,
         rateLimit: options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT,
       });
+      await api.register(botsRoutes, { deps: { db, clock, ai }, promptRateLimit: PROMPT_RATE_LIMIT });
+      await api.register(activitiesRoutes, { deps: { db } });
     },
     { prefix: '/api' },
   );

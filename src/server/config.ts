@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { registerBodySchema } from '@shared/contracts/auth';
 
 /** Thrown when an environment variable has a bad value; main.ts prints its one line and exits. */
 export class ConfigError extends Error {}
@@ -26,9 +27,10 @@ const envSchema = z.object({
   LLM_BASE_URL: url(/^https?:$/, 'must be an http(s) URL such as http://127.0.0.1:11434/v1'),
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
-  ADMIN_USERNAME: optionalString,
-  ADMIN_EMAIL: optionalString,
-  ADMIN_PASSWORD: optionalString,
+  // The bootstrap superadmin obeys the same rules as anyone who registers.
+  ADMIN_USERNAME: optionalString.pipe(registerBodySchema.shape.username.optional()),
+  ADMIN_EMAIL: optionalString.pipe(registerBodySchema.shape.email.optional()),
+  ADMIN_PASSWORD: optionalString.pipe(registerBodySchema.shape.password.optional()),
   LOG_LEVEL: optionalString.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),

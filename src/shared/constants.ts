@@ -52,3 +52,14 @@ export const STORAGE_KEYS = {
 
 /** Paths on which the navigation bar is hidden (spec §2). */
 export const AUTH_PATH_PREFIXES = ['/login', '/register', '/forgot-password', '/reset-password', '/verify-email'];
+
+/** Bot field limits: the spec names none, so these are generous bounds that stop abuse. */
+export const BOT_NAME_MAX = 60;
+export const BOT_DESCRIPTION_MAX = 500;
+export const BOT_GREETING_MAX = 500;
+export const BOT_PROMPT_MAX = 8000;
+export const TRUSTED_SOURCES_MAX = 1000;
+export const EXAMPLE_QUERY_MAX = 500;
+export const GENERATED_QUERIES_MAX = 10;
+export const ACTIVITIES_LIMIT_DEFAULT = 10;
+export const ACTIVITIES_LIMIT_MAX = 50;

@@ -4,6 +4,11 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 type Flag = ColumnType<boolean | number, boolean, boolean>;
 /** Timestamps travel as ISO-8601 strings on both databases (see dialect.ts). */
 type Timestamp = string;
+/**
+ * JSON is `text` in SQLite and `jsonb` in PostgreSQL: written as a JSON string, read back as a string or an
+ * already-parsed value depending on the driver, so repositories pass reads through `fromJson()` (db/json.ts).
+ */
+type Json = ColumnType<unknown, string, string>;
 
 export interface UsersTable {
   id: Generated<number>;
@@ -39,10 +44,62 @@ export interface EmailTokensTable {
   used_at: Timestamp | null;
 }
 
+export interface BotsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  description: string;
+  purpose: string;
+  icon: string;
+  active: Flag;
+  capabilities: Json;
+  config: Json;
+  usage_count: Generated<number>;
+  last_used: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ActivitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  description: string;
+  /** Not a foreign key: the history outlives the bot. */
+  bot_id: number | null;
+  bot_name: string | null;
+  created_at: Timestamp;
+}
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  bot_id: number;
+  user_id: number;
+  title: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type MessageRole = 'user' | 'assistant';
+
+export interface MessagesTable {
+  id: Generated<number>;
+  conversation_id: number;
+  role: MessageRole;
+  content: string;
+  /** 'complete' unless a reply was stopped or failed part-way. */
+  status: Generated<string>;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
+  bots: BotsTable;
+  activities: ActivitiesTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgres';

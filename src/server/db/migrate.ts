@@ -1,11 +1,15 @@
 import { Migrator, type Migration as KyselyMigration } from 'kysely';
 import type { Db } from './database';
 import { accounts } from './migrations/0001-accounts';
+import { bots } from './migrations/0002-bots';
+import { conversations } from './migrations/0003-conversations';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': accounts,
+  '0002-bots': bots,
+  '0003-conversations': conversations,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

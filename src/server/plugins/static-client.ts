@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors';
 
+const isApiPath = (url: string) => /^\/api(?:[/?]|$)/.test(url);
+
 /**
  * Serves the built client with history fallback: unknown non-API paths get index.html so the client router
  * can answer them (its 404 page included); unknown /api paths get a JSON 404.
@@ -22,6 +24,8 @@ export const staticClientPlugin = fp(async (app: FastifyInstance, options: { roo
       },
     });
     app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+      // The catch-all would otherwise answer unknown API paths with the client's HTML and a 200.
+      if (isApiPath(request.url)) return reply.callNotFound();
       const path = request.params as { '*': string };
       const file = path['*'];
       if (file && existsSync(join(options.root, file)) && !file.includes('..')) return reply.sendFile(file);
@@ -29,7 +33,7 @@ export const staticClientPlugin = fp(async (app: FastifyInstance, options: { roo
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || request.url === '/api' || !hasClient) {
+    if (isApiPath(request.url) || !hasClient) {
       throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
     }
     return reply.status(404).send({ message: 'Not found' });

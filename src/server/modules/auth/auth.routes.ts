@@ -26,6 +26,8 @@ export interface AuthRoutesOptions {
   rateLimit: RateLimit;
 }
 
+// Signed-in routes check the token onRequest, so a caller without a valid one gets 401 before its body is
+// parsed or validated (a preHandler would answer 400 to an anonymous caller's bad body).
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { deps, rateLimit }) => {
   const limited = { config: { rateLimit } };
   const tags = ['auth'];
@@ -51,13 +53,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.get(
     '/user',
-    { preHandler: app.requireUser, schema: { tags, security: secured, response: { 200: userSchema } } },
+    { onRequest: app.requireUser, schema: { tags, security: secured, response: { 200: userSchema } } },
     async (request) => sessionOf(request).user,
   );
 
   app.post(
     '/logout',
-    { preHandler: app.requireUser, schema: { tags, security: secured, response: { 200: messageResponseSchema } } },
+    { onRequest: app.requireUser, schema: { tags, security: secured, response: { 200: messageResponseSchema } } },
     async (request) => auth.logout(deps, request.bearerToken!),
   );
 
@@ -88,7 +90,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.patch(
     '/profile',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: { tags, security: secured, body: profileBodySchema, response: { 200: userSchema, 409: errorSchema } },
     },
     async (request) => auth.updateProfile(deps, sessionOf(request), request.body),
@@ -97,7 +99,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/change-password',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: { tags, security: secured, body: changePasswordBodySchema, response: { 200: messageResponseSchema, 400: errorSchema } },
     },
     async (request) => auth.changePassword(deps, sessionOf(request), request.body),
@@ -106,7 +108,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/create-admin',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: { tags, security: secured, body: createAdminBodySchema, response: { 201: userSchema, 403: errorSchema } },
     },
     async (request, reply) => reply.status(201).send(await auth.createAdmin(deps, sessionOf(request), request.body)),

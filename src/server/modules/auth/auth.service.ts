@@ -7,7 +7,7 @@ import type {
   ResetPasswordBody,
   User,
 } from '@shared/contracts/auth';
-import type { Config } from '../../config';
+import { ConfigError, type Config } from '../../config';
 import type { Db, EmailTokenPurpose } from '../../db/database';
 import { isoIn, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -16,11 +16,12 @@ import { hashToken, newToken } from '../../lib/tokens';
 import type { Mail, Mailer } from '../../mail/mailer';
 import { passwordResetMail, verificationMail } from '../../mail/templates';
 import {
-  countUsers,
   findUserByEmail,
   findUserById,
   findUserByLogin,
+  findUserByUsername,
   insertUser,
+  isFirstUser,
   toUser,
   updateUser,
   usernameTaken,
@@ -95,11 +96,18 @@ async function assertAvailable(db: Executor, username: string, email: string) {
   if (await findUserByEmail(db, email)) throw new AppError('CONFLICT', AUTH_MESSAGES.emailTaken);
 }
 
-/** A unique index can still fire when two sign-ups race past the checks above. */
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(e.message ?? '');
+/**
+ * A unique index can still fire when two sign-ups race past the checks above; the index named in the error
+ * (`constraint` on PostgreSQL, the message on SQLite) says which value clashed.
+ */
+function uniqueViolation(err: unknown): 'email' | 'username' | undefined {
+  const e = err as { code?: string; message?: string; constraint?: string };
+  if (e.code !== '23505' && e.code !== 'SQLITE_CONSTRAINT_UNIQUE' && !/UNIQUE constraint/.test(e.message ?? '')) return undefined;
+  return /email/.test(`${e.constraint ?? ''} ${e.message ?? ''}`) ? 'email' : 'username';
 }
+
+const conflictMessage = (clash: 'email' | 'username') =>
+  clash === 'email' ? AUTH_MESSAGES.emailTaken : AUTH_MESSAGES.usernameTaken;
 
 async function createUser(
   deps: AuthDeps,
@@ -122,7 +130,8 @@ async function createUser(
       });
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('CONFLICT', AUTH_MESSAGES.usernameTaken);
+    const clash = uniqueViolation(err);
+    if (clash) throw new AppError('CONFLICT', conflictMessage(clash));
     throw err;
   }
 }
@@ -132,7 +141,7 @@ export async function register(deps: AuthDeps, body: RegisterBody) {
   const row = await createUser(
     deps,
     { username: body.username, email: body.email, password: body.password, fullName: body.fullName || null },
-    async (tx) => ((await countUsers(tx)) === 0 ? 'superadmin' : 'user'),
+    async (tx) => ((await isFirstUser(tx, deps.db.kind)) ? 'superadmin' : 'user'),
   );
   const needsVerification = !row.email_verified;
   if (needsVerification) {
@@ -255,7 +264,8 @@ export async function updateProfile(deps: AuthDeps, session: Session, body: Prof
     );
     return toUser(row);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('CONFLICT', AUTH_MESSAGES.usernameTaken);
+    const clash = uniqueViolation(err);
+    if (clash) throw new AppError('CONFLICT', conflictMessage(clash));
     throw err;
   }
 }
@@ -270,24 +280,30 @@ export async function createAdmin(
   return toUser(row);
 }
 
-/** ADMIN_* variables create that superadmin, or bring an existing account of that name up to date. */
+/**
+ * ADMIN_* variables create that superadmin, or bring an existing account of that name up to date. A changed
+ * password signs that account out everywhere, as a reset does; an unchanged one is left alone, so a restart
+ * does not sign the administrator out.
+ */
 export async function ensureBootstrapAdmin(
   deps: Pick<AuthDeps, 'db' | 'clock'>,
-  admin: { username: string; email: string; password: string }) {
+  admin: { username: string; email: string; password: string },
+) {
   const db = deps.db.kysely;
-  const existing = await findUserByLogin(db, admin.username);
-  const passwordHash = await hashPassword(admin.password);
-  if (existing && existing.username.toLowerCase() === admin.username.toLowerCase()) {
-    await updateUser(db, existing.id, { email: admin.email.toLowerCase(), passwordHash, role: 'superadmin', emailVerified: true }, now(deps));
+  const email = admin.email.toLowerCase();
+  const existing = await findUserByUsername(db, admin.username);
+  const emailOwner = await findUserByEmail(db, email);
+  if (emailOwner && emailOwner.id !== existing?.id) {
+    throw new ConfigError(`ADMIN_EMAIL: ${email} already belongs to the account "${emailOwner.username}"`);
+  }
+  if (!existing) {
+    const passwordHash = await hashPassword(admin.password);
+    await insertUser(db, { username: admin.username, email, passwordHash, role: 'superadmin', fullName: null, emailVerified: true, now: now(deps) });
     return;
   }
-  await insertUser(db, {
-    username: admin.username,
-    email: admin.email.toLowerCase(),
-    passwordHash,
-    role: 'superadmin',
-    fullName: null,
-    emailVerified: true,
-    now: now(deps),
+  const passwordHash = (await verifyPassword(existing.password_hash, admin.password)) ? undefined : await hashPassword(admin.password);
+  await db.transaction().execute(async (tx) => {
+    await updateUser(tx, existing.id, { email, passwordHash, role: 'superadmin', emailVerified: true }, now(deps));
+    if (passwordHash) await deleteUserSessions(tx, existing.id);
   });
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { User } from '@shared/contracts/auth';
-import type { Database, UsersTable } from '../../db/database';
+import type { Database, DatabaseKind, UsersTable } from '../../db/database';
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 export type UserRow = Selectable<UsersTable>;
@@ -35,6 +35,9 @@ export const findUserByLogin = (db: Executor, login: string) =>
     .orderBy('id')
     .executeTakeFirst();
 
+export const findUserByUsername = (db: Executor, username: string) =>
+  db.selectFrom('users').selectAll().where(sql`lower(username)`, '=', username.toLowerCase()).executeTakeFirst();
+
 export const findUserByEmail = (db: Executor, email: string) =>
   db.selectFrom('users').selectAll().where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
 
@@ -47,6 +50,17 @@ export async function usernameTaken(db: Executor, username: string, exceptUserId
 export async function countUsers(db: Executor): Promise<number> {
   const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * Whether the instance has no account yet, decided so that only one of several concurrent sign-ups sees "yes".
+ * SQLite runs one write transaction at a time already; PostgreSQL's read-committed transactions would all count
+ * zero, so there the first sign-ups queue on a table lock and count again once the earlier ones committed.
+ */
+export async function isFirstUser(db: Executor, kind: DatabaseKind): Promise<boolean> {
+  if ((await countUsers(db)) > 0) return false;
+  if (kind === 'postgres') await sql`lock table users in share row exclusive mode`.execute(db);
+  return (await countUsers(db)) === 0;
 }
 
 export interface NewUser {

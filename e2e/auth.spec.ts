@@ -1,0 +1,177 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkIn } from '../tests/support/smtp-receiver';
+import { startTestApp, type TestApp } from '../tests/support/test-app';
+import { expectAccessible, launchBrowser, newPage, snap, VIEWPORTS } from './support/browser';
+
+let t: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  t = await startTestApp({ smtp: true });
+  browser = await launchBrowser();
+  // The first account administers the instance and skips verification; these tests need ordinary users.
+  await t.request('POST', '/api/auth/register', {
+    body: { username: 'instance_owner', email: 'owner@example.com', password: 'owner-password-1' },
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const pathOf = (link: string) => new URL(link).pathname;
+
+async function register(page: Page, username: string, email: string, password: string) {
+  await page.goto('/register');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm Password').fill(password);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.waitForURL('**/login');
+}
+
+async function signIn(page: Page, username: string, password: string, rememberMe: boolean) {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  if (rememberMe) await page.getByLabel('Remember me').check();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+const storedToken = (page: Page) =>
+  page.evaluate(() => ({ local: localStorage.getItem('authToken'), session: sessionStorage.getItem('authToken') }));
+
+describe('accounts in the browser', () => {
+  it('register → verify by mail → sign in (remembered) → first-asked page → profile → password → logout', async () => {
+    const { page, close } = await newPage(browser, t.url);
+    const username = 'maria_e2e';
+    const email = 'maria@example.com';
+
+    await page.goto('/settings');
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => sessionStorage.getItem('redirectAfterLogin'))).toBe('/settings');
+
+    await page.goto('/register');
+    await expect.poll(() => page.getByRole('heading', { name: 'Create an account' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => page.getByText('Username must be at least 3 characters').isVisible()).toBe(true);
+    await page.getByLabel('Password', { exact: true }).fill('longenough');
+    await page.getByLabel('Confirm Password').fill('different1');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => page.getByText('Passwords do not match').isVisible()).toBe(true);
+
+    await register(page, username, email, 'first-password-1');
+    await page.evaluate(() => sessionStorage.setItem('redirectAfterLogin', '/settings'));
+
+    await signIn(page, username, 'first-password-1', true);
+    await expect.poll(() => page.getByText('Email verification required').first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(email).first().isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Resend verification email' }).click();
+    await expect.poll(() => page.getByText('Verification email sent').first().isVisible()).toBe(true);
+
+    const mail = await t.smtp!.waitForMail(email, /verify/i);
+    await page.goto(pathOf(linkIn(mail, '/verify-email/')));
+    await page.getByRole('button', { name: 'Log in' }).or(page.getByRole('link', { name: 'Log in' })).click();
+    await page.waitForURL('**/login');
+
+    await signIn(page, username, 'first-password-1', true);
+    await page.waitForURL('**/settings');
+    expect(await storedToken(page)).toEqual({ local: expect.any(String), session: null });
+    expect(await page.evaluate(() => sessionStorage.getItem('redirectAfterLogin'))).toBeNull();
+
+    await page.getByLabel('Full Name').fill('Maria Example');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect.poll(() => page.getByText('Profile updated').first().isVisible()).toBe(true);
+    const me = await t.request('GET', '/api/auth/user', { token: (await storedToken(page)).local! });
+    expect(me.body.fullName).toBe('Maria Example');
+
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await page.getByLabel('Current Password').fill('first-password-1');
+    await page.getByLabel('New Password', { exact: true }).fill('second-password-2');
+    await page.getByLabel('Confirm New Password').fill('does-not-match');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await expect.poll(() => page.getByText("Passwords don't match").first().isVisible()).toBe(true);
+    await page.getByLabel('Confirm New Password').fill('second-password-2');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await expect.poll(() => page.getByText('Password updated').first().isVisible()).toBe(true);
+    expect(await page.getByLabel('Current Password').inputValue()).toBe('');
+
+    await page.evaluate(() => localStorage.removeItem('authToken'));
+    await page.evaluate(() => sessionStorage.clear());
+    await page.goto('/login');
+    await signIn(page, username, 'second-password-2', false);
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await storedToken(page)).toEqual({ local: null, session: expect.any(String) });
+
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.getByRole('button', { name: /menu/i }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).or(page.getByRole('button', { name: 'Logout' })).first().click();
+    await page.waitForURL('**/login');
+    expect(await storedToken(page)).toEqual({ local: null, session: null });
+    await close();
+  });
+
+  it('forgot password → mailed link → reset → sign in with the new password', async () => {
+    const { page, close } = await newPage(browser, t.url);
+    const email = 'reset_e2e@example.com';
+    await t.request('POST', '/api/auth/register', { body: { username: 'reset_e2e', email, password: 'old-password-1' } });
+    const verify = await t.smtp!.waitForMail(email, /verify/i);
+    await t.request('GET', `/api/auth${pathOf(linkIn(verify, '/verify-email/'))}`);
+
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot password' }).click();
+    await page.waitForURL('**/forgot-password');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: /send|reset/i }).click();
+    await expect
+      .poll(() => page.getByText("If an account exists with that email, we've sent a password reset link.").isVisible())
+      .toBe(true);
+
+    const mail = await t.smtp!.waitForMail(email, /reset/i);
+    await page.goto(pathOf(linkIn(mail, '/reset-password/')));
+    await page.getByLabel('New Password', { exact: true }).or(page.getByLabel('Password', { exact: true })).fill('new-password-2');
+    await page.getByLabel(/Confirm/).fill('new-password-2');
+    await page.getByRole('button', { name: /reset/i }).click();
+    await expect.poll(() => page.getByText('Password reset successful').first().isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Go to login' }).or(page.getByRole('link', { name: 'Go to login' })).click();
+    await page.waitForURL('**/login');
+    await signIn(page, 'reset_e2e', 'new-password-2', false);
+    await page.waitForURL((url) => url.pathname === '/');
+
+    await page.goto('/reset-password');
+    await expect.poll(() => page.getByText('Invalid reset link').first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Request a new reset link' }).or(page.getByRole('link', { name: 'Request a new reset link' })).isVisible()).toBe(true);
+    await close();
+  });
+
+  it('shows the 404 page for unknown paths', async () => {
+    const { page, close } = await newPage(browser, t.url);
+    await page.goto('/no/such/page');
+    await expect.poll(() => page.getByRole('heading', { name: '404 Page Not Found' }).isVisible()).toBe(true);
+    await close();
+  });
+
+  it('every account screen is accessible and looks right at phone and desktop widths', async () => {
+    const token = (await t.request('POST', '/api/auth/login', { body: { username: 'instance_owner', password: 'owner-password-1' } })).body
+      .token as string;
+    const screens = ['/login', '/register', '/forgot-password', '/reset-password/some-token', '/reset-password', '/verify-email', '/missing-page', '/settings'];
+    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+      const { page, close } = await newPage(browser, t.url, viewport);
+      await page.goto('/login');
+      await page.evaluate((tok) => localStorage.setItem('authToken', tok), token);
+      for (const path of screens) {
+        if (path === '/login' || path === '/register') await page.evaluate(() => localStorage.removeItem('authToken'));
+        else await page.evaluate((tok) => localStorage.setItem('authToken', tok), token);
+        await page.goto(path);
+        await page.waitForLoadState('networkidle');
+        await page.waitForSelector('main');
+        await expectAccessible(page, `${path} at ${name}`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} scrolls sideways`).toBe(true);
+        await snap(page, `auth-${name}${path.replaceAll('/', '-')}`);
+      }
+      await close();
+    }
+  });
+});

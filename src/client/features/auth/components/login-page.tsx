@@ -1,0 +1,163 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { LoaderCircle, MailWarning } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { DELAY_LOGIN_REDIRECT_MS } from '@shared/constants';
+import { type LoginBody, loginFormSchema } from '@shared/contracts/auth';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { FormField } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { PageSpinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/use-toast';
+import { AuthLayout, linkClass } from '@/features/auth/components/auth-layout';
+import { useLogin } from '@/features/auth/api/login';
+import { useResendVerification } from '@/features/auth/api/resend-verification';
+import { USER_QUERY_KEY, useAuth } from '@/lib/auth';
+import { ApiError, serverMessage } from '@/lib/request';
+import { saveSession, takeRedirectAfterLogin } from '@/lib/storage';
+
+const LOGIN_FAILED = 'Invalid username or password. Please try again.';
+
+export function LoginPage() {
+  const { isAuthenticated, isLoading } = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const login = useLogin();
+  const resend = useResendVerification();
+  // Once this sign-in succeeds a full page load follows; the "already signed in" redirect must not race it.
+  const [signedIn, setSignedIn] = useState(false);
+  const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
+
+  const form = useForm<z.input<typeof loginFormSchema>, unknown, LoginBody>({
+    resolver: zodResolver(loginFormSchema),
+    defaultValues: { username: '', password: '', rememberMe: false },
+  });
+  const { errors } = form.formState;
+
+  const alreadySignedIn = isAuthenticated && !signedIn;
+  useEffect(() => {
+    if (!alreadySignedIn) return;
+    const timer = setTimeout(() => void navigate('/', { replace: true }), DELAY_LOGIN_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [alreadySignedIn, navigate]);
+
+  if (isLoading || alreadySignedIn) return <PageSpinner />;
+
+  const onSubmit = form.handleSubmit((values) => {
+    setUnverifiedEmail(null);
+    login.mutate(values, {
+      onSuccess: async ({ token, user }) => {
+        setSignedIn(true);
+        saveSession(token, user, values.rememberMe ?? false);
+        await queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
+        toast({ title: 'Login successful', description: 'Welcome back to Botty!' });
+        window.location.assign(takeRedirectAfterLogin() ?? '/');
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 403 && error.data?.needsVerification) {
+          setUnverifiedEmail(error.data.email ?? values.username);
+          toast({
+            variant: 'destructive',
+            title: 'Email verification required',
+            description: 'Please verify your email address before logging in',
+          });
+          return;
+        }
+        const tooMany = error instanceof ApiError && error.status === 429;
+        toast({
+          variant: 'destructive',
+          title: 'Login failed',
+          description: (tooMany && serverMessage(error)) || LOGIN_FAILED,
+        });
+      },
+    });
+  });
+
+  const busy = login.isPending || signedIn;
+
+  return (
+    <AuthLayout
+      title="Sign in to Botty"
+      description="Welcome back! Sign in to chat with your botties."
+      footer={
+        <p>
+          Don&apos;t have an account?{' '}
+          <Link to="/register" className={linkClass}>
+            Create one
+          </Link>
+        </p>
+      }
+    >
+      {unverifiedEmail && (
+        <section
+          aria-labelledby="verify-heading"
+          className="mb-6 rounded-lg border border-primary/30 bg-accent/60 p-4 text-sm"
+        >
+          <div className="flex gap-3">
+            <MailWarning className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+            <div className="grid gap-2">
+              <h2 id="verify-heading" className="font-semibold">
+                Email verification required
+              </h2>
+              <p className="text-muted-foreground">
+                We sent a verification link to <strong className="break-all text-foreground">{unverifiedEmail}</strong>.
+                Open it to activate your account, then sign in.
+              </p>
+              <Button
+                variant="outline"
+                size="sm"
+                className="justify-self-start"
+                disabled={resend.isPending}
+                onClick={() => resend.mutate({ email: unverifiedEmail })}
+              >
+                {resend.isPending && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
+                Resend verification email
+              </Button>
+            </div>
+          </div>
+        </section>
+      )}
+      <form onSubmit={onSubmit} noValidate className="grid gap-5">
+        <FormField label="Username" error={errors.username?.message}>
+          <Input autoComplete="username" placeholder="Username or email" autoCapitalize="none" spellCheck={false} {...form.register('username')} />
+        </FormField>
+        <FormField label="Password" error={errors.password?.message}>
+          <Input type="password" autoComplete="current-password" {...form.register('password')} />
+        </FormField>
+        <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+          <Controller
+            control={form.control}
+            name="rememberMe"
+            render={({ field }) => (
+              <div className="flex min-h-11 items-center gap-3">
+                <Checkbox
+                  id="remember-me"
+                  name={field.name}
+                  checked={field.value ?? false}
+                  onCheckedChange={(checked) => field.onChange(checked === true)}
+                  onBlur={field.onBlur}
+                  ref={field.ref}
+                />
+                <Label htmlFor="remember-me" className="cursor-pointer font-normal">
+                  Remember me
+                </Label>
+              </div>
+            )}
+          />
+          <Link to="/forgot-password" className={`${linkClass} inline-flex min-h-11 items-center text-sm`}>
+            Forgot password
+          </Link>
+        </div>
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
+          {busy ? 'Signing in...' : 'Sign in'}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

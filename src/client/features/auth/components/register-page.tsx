@@ -1,0 +1,108 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { LoaderCircle } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { Link, Navigate, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { type RegisterForm, registerFormSchema } from '@shared/contracts/auth';
+import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { PageSpinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/use-toast';
+import { AuthLayout, linkClass } from '@/features/auth/components/auth-layout';
+import { useRegister } from '@/features/auth/api/register';
+import { useAuth } from '@/lib/auth';
+import { ApiError, serverMessage } from '@/lib/request';
+
+type FieldName = keyof RegisterForm;
+const FIELDS: readonly FieldName[] = ['username', 'email', 'password', 'confirmPassword'];
+
+function isField(path: string): path is FieldName {
+  return (FIELDS as readonly string[]).includes(path);
+}
+
+export function RegisterPage() {
+  const { isAuthenticated, isLoading } = useAuth();
+  const navigate = useNavigate();
+  const registration = useRegister();
+  const form = useForm<z.input<typeof registerFormSchema>, unknown, RegisterForm>({
+    resolver: zodResolver(registerFormSchema),
+    defaultValues: { username: '', email: '', password: '', confirmPassword: '' },
+  });
+  const { errors } = form.formState;
+
+  if (isLoading) return <PageSpinner />;
+  if (isAuthenticated) return <Navigate to="/dashboard" replace />;
+
+  const showServerErrors = (error: unknown) => {
+    if (!(error instanceof ApiError)) return;
+    for (const fieldError of error.data?.errors ?? []) {
+      if (isField(fieldError.path)) form.setError(fieldError.path, { message: fieldError.message });
+    }
+    // A 409 names the clash ("Username already taken"); put it under the field it concerns.
+    const message = error.data?.message;
+    if (error.status === 409 && message) {
+      form.setError(/e-?mail/i.test(message) ? 'email' : 'username', { message });
+    }
+  };
+
+  const onSubmit = form.handleSubmit(({ username, email, password }) => {
+    registration.mutate(
+      { username, email, password, fullName: '', role: 'user' },
+      {
+        onSuccess: ({ needsVerification }) => {
+          toast({
+            title: 'Registration successful',
+            // Without mail delivery configured the server does not ask for verification (decisions §2).
+            description: needsVerification === false ? 'You can now sign in.' : 'Please check your email to verify your account',
+          });
+          void navigate('/login');
+        },
+        onError: (error) => {
+          showServerErrors(error);
+          toast({
+            variant: 'destructive',
+            title: 'Registration failed',
+            description: serverMessage(error) ?? 'Something went wrong. Please try again.',
+          });
+        },
+      },
+    );
+  });
+
+  const busy = registration.isPending;
+
+  return (
+    <AuthLayout
+      title="Create an account"
+      description="Join Botty to create and customise your own AI assistants"
+      footer={
+        <p>
+          Already have an account?{' '}
+          <Link to="/login" className={linkClass}>
+            Sign in
+          </Link>
+        </p>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate className="grid gap-5">
+        <FormField label="Username" error={errors.username?.message}>
+          <Input autoComplete="username" autoCapitalize="none" spellCheck={false} {...form.register('username')} />
+        </FormField>
+        <FormField label="Email" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" {...form.register('email')} />
+        </FormField>
+        <FormField label="Password" error={errors.password?.message}>
+          <Input type="password" autoComplete="new-password" {...form.register('password')} />
+        </FormField>
+        <FormField label="Confirm Password" error={errors.confirmPassword?.message}>
+          <Input type="password" autoComplete="new-password" {...form.register('confirmPassword')} />
+        </FormField>
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
+          {busy ? 'Creating account...' : 'Register'}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

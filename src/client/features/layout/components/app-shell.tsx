@@ -1,0 +1,26 @@
+import { Outlet, useLocation } from 'react-router';
+import { AUTH_PATH_PREFIXES } from '@shared/constants';
+import { NavigationBar } from '@/features/layout/components/navigation-bar';
+
+function isAuthPath(pathname: string): boolean {
+  return AUTH_PATH_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+}
+
+export function AppShell() {
+  const { pathname } = useLocation();
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-primary px-4 py-2 text-primary-foreground focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      {!isAuthPath(pathname) && <NavigationBar />}
+      <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { CircleCheck, Download, Sparkles, Trash2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="grid gap-3 border-t py-5 first:border-t-0 first:pt-0 last:pb-0">
+      <h3 className="text-base font-semibold">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+export function AccountTab() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Account Information</CardTitle>
+        <CardDescription>Your account, plan and data.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Section title="Account Status">
+          <div className="flex flex-wrap items-center gap-3">
+            <Badge variant="success">
+              <CircleCheck className="size-3.5" aria-hidden="true" />
+              Active
+            </Badge>
+            <p className="text-sm text-muted-foreground">Your account is active and in good standing</p>
+          </div>
+        </Section>
+        <Section title="Plan Details">
+          <div className="flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between">
+            <div className="flex items-start gap-3">
+              <Sparkles className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+              <div>
+                <p className="font-medium">Beta Free Account</p>
+                <p className="text-sm text-muted-foreground">All features included during beta</p>
+              </div>
+            </div>
+            <Button variant="outline" className="w-full sm:w-auto">
+              View Details
+            </Button>
+          </div>
+        </Section>
+        <Section title="Data & Privacy">
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <p className="text-sm text-muted-foreground">Download your data</p>
+            <Button variant="outline" className="w-full sm:w-auto">
+              <Download aria-hidden="true" />
+              Request Export
+            </Button>
+          </div>
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <p className="text-sm text-muted-foreground">Permanently delete your account and everything in it</p>
+            <Button variant="destructive" className="w-full sm:w-auto">
+              <Trash2 aria-hidden="true" />
+              Delete Account
+            </Button>
+          </div>
+        </Section>
+      </CardContent>
+    </Card>
+  );
+}

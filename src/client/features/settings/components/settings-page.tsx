@@ -1,0 +1,43 @@
+import { KeyRound, ShieldCheck, UserRound } from 'lucide-react';
+import { PageHeader } from '@/components/page-header';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { AccountTab } from '@/features/settings/components/account-tab';
+import { ProfileTab } from '@/features/settings/components/profile-tab';
+import { SecurityTab } from '@/features/settings/components/security-tab';
+import { useAuth } from '@/lib/auth';
+
+export function SettingsPage() {
+  const { user } = useAuth();
+  if (!user) return null;
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 sm:py-10">
+      <PageHeader title="Account Settings" description="Manage your profile, password and account." />
+      <Tabs defaultValue="profile" className="mt-6">
+        <TabsList className="w-full sm:w-auto">
+          <TabsTrigger value="profile">
+            <UserRound className="size-4" aria-hidden="true" />
+            Profile
+          </TabsTrigger>
+          <TabsTrigger value="security">
+            <KeyRound className="size-4" aria-hidden="true" />
+            Security
+          </TabsTrigger>
+          <TabsTrigger value="account">
+            <ShieldCheck className="size-4" aria-hidden="true" />
+            Account
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="profile">
+          <ProfileTab key={user.id} user={user} />
+        </TabsContent>
+        <TabsContent value="security">
+          <SecurityTab />
+        </TabsContent>
+        <TabsContent value="account">
+          <AccountTab />
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
+}

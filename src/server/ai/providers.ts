@@ -1,0 +1,64 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config, LlmProvider } from '../config';
+
+/** A model object; plain model-id strings would route through Vercel's gateway, which we never use. */
+export type Model = Exclude<LanguageModel, string>;
+
+export interface Ai {
+  provider: LlmProvider;
+  modelId: string | null;
+  /** null in offline mode: every AI feature then answers without a model and says so. */
+  model: Model | null;
+}
+
+/** Used when LLM_MODEL is unset; the openai-compatible provider always needs one (config.ts). */
+export const DEFAULT_MODEL_IDS = { openai: 'gpt-4o-mini', anthropic: 'claude-3-5-haiku-latest' } as const;
+
+function required(value: string | undefined, variable: string): string {
+  // loadConfig() already refuses these combinations; reaching here means the config was built by hand.
+  if (!value) throw new Error(`${variable} is required for this LLM_PROVIDER`);
+  return value;
+}
+
+/**
+ * The only place that builds models. The API key goes to the configured endpoint and nowhere else: each
+ * provider is created with its own base URL and key, and nothing else reads them.
+ */
+export function createAi(llm: Config['llm'], log: FastifyBaseLogger): Ai {
+  // The SDK reports call warnings through one process-wide hook (stderr by default). Some are expected, e.g.
+  // openai-compatible servers get JSON mode instead of a JSON schema, so they belong in the debug log.
+  globalThis.AI_SDK_LOG_WARNINGS = (warnings) => log.debug({ warnings }, 'AI SDK warnings');
+
+  switch (llm.provider) {
+    case 'offline':
+      return { provider: 'offline', modelId: null, model: null };
+    case 'openai-compatible': {
+      const modelId = required(llm.model, 'LLM_MODEL');
+      const provider = createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: required(llm.baseUrl, 'LLM_BASE_URL'),
+        apiKey: llm.apiKey,
+        includeUsage: true,
+        // Ollama, llama.cpp, vLLM and others differ in json_schema support, but all accept plain JSON mode;
+        // the expected shape is spelled out in the prompt instead and validated with zod on our side.
+        supportsStructuredOutputs: false,
+      });
+      return { provider: 'openai-compatible', modelId, model: provider.chatModel(modelId) };
+    }
+    case 'openai': {
+      const modelId = llm.model ?? DEFAULT_MODEL_IDS.openai;
+      const provider = createOpenAI({ apiKey: required(llm.apiKey, 'LLM_API_KEY'), baseURL: llm.baseUrl });
+      // Chat completions rather than the Responses API, so LLM_BASE_URL may also point at a proxy.
+      return { provider: 'openai', modelId, model: provider.chat(modelId) };
+    }
+    case 'anthropic': {
+      const modelId = llm.model ?? DEFAULT_MODEL_IDS.anthropic;
+      const provider = createAnthropic({ apiKey: required(llm.apiKey, 'LLM_API_KEY'), baseURL: llm.baseUrl });
+      return { provider: 'anthropic', modelId, model: provider(modelId) };
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const LLM = { LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.2' };
+
+/** The error loadConfig throws for `env`, which must be a ConfigError. */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('serves port 5000 on all interfaces with SQLite, offline AI and no verification when nothing is set', () => {
+    expect(loadConfig({})).toEqual({
+      port: 5000,
+      host: '0.0.0.0',
+      appUrl: 'http://localhost:5000',
+      database: { kind: 'sqlite', path: './data/botty.db' },
+      redisUrl: undefined,
+      mail: { smtpUrl: undefined, from: 'Botty <no-reply@localhost>' },
+      emailVerificationRequired: false,
+      llm: { provider: 'offline', baseUrl: undefined, apiKey: undefined, model: undefined },
+      admin: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ PORT: '', HOST: '  ', DATABASE_URL: '', LLM_PROVIDER: '' })).toEqual(loadConfig({}));
+  });
+
+  it('derives APP_URL from PORT, and drops a trailing slash from an explicit one', () => {
+    expect(loadConfig({ PORT: '8080' }).appUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ APP_URL: 'https://botty.example.com/' }).appUrl).toBe('https://botty.example.com');
+  });
+
+  it('requires e-mail verification once SMTP_URL is set, unless EMAIL_VERIFICATION=off', () => {
+    const smtp = { SMTP_URL: 'smtp://user:pass@mail.example.com:587' };
+    expect(loadConfig(smtp)).toMatchObject({ emailVerificationRequired: true, mail: { smtpUrl: smtp.SMTP_URL } });
+    expect(loadConfig({ ...smtp, EMAIL_VERIFICATION: 'off' }).emailVerificationRequired).toBe(false);
+    expect(loadConfig({ EMAIL_VERIFICATION: 'required' }).emailVerificationRequired).toBe(true);
+  });
+
+  it.each([
+    ['postgres://u:p@db:5432/botty', { kind: 'postgres', url: 'postgres://u:p@db:5432/botty' }],
+    ['postgresql://db/botty', { kind: 'postgres', url: 'postgresql://db/botty' }],
+    ['file:./data/other.db', { kind: 'sqlite', path: './data/other.db' }],
+    ['file:///var/lib/botty/botty.db', { kind: 'sqlite', path: '/var/lib/botty/botty.db' }],
+    ['/var/lib/botty/botty.db', { kind: 'sqlite', path: '/var/lib/botty/botty.db' }],
+  ])('reads DATABASE_URL %s', (DATABASE_URL, database) => {
+    expect(loadConfig({ DATABASE_URL }).database).toEqual(database);
+  });
+
+  it('picks the OpenAI-compatible provider when LLM_BASE_URL is set', () => {
+    expect(loadConfig(LLM).llm).toEqual({ provider: 'openai-compatible', baseUrl: LLM.LLM_BASE_URL, apiKey: undefined, model: 'llama3.2' });
+  });
+
+  it('takes the bootstrap admin when all three ADMIN_* are set', () => {
+    const admin = { ADMIN_USERNAME: 'root', ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'long-enough-password' };
+    expect(loadConfig(admin).admin).toEqual({ username: 'root', email: 'root@example.com', password: 'long-enough-password' });
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '80.5' }],
+    ['APP_URL', { APP_URL: 'botty.example.com' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://db/botty' }],
+    ['REDIS_URL', { REDIS_URL: 'http://cache:6379' }],
+    ['SMTP_URL', { SMTP_URL: 'mail.example.com:587' }],
+    ['SMTP_URL', { SMTP_URL: 'http://mail.example.com' }],
+    ['EMAIL_VERIFICATION', { EMAIL_VERIFICATION: 'sometimes' }],
+    ['LLM_PROVIDER', { LLM_PROVIDER: 'gpt' }],
+    ['LLM_BASE_URL', { LLM_PROVIDER: 'openai-compatible' }],
+    ['LLM_MODEL', { LLM_BASE_URL: LLM.LLM_BASE_URL }],
+    ['LLM_API_KEY', { LLM_PROVIDER: 'anthropic' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['ADMIN_EMAIL', { ADMIN_USERNAME: 'root' }],
+    ['ADMIN_USERNAME', { ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'long-enough-password' }],
+    ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'root', ADMIN_EMAIL: 'root@example.com' }],
+    ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'root', ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'short' }],
+    ['ADMIN_EMAIL', { ADMIN_USERNAME: 'root', ADMIN_EMAIL: 'root', ADMIN_PASSWORD: 'long-enough-password' }],
+    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'r', ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'long-enough-password' }],
+  ])('stops with a ConfigError naming %s for %j', (variable, env) => {
+    const error = configError(env);
+    expect(error.message.startsWith(`${variable}: `), error.message).toBe(true);
+    expect(error.message).not.toContain('\n');
+  });
+});

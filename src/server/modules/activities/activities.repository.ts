@@ -1,0 +1,38 @@
+import type { Selectable } from 'kysely';
+import type { ActivitiesTable } from '../../db/database';
+import type { Executor } from '../users/users.repository';
+
+export type ActivityRow = Selectable<ActivitiesTable>;
+
+export interface NewActivity {
+  userId: number;
+  type: string;
+  description: string;
+  botId: number | null;
+  botName: string | null;
+  createdAt: string;
+}
+
+export const insertActivity = (db: Executor, a: NewActivity) =>
+  db
+    .insertInto('activities')
+    .values({
+      user_id: a.userId,
+      type: a.type,
+      description: a.description,
+      bot_id: a.botId,
+      bot_name: a.botName,
+      created_at: a.createdAt,
+    })
+    .execute();
+
+/** Newest first; activities recorded in the same instant keep the order they were recorded in. */
+export const findRecentActivities = (db: Executor, userId: number, limit: number) =>
+  db
+    .selectFrom('activities')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();

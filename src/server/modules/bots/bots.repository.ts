@@ -1,0 +1,87 @@
+import type { Selectable } from 'kysely';
+import type { Bot, BotConfig } from '@shared/contracts/bots';
+import type { BotsTable } from '../../db/database';
+import { fromJson, toJson } from '../../db/json';
+import type { Executor } from '../users/users.repository';
+
+export type BotRow = Selectable<BotsTable>;
+
+export function toBot(row: BotRow): Bot {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    purpose: row.purpose as Bot['purpose'],
+    icon: row.icon as Bot['icon'],
+    userId: row.user_id,
+    active: Boolean(row.active),
+    capabilities: fromJson(row.capabilities) as Bot['capabilities'],
+    config: fromJson(row.config) as BotConfig,
+    usageCount: row.usage_count,
+    lastUsed: row.last_used,
+    createdAt: row.created_at,
+  };
+}
+
+export const findBotsOfUser = (db: Executor, userId: number) =>
+  db.selectFrom('bots').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+
+/** The bot only when it belongs to `userId`; someone else's bot is indistinguishable from a missing one. */
+export const findOwnedBot = (db: Executor, userId: number, botId: number) =>
+  db.selectFrom('bots').selectAll().where('id', '=', botId).where('user_id', '=', userId).executeTakeFirst();
+
+export interface BotFields {
+  name: string;
+  description: string;
+  purpose: string;
+  icon: string;
+  active: boolean;
+  capabilities: readonly string[];
+  config: BotConfig;
+}
+
+export const insertBot = (db: Executor, userId: number, b: BotFields, now: string) =>
+  db
+    .insertInto('bots')
+    .values({
+      user_id: userId,
+      name: b.name,
+      description: b.description,
+      purpose: b.purpose,
+      icon: b.icon,
+      active: b.active,
+      capabilities: toJson(b.capabilities),
+      config: toJson(b.config),
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+export const updateBotFields = (db: Executor, botId: number, b: BotFields, now: string) =>
+  db
+    .updateTable('bots')
+    .set({
+      name: b.name,
+      description: b.description,
+      purpose: b.purpose,
+      icon: b.icon,
+      active: b.active,
+      capabilities: toJson(b.capabilities),
+      config: toJson(b.config),
+      updated_at: now,
+    })
+    .where('id', '=', botId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+/**
+ * Removes a bot with its conversations and messages. The foreign keys cascade too; deleting explicitly keeps
+ * the outcome the same on a database whose foreign keys are off (SQLite's default outside our connection).
+ */
+export async function deleteBotWithConversations(db: Executor, botId: number) {
+  const conversations = db.selectFrom('conversations').select('id').where('bot_id', '=', botId);
+  await db.deleteFrom('messages').where('conversation_id', 'in', conversations).execute();
+  await db.deleteFrom('conversations').where('bot_id', '=', botId).execute();
+  await db.deleteFrom('bots').where('id', '=', botId).execute();
+}

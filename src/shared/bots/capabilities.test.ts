@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { CAPABILITIES, CAPABILITY_INFO, setCapability, setWebBrowsing, type Capability } from './capabilities';
+
+interface Draft {
+  name: string;
+  capabilities: Capability[];
+  config: { webBrowsing?: boolean; conversationMemory?: boolean };
+}
+
+const draft = (over: Partial<Draft> = {}): Draft => ({
+  name: 'Scout',
+  capabilities: [],
+  config: {},
+  ...over,
+});
+
+describe('capabilities', () => {
+  it('has the four values of spec §3, each labelled and described', () => {
+    expect(CAPABILITIES).toEqual(['web_search', 'document_analysis', 'image_understanding', 'memory_context']);
+    for (const c of CAPABILITIES) {
+      expect(CAPABILITY_INFO[c].label).not.toBe('');
+      expect(CAPABILITY_INFO[c].description).not.toBe('');
+    }
+  });
+
+  it('choosing web_search turns web browsing on, and removing it turns it off', () => {
+    const on = setCapability(draft(), 'web_search', true);
+    expect(on).toEqual({ name: 'Scout', capabilities: ['web_search'], config: { webBrowsing: true } });
+    const off = setCapability(on, 'web_search', false);
+    expect(off).toEqual({ name: 'Scout', capabilities: [], config: { webBrowsing: false } });
+  });
+
+  it('the web browsing toggle adds and removes web_search', () => {
+    const on = setWebBrowsing(draft({ capabilities: ['memory_context'], config: { conversationMemory: true } }), true);
+    expect(on.capabilities).toEqual(['web_search', 'memory_context']);
+    expect(on.config).toEqual({ conversationMemory: true, webBrowsing: true });
+    expect(setWebBrowsing(on, false).capabilities).toEqual(['memory_context']);
+  });
+
+  it('other capabilities leave web browsing alone and keep the canonical order without duplicates', () => {
+    const start = draft({ capabilities: ['memory_context'], config: { webBrowsing: true } });
+    const next = setCapability(setCapability(start, 'document_analysis', true), 'document_analysis', true);
+    expect(next.capabilities).toEqual(['document_analysis', 'memory_context']);
+    expect(next.config).toBe(start.config);
+  });
+
+  it('does not change the draft it was given', () => {
+    const start = draft();
+    setCapability(start, 'web_search', true);
+    expect(start).toEqual(draft());
+  });
+});

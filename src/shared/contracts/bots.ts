@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { CAPABILITIES } from '../bots/capabilities';
+import { ICON_NAMES, FALLBACK_ICON } from '../bots/icons';
+import { PURPOSES } from '../bots/purposes';
+import { isDomain, splitTrustedSources } from '../bots/trusted-sources';
+import {
+  ACTIVITIES_LIMIT_DEFAULT,
+  ACTIVITIES_LIMIT_MAX,
+  BOT_DESCRIPTION_MAX,
+  BOT_GREETING_MAX,
+  BOT_NAME_MAX,
+  BOT_PROMPT_MAX,
+  CONTEXT_WINDOW_MAX,
+  CONTEXT_WINDOW_MIN,
+  TRUSTED_SOURCES_MAX,
+} from '../constants';
+
+export const TONES = ['professional', 'friendly', 'enthusiastic'] as const;
+export const WRITING_STYLES = ['concise', 'detailed', 'simple'] as const;
+
+/** Validation and result messages; spec §5 gives the context-window one word for word. */
+export const BOT_MESSAGES = {
+  nameRequired: 'Name is required',
+  nameMax: `Name must be at most ${BOT_NAME_MAX} characters`,
+  descriptionRequired: 'Description is required',
+  descriptionMax: `Description must be at most ${BOT_DESCRIPTION_MAX} characters`,
+  purpose: `Purpose must be one of: ${PURPOSES.join(', ')}`,
+  icon: 'Choose one of the available icons',
+  capability: `Capabilities must be among: ${CAPABILITIES.join(', ')}`,
+  capabilitiesUnique: 'Each capability can be chosen only once',
+  tone: `Tone must be one of: ${TONES.join(', ')}`,
+  writingStyle: `Writing style must be one of: ${WRITING_STYLES.join(', ')}`,
+  contextWindow: `Number of previous messages to consider for context (${CONTEXT_WINDOW_MIN}-${CONTEXT_WINDOW_MAX})`,
+  trustedSources: 'Trusted sources must be a comma-separated list of domains (e.g. nature.com, arxiv.org)',
+  notFound: 'Bot not found',
+  deleted: 'Bot deleted',
+  activitiesLimit: `Limit must be a whole number from 1 to ${ACTIVITIES_LIMIT_MAX}`,
+} as const;
+
+const boundedText = (label: string, max: number) =>
+  z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);
+
+const flag = (label: string) => z.boolean({ error: `${label} must be true or false` });
+
+export const botNameSchema = z
+  .string({ error: BOT_MESSAGES.nameRequired })
+  .trim()
+  .min(1, BOT_MESSAGES.nameRequired)
+  .max(BOT_NAME_MAX, BOT_MESSAGES.nameMax);
+
+export const botDescriptionSchema = z
+  .string({ error: BOT_MESSAGES.descriptionRequired })
+  .trim()
+  .min(1, BOT_MESSAGES.descriptionRequired)
+  .max(BOT_DESCRIPTION_MAX, BOT_MESSAGES.descriptionMax);
+
+export const purposeSchema = z.enum(PURPOSES, { error: BOT_MESSAGES.purpose });
+export const iconSchema = z.enum(ICON_NAMES, { error: BOT_MESSAGES.icon });
+export const capabilitySchema = z.enum(CAPABILITIES, { error: BOT_MESSAGES.capability });
+export const capabilitiesSchema = z
+  .array(capabilitySchema, { error: BOT_MESSAGES.capability })
+  .refine((list) => new Set(list).size === list.length, BOT_MESSAGES.capabilitiesUnique);
+
+export const trustedSourcesSchema = z
+  .string({ error: BOT_MESSAGES.trustedSources })
+  .trim()
+  .max(TRUSTED_SOURCES_MAX, `Trusted sources must be at most ${TRUSTED_SOURCES_MAX} characters`)
+  .refine((text) => splitTrustedSources(text).every(isDomain), BOT_MESSAGES.trustedSources);
+
+export const contextWindowSchema = z
+  .number({ error: BOT_MESSAGES.contextWindow })
+  .int(BOT_MESSAGES.contextWindow)
+  .min(CONTEXT_WINDOW_MIN, BOT_MESSAGES.contextWindow)
+  .max(CONTEXT_WINDOW_MAX, BOT_MESSAGES.contextWindow);
+
+/** Every field is optional: the wizard draft starts with an empty config, and PATCH merges what it is sent. */
+export const botConfigSchema = z.object({
+  tone: z.enum(TONES, { error: BOT_MESSAGES.tone }).optional(),
+  writingStyle: z.enum(WRITING_STYLES, { error: BOT_MESSAGES.writingStyle }).optional(),
+  greeting: boundedText('Greeting', BOT_GREETING_MAX).optional(),
+  webBrowsing: flag('Web browsing').optional(),
+  useKnowledgeCutoff: flag('Knowledge cutoff').optional(),
+  trustedSources: trustedSourcesSchema.optional(),
+  conversationMemory: flag('Conversation memory').optional(),
+  maxContextMessages: contextWindowSchema.optional(),
+  citationGeneration: flag('Citation generation').optional(),
+  systemPrompt: boundedText('System prompt', BOT_PROMPT_MAX).optional(),
+  customPrompt: boundedText('Custom prompt', BOT_PROMPT_MAX).optional(),
+});
+export type BotConfig = z.infer<typeof botConfigSchema>;
+
+export const createBotBodySchema = z.object({
+  name: botNameSchema,
+  description: botDescriptionSchema,
+  purpose: purposeSchema,
+  icon: iconSchema.default(FALLBACK_ICON),
+  capabilities: capabilitiesSchema.default([]),
+  active: flag('Active').optional(),
+  config: botConfigSchema.default({}),
+  /** Sent by the spec's client; the owner is always the signed-in caller (decisions §1). */
+  userId: z.unknown().optional(),
+});
+/** What the server works with after parsing (defaults applied, text trimmed). */
+export type CreateBotBody = z.infer<typeof createBotBodySchema>;
+/** What a client may send. */
+export type CreateBotRequest = z.input<typeof createBotBodySchema>;
+
+export const updateBotBodySchema = z.object({
+  name: botNameSchema.optional(),
+  description: botDescriptionSchema.optional(),
+  purpose: purposeSchema.optional(),
+  icon: iconSchema.optional(),
+  capabilities: capabilitiesSchema.optional(),
+  active: flag('Active').optional(),
+  /** Merged into the stored config: only the fields sent change. */
+  config: botConfigSchema.optional(),
+});
+export type UpdateBotBody = z.infer<typeof updateBotBodySchema>;
+export type UpdateBotRequest = z.input<typeof updateBotBodySchema>;
+
+export const botSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  purpose: purposeSchema,
+  icon: iconSchema,
+  userId: z.number().int(),
+  active: z.boolean(),
+  capabilities: z.array(capabilitySchema),
+  config: botConfigSchema,
+  usageCount: z.number().int(),
+  lastUsed: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Bot = z.infer<typeof botSchema>;
+
+export const ACTIVITY_TYPES = [
+  'bot_created',
+  'bot_updated',
+  'bot_deleted',
+  'bot_activated',
+  'bot_deactivated',
+  'custom_prompt_saved',
+  'chat_started',
+] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+export const activitySchema = z.object({
+  id: z.number().int(),
+  type: z.enum(ACTIVITY_TYPES),
+  description: z.string(),
+  botId: z.number().int().nullable(),
+  botName: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Activity = z.infer<typeof activitySchema>;
+
+export const activitiesQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: BOT_MESSAGES.activitiesLimit })
+    .int(BOT_MESSAGES.activitiesLimit)
+    .min(1, BOT_MESSAGES.activitiesLimit)
+    .max(ACTIVITIES_LIMIT_MAX, BOT_MESSAGES.activitiesLimit)
+    .default(ACTIVITIES_LIMIT_DEFAULT),
+});
+
+export const generatePromptBodySchema = z.object({
+  name: botNameSchema,
+  description: botDescriptionSchema,
+  purpose: purposeSchema,
+});
+export type GeneratePromptBody = z.infer<typeof generatePromptBodySchema>;
+
+export const generatePromptResponseSchema = z.object({
+  systemPrompt: z.string(),
+  exampleQueries: z.array(z.string()),
+  /** `template` when the local prompt stood in for the model (offline, failed or unusable answer). */
+  source: z.enum(['model', 'template']),
+});
+export type GeneratePromptResponse = z.infer<typeof generatePromptResponseSchema>;

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** Ids are PostgreSQL `integer`s; anything larger could never match and would make the query fail. */
+const ID_MAX = 2_147_483_647;
+const ID_MESSAGE = 'Id must be a positive whole number';
+
+/** A numeric id in a path; malformed ids answer 400 so they never reach the database. */
+export const idParamSchema = z
+  .string()
+  .regex(/^\d{1,10}$/, ID_MESSAGE)
+  .transform(Number)
+  .pipe(z.number().int().min(1, ID_MESSAGE).max(ID_MAX, ID_MESSAGE));
+
+export const idParamsSchema = z.object({ id: idParamSchema });
+
+/** Every error body (decisions §3); extra fields such as `errors` or `needsVerification` ride along. */
+export const errorResponseSchema = z.object({ message: z.string() }).loose();

@@ -1,0 +1,68 @@
+import { generateText, streamText } from 'ai';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createAi, type Model } from '../../src/server/ai/providers';
+import { startFakeLlm, systemPromptOf, type FakeLlm } from './fake-llm';
+
+/** The fake model is what the chat tests lean on, so it is checked against the real AI SDK client. */
+describe('fake OpenAI-compatible server', () => {
+  let fake: FakeLlm;
+  let model: Model;
+
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+    const log = pino({ level: 'silent' });
+    model = createAi({ provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: undefined, model: 'fake-model' }, log).model!;
+  });
+  afterAll(() => fake.close());
+  beforeEach(() => fake.setReply('Hello from the fake model.'));
+
+  it('answers a plain completion and records the request', async () => {
+    fake.enqueue('Plain answer.');
+    const result = await generateText({ model, system: 'Be kind.', prompt: 'Hi there', maxRetries: 0 });
+    expect(result.text).toBe('Plain answer.');
+    expect(systemPromptOf(fake.lastRequest())).toBe('Be kind.');
+    expect(fake.lastRequest().body.messages.at(-1)).toEqual({ role: 'user', content: 'Hi there' });
+  });
+
+  it('streams a reply in several chunks, with delays, ending cleanly', async () => {
+    fake.enqueue({ text: 'one two three four', chunkDelayMs: 30 });
+    const result = streamText({ model, prompt: 'Count', maxRetries: 0 });
+    const parts: { text: string; at: number }[] = [];
+    for await (const text of result.textStream) parts.push({ text, at: Date.now() });
+    expect(parts.map((p) => p.text)).toEqual(['one ', 'two ', 'three ', 'four']);
+    expect(parts.at(-1)!.at - parts[0]!.at).toBeGreaterThanOrEqual(60);
+    expect(await result.finishReason).toBe('stop');
+    expect((await result.usage).outputTokens).toBe(4);
+    expect(fake.lastRequest().body.stream).toBe(true);
+  });
+
+  it('takes replies from a function of the request, and explicit chunks', async () => {
+    fake.setReply((request) => ({ text: '', chunks: ['You said: ', String(request.body.messages.at(-1)!.content)] }));
+    const result = streamText({ model, prompt: 'ping', maxRetries: 0 });
+    expect(await result.text).toBe('You said: ping');
+  });
+
+  it('notices when the client stops a stream that hangs part-way', async () => {
+    fake.enqueue({ text: 'first second third', hangAfterChunks: 1 });
+    const controller = new AbortController();
+    const result = streamText({ model, prompt: 'go', abortSignal: controller.signal, maxRetries: 0, onError: () => {} });
+    const received: string[] = [];
+    for await (const text of result.textStream) {
+      received.push(text);
+      controller.abort();
+    }
+    expect(received).toEqual(['first ']);
+    await expect.poll(() => fake.lastRequest().aborted).toBe(true);
+  });
+
+  it('answers errors with OpenAI-style bodies', async () => {
+    fake.enqueue({ status: 503, message: 'overloaded' });
+    await expect(generateText({ model, prompt: 'x', maxRetries: 0 })).rejects.toThrow('overloaded');
+  });
+
+  it('lists its model', async () => {
+    const res = await fetch(`${fake.baseUrl}/models`);
+    expect(await res.json()).toEqual({ object: 'list', data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }] });
+  });
+});

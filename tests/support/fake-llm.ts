@@ -1,0 +1,219 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface ChatMessage {
+  role: string;
+  /** A string, or content parts for multi-part messages. */
+  content: unknown;
+}
+
+export interface ChatCompletionRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  response_format?: { type: string };
+  [key: string]: unknown;
+}
+
+export interface ReceivedRequest {
+  body: ChatCompletionRequest;
+  headers: IncomingHttpHeaders;
+  /** True once the client went away before the reply was complete (e.g. a stopped stream). */
+  aborted: boolean;
+}
+
+/**
+ * What the fake model answers with:
+ * - a string, or `{ text }`: a reply (streamed in word-sized chunks, or `chunks` as given, when asked to stream);
+ *   `hangAfterChunks` stops a stream part-way and keeps it open until the client leaves;
+ * - `{ status }`: an OpenAI-style error response;
+ * - `{ hang: true }`: accepts the request and never answers;
+ * - `{ raw }`: a 200 whose body is exactly this text (e.g. not JSON at all).
+ */
+export type FakeReply =
+  | string
+  | { text: string; chunks?: string[]; chunkDelayMs?: number; hangAfterChunks?: number }
+  | { status: number; message?: string }
+  | { hang: true }
+  | { raw: string };
+
+export type ReplyPlan = FakeReply | ((request: ReceivedRequest) => FakeReply | Promise<FakeReply>);
+
+export interface FakeLlmOptions {
+  /** Used when the queue is empty; defaults to a fixed sentence. */
+  reply?: ReplyPlan;
+  /** Pause before each streamed chunk, unless a reply sets its own. */
+  chunkDelayMs?: number;
+  model?: string;
+}
+
+/** The text of a message whether its content is a string or a list of parts. */
+export function messageText(message: ChatMessage | undefined): string {
+  if (!message) return '';
+  if (typeof message.content === 'string') return message.content;
+  if (Array.isArray(message.content)) {
+    return message.content.map((p: { text?: string }) => p.text ?? '').join('');
+  }
+  return '';
+}
+
+/** The system prompt that reached the model. */
+export const systemPromptOf = (request: ReceivedRequest) =>
+  request.body.messages.filter((m) => m.role === 'system').map(messageText).join('\n');
+
+const words = (text: string) => text.match(/\s*\S+\s*/g) ?? [text];
+const tokenCount = (text: string) => words(text).length;
+
+/**
+ * A small OpenAI-compatible server on loopback: POST /v1/chat/completions (plain and `stream: true`) and
+ * GET /v1/models. It records every request so tests can assert what reached the model.
+ */
+export async function startFakeLlm(options: FakeLlmOptions = {}) {
+  const model = options.model ?? 'fake-model';
+  const requests: ReceivedRequest[] = [];
+  const queue: ReplyPlan[] = [];
+  let defaultReply: ReplyPlan = options.reply ?? 'Hello from the fake model.';
+  let sequence = 0;
+
+  const sendJson = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+
+  const completionId = () => `chatcmpl-fake-${++sequence}`;
+
+  function complete(res: ServerResponse, request: ReceivedRequest, text: string) {
+    const prompt = request.body.messages.map(messageText).join(' ');
+    sendJson(res, 200, {
+      id: completionId(),
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: tokenCount(prompt), completion_tokens: tokenCount(text), total_tokens: tokenCount(prompt) + tokenCount(text) },
+    });
+  }
+
+  async function stream(
+    res: ServerResponse,
+    request: ReceivedRequest,
+    reply: { text: string; chunks?: string[]; chunkDelayMs?: number; hangAfterChunks?: number },
+  ) {
+    const id = completionId();
+    const created = Math.floor(Date.now() / 1000);
+    const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`);
+    const delay = reply.chunkDelayMs ?? options.chunkDelayMs ?? 0;
+
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    event([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+    const chunks = reply.chunks ?? words(reply.text);
+    for (const [i, chunk] of chunks.entries()) {
+      if (reply.hangAfterChunks !== undefined && i >= reply.hangAfterChunks) return;
+      if (delay > 0) await sleep(delay);
+      if (request.aborted) return;
+      event([{ index: 0, delta: { content: chunk }, finish_reason: null }]);
+    }
+    event([{ index: 0, delta: {}, finish_reason: 'stop' }]);
+    if (request.body.stream_options?.include_usage) {
+      const prompt = tokenCount(request.body.messages.map(messageText).join(' '));
+      const completion = tokenCount(reply.text);
+      event([], { usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
+    }
+    res.end('data: [DONE]\n\n');
+  }
+
+  async function answer(res: ServerResponse, request: ReceivedRequest) {
+    const plan = queue.shift() ?? defaultReply;
+    const reply = typeof plan === 'function' ? await plan(request) : plan;
+    if (typeof reply === 'string') return answerWithText(res, request, { text: reply });
+    if ('hang' in reply) return;
+    if ('raw' in reply) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(reply.raw);
+    }
+    if ('status' in reply) {
+      return sendJson(res, reply.status, {
+        error: { message: reply.message ?? `fake error ${reply.status}`, type: 'server_error', code: null },
+      });
+    }
+    return answerWithText(res, request, reply);
+  }
+
+  function answerWithText(res: ServerResponse, request: ReceivedRequest, reply: { text: string }) {
+    return request.body.stream ? stream(res, request, reply) : complete(res, request, reply.text);
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = (req.url ?? '').split('?')[0];
+      if (req.method === 'GET' && path === '/v1/models') {
+        return sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', owned_by: 'fake' }] });
+      }
+      if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+        return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+      }
+      let body: ChatCompletionRequest;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatCompletionRequest;
+      } catch {
+        return sendJson(res, 400, { error: { message: 'request body is not JSON', type: 'invalid_request_error' } });
+      }
+      const received: ReceivedRequest = { body, headers: req.headers, aborted: false };
+      requests.push(received);
+      res.on('close', () => {
+        if (!res.writableFinished) received.aborted = true;
+      });
+      answer(res, received).catch((err: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, { error: { message: String(err), type: 'server_error' } });
+        else res.destroy();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    /** The server's origin; the OpenAI-compatible base URL is `baseUrl`. */
+    url,
+    baseUrl: `${url}/v1`,
+    model,
+    /** Every chat completion request received, oldest first. */
+    requests,
+    /** Replies for the next requests, in order; once used up, the default reply answers. */
+    enqueue(...replies: ReplyPlan[]) {
+      queue.push(...replies);
+    },
+    /** Replaces the default reply (and drops anything still queued). */
+    setReply(plan: ReplyPlan) {
+      queue.length = 0;
+      defaultReply = plan;
+    },
+    lastRequest(): ReceivedRequest {
+      const last = requests.at(-1);
+      if (!last) throw new Error('the fake model has received no request');
+      return last;
+    },
+    /** Ends every open connection, hanging ones included. */
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type FakeLlm = Awaited<ReturnType<typeof startFakeLlm>>;
+
+/** An http URL on which nothing listens, for "the model server is down". */
+export async function unreachableUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
