@@ -45,7 +45,7 @@ export async function buildApp(options: AppOptions) {
     },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
-    trustProxy: true,
+    trustProxy: (_address: string, hop: number) => hop < config.trustedProxyHops,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -27,7 +27,15 @@ describe('loadConfig', () => {
       llm: { provider: 'offline', baseUrl: undefined, apiKey: undefined, model: undefined },
       admin: undefined,
       logLevel: 'info',
+      trustedProxyHops: 0,
     });
+  });
+
+  it('believes X-Forwarded-For only when TRUST_PROXY says how many proxies stand in front', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustedProxyHops).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxyHops).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustedProxyHops).toBe(2);
+    expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/^TRUST_PROXY: /);
   });
 
   it('treats blank values as unset', () => {

@@ -31,6 +31,10 @@ const envSchema = z.object({
   ADMIN_USERNAME: optionalString.pipe(registerBodySchema.shape.username.optional()),
   ADMIN_EMAIL: optionalString.pipe(registerBodySchema.shape.email.optional()),
   ADMIN_PASSWORD: optionalString.pipe(registerBodySchema.shape.password.optional()),
+  // Off unless the operator says a proxy sits in front: otherwise X-Forwarded-For would let anyone dodge rate limits.
+  TRUST_PROXY: optionalString
+    .transform((v) => (v === undefined || v === 'false' ? 0 : v === 'true' ? 1 : Number(v)))
+    .pipe(z.number({ error: 'must be true, false or the number of proxies in front' }).int('must be true, false or the number of proxies in front').min(0)),
   LOG_LEVEL: optionalString.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
@@ -49,6 +53,8 @@ export interface Config {
   llm: { provider: LlmProvider; baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   admin: { username: string; email: string; password: string } | undefined;
   logLevel: string;
+  /** How many reverse proxies in front of the server may set X-Forwarded-For. */
+  trustedProxyHops: number;
 }
 
 function parseDatabase(value: string): Config['database'] {
@@ -94,5 +100,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llm: { provider, baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
     admin: e.ADMIN_USERNAME ? { username: e.ADMIN_USERNAME, email: e.ADMIN_EMAIL!, password: e.ADMIN_PASSWORD! } : undefined,
     logLevel: e.LOG_LEVEL,
+    trustedProxyHops: e.TRUST_PROXY,
   };
 }

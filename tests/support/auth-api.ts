@@ -44,7 +44,7 @@ export function manualClock(start = Date.now()) {
   };
 }
 
-export const PASSWORD = 'correct-horse-battery';
+const PASSWORD = 'correct-horse-battery';
 
 let counter = 0;
 /** Fresh, valid sign-up details; unique across the run so tests sharing a database do not collide. */

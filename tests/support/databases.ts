@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import pg from 'pg';
 import type { Db, DatabaseKind } from '../../src/server/db/database';
 import { openDatabase } from '../../src/server/db/dialect';
@@ -47,8 +46,12 @@ export async function createTestDb(kind: DatabaseKind): Promise<TestDb> {
     db,
     target,
     async drop() {
-      await sql.raw(`drop schema if exists ${schema} cascade`).execute(db.kysely).catch(() => {});
       await db.close().catch(() => {});
+      // A separate connection, so the schema goes even when a test already closed `db`.
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`drop schema if exists ${schema} cascade`);
+      await cleanup.end();
     },
   };
 }

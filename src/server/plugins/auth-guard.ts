@@ -11,7 +11,7 @@ declare module 'fastify' {
     bearerToken: string | null;
   }
   interface FastifyInstance {
-    /** preHandler for routes that need a signed-in caller; 401 otherwise. */
+    /** onRequest hook for routes that need a signed-in caller: 401 before the body is even parsed. */
     requireUser(request: FastifyRequest): Promise<void>;
   }
 }

@@ -10,7 +10,7 @@ export const activitiesRoutes: FastifyPluginAsyncZod<{ deps: { db: Db } }> = asy
   app.get(
     '/users/:id/activities',
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ['activities'],
         security: [{ bearer: [] }],

@@ -132,4 +132,16 @@ describe.each(databaseKinds)('rate limit on the auth routes, on %s', (kind) => {
     expect((await currentUser(t, token)).status).toBe(200);
     expect((await t.request('GET', '/api/health')).status).toBe(200);
   });
+
+  it('is not dodged by a forged X-Forwarded-For header', async () => {
+    const statuses = [];
+    for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4']) {
+      const res = await t.request('POST', '/api/auth/reset-password', {
+        body: { token: 'not-a-token', newPassword: 'whatever-password' },
+        headers: { 'x-forwarded-for': ip },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([400, 400, 400, 429]);
+  });
 });

@@ -24,7 +24,7 @@ export interface BotsRoutesOptions {
 export const botsRoutes: FastifyPluginAsyncZod<BotsRoutesOptions> = async (app, { deps, promptRateLimit }) => {
   const tags = ['bots'];
   const security = [{ bearer: [] }];
-  const guarded = { preHandler: app.requireUser };
+  const guarded = { onRequest: app.requireUser };
   const userId = (request: Parameters<typeof sessionOf>[0]) => sessionOf(request).user.id;
 
   app.get(
