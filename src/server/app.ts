@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createAi } from './ai/providers';
+import { DEFAULT_CHAT_TIMEOUTS, type ChatTimeouts } from './ai/tasks/chat-reply';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { systemClock, type Clock } from './lib/clock';
@@ -10,6 +11,9 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { activitiesRoutes } from './modules/activities/activities.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { botsRoutes } from './modules/bots/bots.routes';
+import { conversationsRoutes } from './modules/chat/conversations.routes';
+import { repliesRoutes } from './modules/chat/replies.routes';
+import { inProcessReplyRegistry } from './modules/chat/reply-registry';
 import { healthRoutes } from './modules/health/health.routes';
 import { authGuardPlugin } from './plugins/auth-guard';
 import { errorsPlugin } from './plugins/errors';
@@ -22,6 +26,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 const DEFAULT_AUTH_RATE_LIMIT: RateLimit = { max: 10, timeWindow: 60_000 };
 /** Generous for people training bots, but a cap on model calls per address. */
 const PROMPT_RATE_LIMIT: RateLimit = { max: 30, timeWindow: 60_000 };
+/** A message every two seconds, sustained, is faster than anyone reads the replies. */
+const DEFAULT_CHAT_RATE_LIMIT: RateLimit = { max: 30, timeWindow: 60_000 };
 
 export interface AppOptions {
   config: Config;
@@ -31,6 +37,10 @@ export interface AppOptions {
   clock?: Clock;
   /** Attempts per minute per address on login, register, resend, forgot and reset. */
   authRateLimit?: RateLimit;
+  /** Model calls per minute per user on bot-message, stream and regenerate together. */
+  chatRateLimit?: RateLimit;
+  /** Tests shorten these to see a hanging model time out. */
+  chatTimeouts?: Partial<ChatTimeouts>;
   logger?: FastifyServerOptions['logger'];
   clientRoot?: string;
 }
@@ -72,6 +82,15 @@ export async function buildApp(options: AppOptions) {
       });
       await api.register(botsRoutes, { deps: { db, clock, ai }, promptRateLimit: PROMPT_RATE_LIMIT });
       await api.register(activitiesRoutes, { deps: { db } });
+      const chatDeps = {
+        db,
+        clock,
+        ai,
+        replies: inProcessReplyRegistry(),
+        timeouts: { ...DEFAULT_CHAT_TIMEOUTS, ...options.chatTimeouts },
+      };
+      await api.register(conversationsRoutes, { deps: chatDeps });
+      await api.register(repliesRoutes, { deps: chatDeps, rateLimit: options.chatRateLimit ?? DEFAULT_CHAT_RATE_LIMIT });
     },
     { prefix: '/api' },
   );

@@ -63,3 +63,7 @@ export const EXAMPLE_QUERY_MAX = 500;
 export const GENERATED_QUERIES_MAX = 10;
 export const ACTIVITIES_LIMIT_DEFAULT = 10;
 export const ACTIVITIES_LIMIT_MAX = 50;
+
+/** Chat limits: the spec names none; a message fits a long question with pasted text, a title fits a list row. */
+export const CHAT_MESSAGE_MAX = 8000;
+export const CONVERSATION_TITLE_MAX = 120;

@@ -14,6 +14,8 @@ export interface TestAppOptions {
   smtp?: boolean;
   clock?: Clock;
   authRateLimit?: AppOptions['authRateLimit'];
+  chatRateLimit?: AppOptions['chatRateLimit'];
+  chatTimeouts?: AppOptions['chatTimeouts'];
   /** Reuse a database, e.g. to restart the server on the same data. */
   testDb?: TestDb;
 }
@@ -34,8 +36,10 @@ export async function startTestApp(options: TestAppOptions = {}) {
     config,
     db: testDb.db,
     clock: options.clock,
-    // Tests hammer the auth routes from one address; the rate-limit test sets its own.
+    // Tests hammer the auth and chat routes; the rate-limit tests set their own.
     authRateLimit: options.authRateLimit ?? { max: 10_000, timeWindow: 60_000 },
+    chatRateLimit: options.chatRateLimit ?? { max: 10_000, timeWindow: 60_000 },
+    chatTimeouts: options.chatTimeouts,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -13,5 +13,9 @@ export const idParamSchema = z
 
 export const idParamsSchema = z.object({ id: idParamSchema });
 
+/** A numeric id in a JSON body, with the caller's message for anything that is not one. */
+export const bodyIdSchema = (message: string) =>
+  z.number({ error: message }).int(message).min(1, message).max(ID_MAX, message);
+
 /** Every error body (decisions §3); extra fields such as `errors` or `needsVerification` ride along. */
 export const errorResponseSchema = z.object({ message: z.string() }).loose();

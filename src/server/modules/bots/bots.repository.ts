@@ -75,6 +75,14 @@ export const updateBotFields = (db: Executor, botId: number, b: BotFields, now: 
     .returningAll()
     .executeTakeFirstOrThrow();
 
+/** Counts one reply of the bot (usageCount, lastUsed); not an edit, so updated_at stays. */
+export const recordBotUse = (db: Executor, botId: number, now: string) =>
+  db
+    .updateTable('bots')
+    .set((eb) => ({ usage_count: eb('usage_count', '+', 1), last_used: now }))
+    .where('id', '=', botId)
+    .execute();
+
 /**
  * Removes a bot with its conversations and messages. The foreign keys cascade too; deleting explicitly keeps
  * the outcome the same on a database whose foreign keys are off (SQLite's default outside our connection).

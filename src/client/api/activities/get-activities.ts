@@ -1,0 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Activity } from '@shared/contracts/bots';
+import { useAuth } from '@/lib/auth';
+
+export const activitiesQueryKey = (userId: number, limit: number) =>
+  [`/api/users/${userId}/activities?limit=${limit}`] as const;
+
+/** Loads only for the signed-in user, through the default query function (GET of the key). */
+export function useActivities(limit: number) {
+  const { user } = useAuth();
+  return useQuery<Activity[]>({ queryKey: activitiesQueryKey(user?.id ?? 0, limit), enabled: user !== null });
+}

@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Bot, CreateBotRequest } from '@shared/contracts/bots';
+import { apiRequest } from '@/lib/request';
+import { BOTS_QUERY_KEY } from './get-bots';
+
+export const createBot = (body: CreateBotRequest) => apiRequest<Bot>('POST', '/api/bots', body);
+
+export function useCreateBot() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createBot,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY }),
+  });
+}

@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Bot } from '@shared/contracts/bots';
+import { useAuth } from '@/lib/auth';
+import { apiRequest } from '@/lib/request';
+
+export const BOTS_QUERY_KEY = ['/api/bots'] as const;
+
+/** Spec §7: a failed list is logged (by apiRequest) and treated as empty rather than breaking the page. */
+export async function getBots(): Promise<Bot[]> {
+  try {
+    return await apiRequest<Bot[]>('GET', '/api/bots');
+  } catch {
+    return [];
+  }
+}
+
+export const botsQueryOptions = queryOptions({ queryKey: BOTS_QUERY_KEY, queryFn: getBots });
+
+/** The list loads only for a signed-in user (spec §6). */
+export function useBots() {
+  const { isAuthenticated } = useAuth();
+  return useQuery({ ...botsQueryOptions, enabled: isAuthenticated });
+}

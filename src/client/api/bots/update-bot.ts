@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Bot, UpdateBotRequest } from '@shared/contracts/bots';
+import { apiRequest } from '@/lib/request';
+import { botQueryKey } from './get-bot';
+import { BOTS_QUERY_KEY } from './get-bots';
+
+export const updateBot = ({ id, changes }: { id: number; changes: UpdateBotRequest }) =>
+  apiRequest<Bot>('PATCH', `/api/bots/${id}`, changes);
+
+/** Afterwards the cached list is refreshed (spec §7) and the single bot's cache takes the server's answer. */
+export function useUpdateBot() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateBot,
+    onSuccess: async (bot) => {
+      queryClient.setQueryData(botQueryKey(bot.id), bot);
+      await queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY, exact: true });
+    },
+  });
+}

@@ -1,0 +1,84 @@
+import type { ModelMessage } from 'ai';
+import { buildLocalPrompt } from '@shared/bots/prompt-template';
+import { splitTrustedSources } from '@shared/bots/trusted-sources';
+import { CONTEXT_WINDOW_DEFAULT } from '@shared/constants';
+import type { Bot, BotConfig, TONES, WRITING_STYLES } from '@shared/contracts/bots';
+import type { MessageRole } from '@shared/contracts/chat';
+
+export type PromptBot = Pick<Bot, 'name' | 'description' | 'purpose' | 'config'>;
+
+export interface HistoryMessage {
+  role: MessageRole;
+  content: string;
+}
+
+const TONE_LINES: Record<(typeof TONES)[number], string> = {
+  professional: 'Use a professional tone: courteous, precise and businesslike.',
+  friendly: 'Use a friendly tone: warm, approachable and conversational.',
+  enthusiastic: 'Use an enthusiastic tone: upbeat and encouraging, with genuine interest in the topic.',
+};
+
+const STYLE_LINES: Record<(typeof WRITING_STYLES)[number], string> = {
+  concise: 'Write concisely: short answers that get straight to the point, with lists where they help.',
+  detailed: 'Write in detail: thorough, well-structured answers with explanations and examples.',
+  simple: 'Write simply: plain everyday language and short sentences, without jargon.',
+};
+
+/** The bot's settings as instructions (decisions §4). */
+function guidelines(config: BotConfig): string[] {
+  const sources = splitTrustedSources(config.trustedSources);
+  const lines: string[] = [];
+  if (config.tone) lines.push(TONE_LINES[config.tone]);
+  if (config.writingStyle) lines.push(STYLE_LINES[config.writingStyle]);
+  if (config.citationGeneration) {
+    lines.push(
+      'Cite your sources: say where each fact comes from (title and site, with a link when you know it). Never invent a source; if you cannot name one, say so.',
+    );
+  }
+  if (sources.length) lines.push(`Prefer these trusted sources and point the user to them when relevant: ${sources.join(', ')}.`);
+  if (config.useKnowledgeCutoff) {
+    lines.push(
+      'Your knowledge ends at your training cutoff. When an answer may depend on recent events or facts that change, say that your information may be out of date.',
+    );
+  }
+  // The setting promises browsing, but no browsing tool exists yet: the model must not pretend to have looked.
+  if (config.webBrowsing) {
+    lines.push(
+      `You cannot browse the web in this chat, so never claim to have looked something up online. When current information would help, say so and suggest where the user can find it${sources.length ? ', starting with the trusted sources above' : ''}.`,
+    );
+  }
+  return lines;
+}
+
+/** The bot's own prompt: its custom prompt, else its (generated) system prompt, else the local template. */
+export function basePrompt(bot: PromptBot): string {
+  return bot.config.customPrompt?.trim() || bot.config.systemPrompt?.trim() || buildLocalPrompt(bot);
+}
+
+export function composeSystemPrompt(bot: PromptBot): string {
+  const lines = guidelines(bot.config);
+  const base = basePrompt(bot);
+  return lines.length ? `${base}\n\nHow to respond:\n${lines.map((line) => `- ${line}`).join('\n')}` : base;
+}
+
+/** How many earlier messages of the conversation go with each request. */
+export function contextWindowOf(config: BotConfig): number {
+  // Memory is on unless switched off, so a bot created with an empty config still holds a conversation.
+  return config.conversationMemory === false ? 0 : (config.maxContextMessages ?? CONTEXT_WINDOW_DEFAULT);
+}
+
+const toModelMessage = ({ role, content }: HistoryMessage): ModelMessage =>
+  role === 'user' ? { role: 'user', content } : { role: 'assistant', content };
+
+/**
+ * Everything the model receives for one reply: the system prompt, then the last messages of the conversation
+ * before the new one (as many as the context window allows; none without conversation memory), then the new one.
+ */
+export function composePrompt(bot: PromptBot, history: readonly HistoryMessage[], newMessage: string) {
+  const window = contextWindowOf(bot.config);
+  const earlier = window > 0 ? history.slice(-window) : [];
+  return {
+    system: composeSystemPrompt(bot),
+    messages: [...earlier, { role: 'user' as const, content: newMessage }].map(toModelMessage),
+  };
+}

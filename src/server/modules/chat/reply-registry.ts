@@ -1,0 +1,47 @@
+/** One running reply: its stop signal, and the release of its conversation when it is over. */
+export interface ReplyClaim {
+  signal: AbortSignal;
+  stop(): void;
+  release(): void;
+}
+
+/**
+ * Which conversations have a reply being written, so a stop request reaches it and two replies never
+ * interleave in one conversation. Asynchronous so that a shared implementation (Redis pub/sub and a lock,
+ * when several instances serve one database) can replace the in-process one without touching callers.
+ */
+export interface ReplyRegistry {
+  /** Null when a reply is already running in that conversation. */
+  claim(conversationId: number): Promise<ReplyClaim | null>;
+  /** Stops the conversation's running reply; false when none was running. */
+  stop(conversationId: number): Promise<boolean>;
+  /** Stops every running reply, e.g. on shutdown, so each saves what it has and ends its response. */
+  stopAll(): Promise<void>;
+}
+
+export function inProcessReplyRegistry(): ReplyRegistry {
+  const running = new Map<number, AbortController>();
+  return {
+    async claim(conversationId) {
+      if (running.has(conversationId)) return null;
+      const controller = new AbortController();
+      running.set(conversationId, controller);
+      return {
+        signal: controller.signal,
+        stop: () => controller.abort(),
+        release: () => {
+          if (running.get(conversationId) === controller) running.delete(conversationId);
+        },
+      };
+    },
+    async stop(conversationId) {
+      const controller = running.get(conversationId);
+      if (!controller || controller.signal.aborted) return false;
+      controller.abort();
+      return true;
+    },
+    async stopAll() {
+      for (const controller of running.values()) controller.abort();
+    },
+  };
+}

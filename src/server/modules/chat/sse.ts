@@ -1,0 +1,53 @@
+import type { FastifyReply } from 'fastify';
+import type { ChatStreamEvent } from '@shared/contracts/chat';
+
+/** Often enough that proxies and load balancers with a 30-60 s idle timeout keep a slow reply's connection. */
+export const SSE_HEARTBEAT_MS = 15_000;
+
+export interface SseChannel {
+  send(event: ChatStreamEvent): void;
+  end(): void;
+  /** Aborts when the client goes away before the stream ended. */
+  readonly gone: AbortSignal;
+}
+
+/**
+ * Takes the response over from Fastify and opens a server-sent event stream on it. The headers go out at
+ * once, so the client knows the request was accepted before the model writes anything.
+ */
+export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): SseChannel {
+  reply.hijack();
+  const res = reply.raw;
+  // Keeps the headers set by hooks (security headers, rate-limit counts), which hijacking would drop.
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) res.setHeader(name, value);
+  }
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    // no-transform: a compressing proxy would hold events back; X-Accel-Buffering: nginx would too.
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+  });
+  res.flushHeaders();
+
+  const writable = () => !res.writableEnded && !res.destroyed;
+  const gone = new AbortController();
+  const heartbeat = setInterval(() => {
+    if (writable()) res.write(': heartbeat\n\n');
+  }, heartbeatMs);
+  res.on('close', () => {
+    clearInterval(heartbeat);
+    if (!res.writableFinished) gone.abort();
+  });
+
+  return {
+    gone: gone.signal,
+    send({ event, data }) {
+      if (writable()) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    end() {
+      clearInterval(heartbeat);
+      if (writable()) res.end();
+    },
+  };
+}
