@@ -35,10 +35,10 @@ export async function openChatStream(t: TestApp, path: string, init: { token: st
   const events: ReceivedEvent[] = [];
   const parser = createSseParser();
   const read = async () => {
-    const decoder = new TextDecoder();
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     try {
-      for await (const chunk of res.body!) {
-        for (const { event, data } of parser.push(decoder.decode(chunk as Uint8Array, { stream: true }))) {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        for (const { event, data } of parser.push(chunk.value)) {
           events.push({ ...chatStreamEventSchema.parse({ event, data: JSON.parse(data) }), at: performance.now() });
         }
       }

@@ -1,4 +1,5 @@
 import { createBrowserRouter } from 'react-router';
+import { RootRoute } from '@/app/root-route';
 import { ForgotPasswordPage } from '@/features/auth/components/forgot-password-page';
 import { LoginPage } from '@/features/auth/components/login-page';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
@@ -24,10 +25,10 @@ export const router = createBrowserRouter([
       { path: '/forgot-password', element: <ForgotPasswordPage /> },
       { path: '/reset-password/:token?', element: <ResetPasswordPage /> },
       { path: '/verify-email/:token?', element: <VerifyEmailPage /> },
+      { path: '/', element: <RootRoute /> },
       {
         element: <ProtectedRoute />,
         children: [
-          { path: '/', element: <HomePage /> },
           { path: '/home', element: <HomePage /> },
           { path: '/dashboard', element: <DashboardPage /> },
           { path: '/create-bot', element: <CreateBotPage /> },

@@ -60,7 +60,7 @@ export const createConversationBodySchema = z.object({
   /** Sent by the spec's client (always 1); the owner is the signed-in caller (decisions §1). */
   userId: z.unknown().optional(),
   /** Blank or missing: `Conversation with {bot name}`. */
-  title: z.string({ error: CHAT_MESSAGES.titleMax }).trim().max(CONVERSATION_TITLE_MAX, CHAT_MESSAGES.titleMax).optional(),
+  title: z.string({ error: 'Title must be text' }).trim().max(CONVERSATION_TITLE_MAX, CHAT_MESSAGES.titleMax).optional(),
 });
 export type CreateConversationBody = z.infer<typeof createConversationBodySchema>;
 

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Bot, CreateBotRequest } from '@shared/contracts/bots';
+import { invalidateActivities } from '@/api/activities/get-activities';
 import { apiRequest } from '@/lib/request';
 import { BOTS_QUERY_KEY } from './get-bots';
 
@@ -9,6 +10,7 @@ export function useCreateBot() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createBot,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY }),
+    onSuccess: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY }), invalidateActivities(queryClient)]),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Bot } from '@shared/contracts/bots';
+import { invalidateActivities } from '@/api/activities/get-activities';
 import { apiRequest } from '@/lib/request';
 import { BOTS_QUERY_KEY } from './get-bots';
 
@@ -14,6 +15,7 @@ export function useDeleteBot() {
       await queryClient.cancelQueries({ queryKey: BOTS_QUERY_KEY });
       queryClient.setQueryData<Bot[]>(BOTS_QUERY_KEY, (bots) => bots?.filter((b) => b.id !== id));
     },
+    onSuccess: () => invalidateActivities(queryClient),
     onError: () => queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY }),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Bot, UpdateBotRequest } from '@shared/contracts/bots';
+import { invalidateActivities } from '@/api/activities/get-activities';
 import { apiRequest } from '@/lib/request';
 import { botQueryKey } from './get-bot';
 import { BOTS_QUERY_KEY } from './get-bots';
@@ -14,7 +15,10 @@ export function useUpdateBot() {
     mutationFn: updateBot,
     onSuccess: async (bot) => {
       queryClient.setQueryData(botQueryKey(bot.id), bot);
-      await queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY, exact: true });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY, exact: true }),
+        invalidateActivities(queryClient),
+      ]);
     },
   });
 }

@@ -27,6 +27,9 @@ export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): Ss
     // no-transform: a compressing proxy would hold events back; X-Accel-Buffering: nginx would too.
     'cache-control': 'no-cache, no-transform',
     'x-accel-buffering': 'no',
+    // The connection was held for the whole reply anyway. Left open for reuse, it would keep a graceful
+    // shutdown waiting for the keep-alive timeout after the reply was stopped.
+    connection: 'close',
   });
   res.flushHeaders();
 
@@ -43,7 +46,14 @@ export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): Ss
   return {
     gone: gone.signal,
     send({ event, data }) {
-      if (writable()) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (!writable()) return;
+      // Events sent in one turn of the event loop leave in one write: under load the model's tokens arrive in
+      // batches, and a system call per token then costs more than relaying it.
+      if (res.writableCorked === 0) {
+        res.cork();
+        setImmediate(() => res.uncork());
+      }
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     end() {
       clearInterval(heartbeat);

@@ -1,9 +1,103 @@
+import { Bot as BotGlyph } from 'lucide-react';
+import { useState } from 'react';
+import type { Bot } from '@shared/contracts/bots';
+import { useBots } from '@/api/bots/get-bots';
+import { NewBotButton } from '@/components/new-bot-button';
 import { PageContainer, PageHeader } from '@/components/page-header';
+import { Skeleton } from '@/components/ui/skeleton';
+import { usePinnedBots } from '@/lib/use-pinned-bots';
+import { BotCard } from './bot-card';
+import { CustomPromptDialog } from './custom-prompt-dialog';
+import { DeleteBotDialog } from './delete-bot-dialog';
+import { RecentActivity } from './recent-activity';
+import { StatCards } from './stat-cards';
+
+const GRID = 'grid gap-4 sm:grid-cols-2';
+
+function BotGridSkeleton() {
+  return (
+    <div role="status" className={GRID}>
+      <span className="sr-only">Loading your botties</span>
+      {Array.from({ length: 4 }, (_, index) => (
+        <div key={index} className="grid gap-4 rounded-xl border p-5">
+          <div className="flex gap-3">
+            <Skeleton className="size-10 rounded-xl" />
+            <div className="grid flex-1 gap-2">
+              <Skeleton className="h-4 w-2/3" />
+              <Skeleton className="h-4 w-16 rounded-full" />
+            </div>
+          </div>
+          <Skeleton className="h-12" />
+          <Skeleton className="h-10" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function EmptyState() {
+  return (
+    <div className="flex flex-col items-center rounded-xl border border-dashed px-6 py-12 text-center">
+      <span className="flex size-12 items-center justify-center rounded-2xl bg-accent text-accent-foreground" aria-hidden="true">
+        <BotGlyph className="size-6" />
+      </span>
+      <h3 className="mt-4 font-semibold">No botties yet</h3>
+      <p className="mt-1 max-w-sm text-sm text-muted-foreground">
+        A botty is an AI research assistant you shape yourself: give it a purpose, teach it with a few example questions,
+        then chat with it whenever you need it.
+      </p>
+      <NewBotButton className="mt-6" />
+    </div>
+  );
+}
 
 export function DashboardPage() {
+  const { data: bots } = useBots();
+  const pins = usePinnedBots();
+  const [deleting, setDeleting] = useState<Bot | null>(null);
+  const [editingPrompt, setEditingPrompt] = useState<Bot | null>(null);
+
   return (
-    <PageContainer>
+    <PageContainer className="grid gap-8">
       <PageHeader title="Dashboard" description="Create and manage your AI research botties" />
+      <StatCards bots={bots} />
+
+      <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <section aria-labelledby="your-botties-title" className="grid gap-4">
+          <div className="flex items-center justify-between gap-4">
+            <h2 id="your-botties-title" className="text-lg font-semibold tracking-tight">
+              Your Botties
+            </h2>
+            <NewBotButton />
+          </div>
+          {!bots ? (
+            <BotGridSkeleton />
+          ) : bots.length === 0 ? (
+            <EmptyState />
+          ) : (
+            <ul className={GRID}>
+              {bots.map((bot) => {
+                const pinned = pins.isPinned(bot.id);
+                return (
+                  <li key={bot.id}>
+                    <BotCard
+                      bot={bot}
+                      pinned={pinned}
+                      onTogglePin={() => (pinned ? pins.unpin(bot) : pins.pin(bot))}
+                      onEditPrompt={() => setEditingPrompt(bot)}
+                      onDelete={() => setDeleting(bot)}
+                    />
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </section>
+        <RecentActivity />
+      </div>
+
+      <DeleteBotDialog bot={deleting} onClose={() => setDeleting(null)} onDeleted={pins.forget} />
+      <CustomPromptDialog bot={editingPrompt} onClose={() => setEditingPrompt(null)} />
     </PageContainer>
   );
 }

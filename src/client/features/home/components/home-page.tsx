@@ -1,9 +1,27 @@
-import { PageContainer, PageHeader } from '@/components/page-header';
+import { ParticleBackground } from '@/components/particle-background';
+import { useAuth } from '@/lib/auth';
+import { useDocumentTitle } from '@/lib/use-document-title';
+import { ChatEntry } from './chat-entry';
+import { TopBottiesPanel } from './top-botties-panel';
 
 export function HomePage() {
+  useDocumentTitle('Home');
+  const { user } = useAuth();
+  const name = user?.fullName?.trim() || user?.username;
+
   return (
-    <PageContainer>
-      <PageHeader title="Home" description="Chat with your botties and keep your favourites close at hand." />
-    </PageContainer>
+    <div className="relative isolate flex flex-1 flex-col">
+      <ParticleBackground className="absolute inset-0 -z-10 size-full" />
+      <div className="mx-auto grid w-full max-w-6xl items-start gap-6 px-4 py-8 sm:px-6 sm:py-10 lg:grid-cols-[minmax(0,4fr)_minmax(16rem,1fr)]">
+        <div className="grid min-w-0 gap-6">
+          <div>
+            <h1 className="text-2xl font-semibold tracking-tight break-words sm:text-3xl">Welcome{name ? `, ${name}` : ''}</h1>
+            <p className="mt-1 text-muted-foreground">Chat with one of your botties, and keep your favourites close at hand.</p>
+          </div>
+          <ChatEntry />
+        </div>
+        <TopBottiesPanel />
+      </div>
+    </div>
   );
 }

@@ -1,0 +1,48 @@
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import { createTestDb } from '../../tests/support/databases';
+
+/**
+ * The Botty server alone in a process (started with --expose-gc), so its memory and CPU can be read. It sets up
+ * one user with one bot and a conversation per concurrent stream (replies in a conversation run one at a time),
+ * then answers 'cpu' with its CPU time so far (µs) and 'memory' with its memory after a full GC.
+ */
+const { modelBaseUrl, conversations } = JSON.parse(process.argv[2]!) as { modelBaseUrl: string; conversations: number };
+
+const testDb = await createTestDb('sqlite');
+const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', LLM_BASE_URL: modelBaseUrl, LLM_MODEL: 'fake-model' });
+const limit = { max: 1_000_000, timeWindow: 60_000 };
+const app = await buildApp({ config, db: testDb.db, authRateLimit: limit, chatRateLimit: limit });
+await app.listen({ port: 0, host: '127.0.0.1' });
+
+async function call(method: 'POST', url: string, payload: object, token?: string) {
+  const res = await app.inject({ method, url, payload, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+const account = { username: 'bench', email: 'bench@example.com', password: 'bench-password-1' };
+await call('POST', '/api/auth/register', { ...account, fullName: '', role: 'user' });
+const { token } = await call('POST', '/api/auth/login', { username: account.username, password: account.password });
+const bot = await call('POST', '/api/bots', { name: 'Bench', description: 'Answers quickly', purpose: 'answering' }, token);
+const conversationIds: number[] = [];
+for (let i = 0; i < conversations; i += 1) conversationIds.push((await call('POST', '/api/conversations', { botId: bot.id }, token)).id);
+
+const address = app.server.address() as { port: number };
+process.send!({ url: `http://127.0.0.1:${address.port}`, token, conversationIds });
+
+process.on('message', (what) => {
+  if (what === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send!(user + system);
+    return;
+  }
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  process.send!({ rss, heapUsed });
+});
+process.on('disconnect', () => {
+  // Streams left open at the end are the bench's own; there is nothing to save.
+  app.server.closeAllConnections();
+  void app.close().then(() => testDb.drop()).then(() => process.exit(0));
+});

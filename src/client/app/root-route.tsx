@@ -1,0 +1,11 @@
+import { PageSpinner } from '@/components/ui/spinner';
+import { HomePage } from '@/features/home/components/home-page';
+import { LandingPage } from '@/features/landing/components/landing-page';
+import { useAuth } from '@/lib/auth';
+
+/** `/` is public (spec §2): the home screen when signed in, the landing page for guests. */
+export function RootRoute() {
+  const { isAuthenticated, isLoading } = useAuth();
+  if (isLoading) return <PageSpinner />;
+  return isAuthenticated ? <HomePage /> : <LandingPage />;
+}

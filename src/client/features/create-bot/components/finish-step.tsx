@@ -1,0 +1,175 @@
+import { LoaderCircle, Rocket, Save } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { CAPABILITY_INFO } from '@shared/bots/capabilities';
+import { purposeLabel } from '@shared/bots/purposes';
+import { botFieldsOf, customizationOf, type WizardStep } from '@shared/bots/wizard';
+import { DELAY_AFTER_CREATE_MS } from '@shared/constants';
+import { useCreateBot } from '@/api/bots/create-bot';
+import { useUpdateBot } from '@/api/bots/update-bot';
+import { BotIcon } from '@/components/bot-icon';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { useAuth } from '@/lib/auth';
+import { ApiError } from '@/lib/request';
+import type { Wizard } from '../hooks/use-wizard';
+import { TONE_LABELS, WRITING_STYLE_LABELS } from './labels';
+import { StepFooter } from './step-footer';
+
+const NOT_SIGNED_IN = 'You must be logged in to create a bot';
+const PROMPT_EXCERPT_LENGTH = 280;
+
+/** A 401 means the session ended while the wizard was open, which the user can fix by signing in again. */
+function failed(title: string, error?: unknown) {
+  const signedOut = !error || (error instanceof ApiError && error.status === 401);
+  toast({ variant: 'destructive', title, description: signedOut ? NOT_SIGNED_IN : 'Something went wrong. Please try again.' });
+}
+
+const onOff = (value: boolean) => (value ? 'On' : 'Off');
+
+const SUBMIT_LABELS = {
+  create: { idle: 'Create Botty', busy: 'Creating...', icon: Rocket },
+  edit: { idle: 'Save Changes', busy: 'Saving...', icon: Save },
+} as const;
+
+/** Step 4: everything at a glance, then create (POST) or, when editing, save (PATCH). */
+export function FinishStep({ wizard, botId }: { wizard: Wizard; botId: number | null }) {
+  const { draft, exampleQueries } = wizard.state;
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const create = useCreateBot();
+  const update = useUpdateBot();
+  const editing = botId !== null;
+  // Stays busy through the short pause before leaving, so nothing can be sent twice.
+  const busy = create.isPending || create.isSuccess || update.isPending || update.isSuccess;
+  const submitLabel = SUBMIT_LABELS[editing ? 'edit' : 'create'];
+  const SubmitIcon = busy ? LoaderCircle : submitLabel.icon;
+  const settings = customizationOf(draft);
+  const prompt = draft.config.systemPrompt ?? '';
+
+  const submit = () => {
+    const fields = botFieldsOf(draft);
+    if (botId !== null) {
+      update.mutate(
+        { id: botId, changes: fields },
+        {
+          onSuccess: (bot) => {
+            toast({ title: 'Botty updated', description: `Your changes to ${bot.name} are saved.` });
+            void navigate('/dashboard');
+          },
+          onError: (error) => failed('Error saving changes', error),
+        },
+      );
+      return;
+    }
+    if (!user) return failed('Error creating bot');
+    create.mutate(
+      { ...fields, active: true },
+      {
+        onSuccess: (bot) => {
+          toast({ title: 'Success!', description: `${bot.name} is ready to chat.` });
+          wizard.discard();
+          setTimeout(() => void navigate('/'), DELAY_AFTER_CREATE_MS);
+        },
+        onError: (error) => failed('Error creating bot', error),
+      },
+    );
+  };
+
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-col gap-4 rounded-xl border bg-muted/40 p-4 sm:flex-row sm:items-start sm:p-5">
+        <BotIcon icon={draft.icon} size="lg" />
+        <div className="grid min-w-0 gap-1.5">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="text-lg font-semibold break-words">{draft.name.trim()}</h3>
+            <Badge variant="secondary">{purposeLabel(draft.purpose)}</Badge>
+          </div>
+          <p className="text-sm break-words whitespace-pre-line text-muted-foreground">{draft.description.trim()}</p>
+        </div>
+      </div>
+
+      <ReviewSection title="Capabilities" step={1} onEdit={wizard.goTo} disabled={busy}>
+        {draft.capabilities.length > 0 ? (
+          <ul className="flex flex-wrap gap-2">
+            {draft.capabilities.map((capability) => (
+              <li key={capability}>
+                <Badge variant="outline">{CAPABILITY_INFO[capability].label}</Badge>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-muted-foreground">None chosen</p>
+        )}
+      </ReviewSection>
+
+      <ReviewSection title="Customization" step={2} onEdit={wizard.goTo} disabled={busy}>
+        <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+          <Setting term="Tone">{TONE_LABELS[settings.tone]}</Setting>
+          <Setting term="Writing style">{WRITING_STYLE_LABELS[settings.writingStyle]}</Setting>
+          <Setting term="Greeting" wide>
+            {settings.greeting.trim() || 'Default greeting'}
+          </Setting>
+          <Setting term="Web browsing">{onOff(settings.webBrowsing)}</Setting>
+          <Setting term="Knowledge cutoff">{onOff(settings.useKnowledgeCutoff)}</Setting>
+          <Setting term="Trusted sources" wide>
+            {settings.trustedSources.trim() || 'Any'}
+          </Setting>
+          <Setting term="Conversation memory">{onOff(settings.conversationMemory)}</Setting>
+          <Setting term="Context window">{`${settings.maxContextMessages} messages`}</Setting>
+          <Setting term="Citation generation">{onOff(settings.citationGeneration)}</Setting>
+        </dl>
+      </ReviewSection>
+
+      <ReviewSection title="Training" step={3} onEdit={wizard.goTo} disabled={busy}>
+        <dl className="grid gap-3 text-sm">
+          <Setting term="Prompt">
+            <span className="line-clamp-4 whitespace-pre-line">
+              {prompt.length > PROMPT_EXCERPT_LENGTH ? `${prompt.slice(0, PROMPT_EXCERPT_LENGTH).trimEnd()}…` : prompt}
+            </span>
+          </Setting>
+          <Setting term="Example queries">{exampleQueries.length}</Setting>
+        </dl>
+      </ReviewSection>
+
+      <StepFooter onBack={wizard.back} backDisabled={busy}>
+        <Button onClick={submit} disabled={busy}>
+          <SubmitIcon className={busy ? 'motion-safe:animate-spin' : undefined} aria-hidden="true" />
+          {busy ? submitLabel.busy : submitLabel.idle}
+        </Button>
+      </StepFooter>
+    </div>
+  );
+}
+
+interface ReviewSectionProps {
+  title: string;
+  step: WizardStep;
+  onEdit: (step: WizardStep) => void;
+  disabled: boolean;
+  children: ReactNode;
+}
+
+function ReviewSection({ title, step, onEdit, disabled, children }: ReviewSectionProps) {
+  return (
+    <section className="grid gap-3 border-t pt-5">
+      <div className="flex items-center justify-between gap-3">
+        <h3 className="text-base font-semibold">{title}</h3>
+        <Button variant="ghost" size="sm" onClick={() => onEdit(step)} disabled={disabled} aria-label={`Change ${title.toLowerCase()}`}>
+          Change
+        </Button>
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function Setting({ term, wide = false, children }: { term: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <div className={wide ? 'grid gap-0.5 sm:col-span-2' : 'grid gap-0.5'}>
+      <dt className="text-muted-foreground">{term}</dt>
+      <dd className="font-medium break-words">{children}</dd>
+    </div>
+  );
+}

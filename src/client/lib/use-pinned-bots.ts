@@ -1,0 +1,97 @@
+import { useMemo, useSyncExternalStore } from 'react';
+import { loadPinnedIds, movePinnedId, parsePinnedIds, pinId, unpinId, type PinnedIds } from '@shared/bots/pins';
+import { MAX_PINNED_BOTS, STORAGE_KEYS } from '@shared/constants';
+import type { Bot } from '@shared/contracts/bots';
+import { useBots } from '@/api/bots/get-bots';
+import { toast } from '@/components/ui/use-toast';
+import { readLocal, writeLocal } from '@/lib/storage';
+
+/*
+ * One in-memory copy of the stored pin list for the whole app, so the dashboard's menu and the home panel
+ * always agree; other tabs are followed through the storage event.
+ */
+const listeners = new Set<() => void>();
+let stored: PinnedIds | null = null;
+
+function snapshot(): PinnedIds {
+  stored ??= parsePinnedIds(readLocal(STORAGE_KEYS.pinnedBots));
+  return stored;
+}
+
+function emit(): void {
+  for (const listener of listeners) listener();
+}
+
+function onStorage(event: StorageEvent): void {
+  if (event.key !== STORAGE_KEYS.pinnedBots) return;
+  stored = parsePinnedIds(event.newValue);
+  emit();
+}
+
+function subscribe(listener: () => void): () => void {
+  if (listeners.size === 0) window.addEventListener('storage', onStorage);
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0) window.removeEventListener('storage', onStorage);
+  };
+}
+
+/** Spec §4: saved whenever non-empty; emptying the list leaves the stored value as it was. */
+function save(pins: number[]): void {
+  stored = pins;
+  if (pins.length > 0) writeLocal(STORAGE_KEYS.pinnedBots, JSON.stringify(pins));
+  emit();
+}
+
+const EMPTY: Bot[] = [];
+
+/** The user's pinned bots, in their order, and the actions on them with the spec's toasts. */
+export function usePinnedBots() {
+  const { data: bots, isPending } = useBots();
+  const storedIds = useSyncExternalStore(subscribe, snapshot);
+
+  // Only once the bot list has arrived can stale ids be told apart from bots still loading.
+  const pinnedBots = useMemo(() => {
+    if (!bots) return EMPTY;
+    const byId = new Map(bots.map((bot) => [bot.id, bot]));
+    return loadPinnedIds(storedIds, byId.keys()).map((id) => byId.get(id)!);
+  }, [bots, storedIds]);
+
+  // Actions read the store afresh, so two in the same tick do not overwrite each other.
+  const current = () => loadPinnedIds(snapshot(), (bots ?? EMPTY).map((bot) => bot.id));
+
+  return {
+    pinnedBots,
+    isLoading: isPending,
+    isPinned: (id: number) => pinnedBots.some((bot) => bot.id === id),
+
+    pin(bot: Bot) {
+      const result = pinId(current(), bot.id);
+      if (!result.ok) {
+        toast({
+          variant: 'destructive',
+          title: 'Maximum pins reached',
+          description: `You can only pin up to ${MAX_PINNED_BOTS} bots. Remove one first.`,
+        });
+        return;
+      }
+      save(result.pins);
+      toast({ title: 'Bot pinned', description: 'Bot added to your top botties' });
+    },
+
+    unpin(bot: Bot) {
+      save(unpinId(current(), bot.id));
+      toast({ title: 'Bot unpinned', description: 'Bot removed from your top botties' });
+    },
+
+    /** After a delete: no toast, the bot is gone anyway. */
+    forget(id: number) {
+      save(unpinId(current(), id));
+    },
+
+    reorder(activeId: number, overId: number | null) {
+      save(movePinnedId(current(), activeId, overId));
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import {
+  CONTEXT_WINDOW_DEFAULT,
+  EXAMPLE_QUERY_MAX,
+  MIN_TRAINING_EXAMPLES,
+  TRAINING_CAP,
+  TRAINING_STEP,
+} from '../constants';
+import { botConfigSchema, capabilitySchema, iconSchema, purposeSchema, type Bot, type BotConfig } from '../contracts/bots';
+import type { Capability } from './capabilities';
+import { FALLBACK_ICON, type IconName } from './icons';
+import type { Purpose } from './purposes';
+
+/** The create-bot wizard's steps (spec §2), in order. */
+export const WIZARD_STEPS = [
+  { step: 1, label: 'Define Bot' },
+  { step: 2, label: 'Customize' },
+  { step: 3, label: 'Train' },
+  { step: 4, label: 'Finish' },
+] as const;
+export type WizardStep = (typeof WIZARD_STEPS)[number]['step'];
+
+const FIRST_STEP: WizardStep = 1;
+const LAST_STEP: WizardStep = 4;
+
+/** Next and back move one step and never leave 1..4 (spec §2). */
+export function moveStep(step: WizardStep, by: 1 | -1): WizardStep {
+  return Math.min(LAST_STEP, Math.max(FIRST_STEP, step + by)) as WizardStep;
+}
+
+/** Only completed steps, the ones before the current one, can be revisited from the step indicator. */
+export const isStepCompleted = (step: WizardStep, current: WizardStep) => step < current;
+
+/** The bot being built (spec §3 "Wizard draft"). */
+export interface WizardDraft {
+  name: string;
+  description: string;
+  purpose: Purpose;
+  icon: IconName;
+  capabilities: Capability[];
+  config: BotConfig;
+}
+
+export const emptyDraft = (): WizardDraft => ({
+  name: '',
+  description: '',
+  purpose: 'answering',
+  icon: FALLBACK_ICON,
+  capabilities: [],
+  config: {},
+});
+
+/** Step 1's Continue rule (spec §5): a name and a description that are not just spaces. */
+export const isDefined = (draft: Pick<WizardDraft, 'name' | 'description'>) =>
+  draft.name.trim() !== '' && draft.description.trim() !== '';
+
+/** Everything the wizard holds, and what survives a page reload. */
+export interface WizardState {
+  step: WizardStep;
+  draft: WizardDraft;
+  /** The user's example queries (step 3). */
+  exampleQueries: string[];
+  /** The queries that came back from training. */
+  generatedQueries: string[];
+}
+
+export const initialWizardState = (draft: WizardDraft = emptyDraft()): WizardState => ({
+  step: FIRST_STEP,
+  draft,
+  exampleQueries: [],
+  generatedQueries: [],
+});
+
+/** A value from storage is untrusted: each config field is kept only when it would pass validation as it is. */
+function validConfig(value: unknown): BotConfig {
+  if (typeof value !== 'object' || value === null) return {};
+  const stored = value as Record<string, unknown>;
+  const config: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(botConfigSchema.shape)) {
+    const parsed = schema.safeParse(stored[key]);
+    if (parsed.success && parsed.data !== undefined) config[key] = parsed.data;
+  }
+  return config as BotConfig;
+}
+
+const queryList = z.array(z.string().max(EXAMPLE_QUERY_MAX)).catch([]);
+
+const storedStateSchema = z.object({
+  step: z.union(WIZARD_STEPS.map(({ step }) => z.literal(step))).catch(FIRST_STEP),
+  draft: z
+    .object({
+      name: z.string().catch(''),
+      description: z.string().catch(''),
+      purpose: purposeSchema.catch('answering'),
+      icon: iconSchema.catch(FALLBACK_ICON),
+      capabilities: z
+        .array(capabilitySchema)
+        .catch([])
+        .transform((list) => [...new Set(list)]),
+      config: z.unknown().transform(validConfig),
+    })
+    .catch(emptyDraft),
+  exampleQueries: queryList,
+  generatedQueries: queryList,
+});
+
+/**
+ * The wizard state saved before a reload. Anything unreadable falls back field by field, and a draft that
+ * lost its name or description goes back to step 1, the only step where they can be entered.
+ */
+export function parseWizardState(json: string | null): WizardState {
+  if (!json) return initialWizardState();
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return initialWizardState();
+  }
+  const parsed = storedStateSchema.safeParse(value);
+  if (!parsed.success) return initialWizardState();
+  const state = parsed.data;
+  return isDefined(state.draft) ? state : { ...state, step: FIRST_STEP };
+}
+
+/** Add Example (spec §5): blank text adds nothing, and neither does a query already in the list. */
+export function addExampleQuery(list: readonly string[], text: string): string[] {
+  const query = text.trim();
+  if (!query || list.includes(query)) return [...list];
+  return [...list, query];
+}
+
+export const canStartTraining = (examples: readonly string[]) => examples.length >= MIN_TRAINING_EXAMPLES;
+
+/** One tick of the training bar (spec §9): +5 per tick, held at 95 until the answer arrives. */
+export const nextTrainingProgress = (progress: number) => Math.min(progress + TRAINING_STEP, TRAINING_CAP);
+
+/** Step 2's fields; all of them are set once the step is passed. */
+export const customizationSchema = botConfigSchema
+  .pick({
+    tone: true,
+    writingStyle: true,
+    greeting: true,
+    webBrowsing: true,
+    useKnowledgeCutoff: true,
+    trustedSources: true,
+    conversationMemory: true,
+    maxContextMessages: true,
+    citationGeneration: true,
+  })
+  .required();
+export type Customization = z.infer<typeof customizationSchema>;
+
+export const CUSTOMIZATION_DEFAULTS: Customization = {
+  tone: 'professional',
+  writingStyle: 'concise',
+  greeting: '',
+  webBrowsing: false,
+  useKnowledgeCutoff: false,
+  trustedSources: '',
+  conversationMemory: true,
+  maxContextMessages: CONTEXT_WINDOW_DEFAULT,
+  citationGeneration: false,
+};
+
+/**
+ * Step 2's values for a draft: what was chosen, defaults for the rest. Web browsing is read from the
+ * web_search capability, so the two cannot disagree even for bots saved before the sync rule.
+ */
+export function customizationOf(draft: WizardDraft): Customization {
+  const keys = Object.keys(CUSTOMIZATION_DEFAULTS) as (keyof Customization)[];
+  const values = Object.fromEntries(keys.map((key) => [key, draft.config[key] ?? CUSTOMIZATION_DEFAULTS[key]])) as Customization;
+  return { ...values, webBrowsing: draft.capabilities.includes('web_search') };
+}
+
+/** Edit Botty (decisions §1) opens an existing bot in the wizard, which walks the same steps. */
+export function draftFromBot(bot: Bot): WizardDraft {
+  return {
+    name: bot.name,
+    description: bot.description,
+    purpose: bot.purpose,
+    icon: bot.icon,
+    capabilities: [...bot.capabilities],
+    config: { ...bot.config },
+  };
+}
+
+/** The fields POST /api/bots and PATCH /api/bots/{id} share. */
+export function botFieldsOf(draft: WizardDraft) {
+  return {
+    name: draft.name.trim(),
+    description: draft.description.trim(),
+    purpose: draft.purpose,
+    icon: draft.icon,
+    capabilities: draft.capabilities,
+    config: { ...draft.config, webBrowsing: draft.capabilities.includes('web_search') },
+  };
+}
