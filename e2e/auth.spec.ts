@@ -71,7 +71,7 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Resend verification email' }).click();
     await expect.poll(() => page.getByText('Verification email sent').first().isVisible()).toBe(true);
 
-    const mail = await t.smtp!.waitForMail(email, /verify/i);
+    const mail = await t.smtp!.waitForMail(email, /verify/i, { count: 2 });
     await page.goto(pathOf(linkIn(mail, '/verify-email/')));
     await page.getByRole('button', { name: 'Log in' }).or(page.getByRole('link', { name: 'Log in' })).click();
     await page.waitForURL('**/login');

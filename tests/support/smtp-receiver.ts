@@ -66,9 +66,15 @@ export async function startSmtpReceiver() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    /** Resolves with the newest mail to `to` matching `subject`, waiting for it to arrive when needed. */
-    async waitForMail(to: string, subject: RegExp, timeoutMs = 5000): Promise<ReceivedMail> {
-      const find = () => mails.filter((m) => m.to.includes(to.toLowerCase()) && subject.test(m.subject)).at(-1);
+    /**
+     * Resolves with the newest mail to `to` matching `subject` once at least `count` such mails have arrived
+     * (a resent link is the second one, and only it still works).
+     */
+    async waitForMail(to: string, subject: RegExp, { timeoutMs = 5000, count = 1 } = {}): Promise<ReceivedMail> {
+      const find = () => {
+        const matching = mails.filter((m) => m.to.includes(to.toLowerCase()) && subject.test(m.subject));
+        return matching.length >= count ? matching.at(-1) : undefined;
+      };
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = find();
