@@ -10,6 +10,7 @@ export type DatabaseTarget =
   | { kind: 'postgres'; url: string; searchPath?: string };
 
 const PG_INT8 = 20;
+const STATEMENT_CACHE_SIZE = 500;
 const PG_TIMESTAMPTZ = 1184;
 
 /** better-sqlite3 binds neither booleans nor Dates; convert them once here so repositories stay dialect-free. */
@@ -28,9 +29,20 @@ function sqliteDatabase(path: string): SqliteDatabase {
   database.pragma('synchronous = NORMAL');
   const convert = (params: ReadonlyArray<unknown>) => params.map(toSqliteParam);
   // Kysely calls prepare(sql) then all/run/iterate(params); wrapping those is the narrowest place to convert.
+  // Preparing is a large share of a small query's cost, and the app issues the same few hundred SQL texts.
+  const statements = new Map<string, SQLite.Statement>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      statement = database.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
   return {
     prepare(sql) {
-      const statement = database.prepare(sql);
+      const statement = prepared(sql);
       return {
         reader: statement.reader,
         all: (params) => statement.all(...convert(params)),
