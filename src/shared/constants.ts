@@ -48,6 +48,8 @@ export const STORAGE_KEYS = {
   pinnedBots: 'pinnedBots',
   /** 'light' or 'dark' once chosen in Settings; absent means follow the system. */
   theme: 'theme',
+  /** The bot whose chat was opened last; the chat route falls back to it (spec §2). */
+  activeBotId: 'activeBotId',
 } as const;
 
 /** Paths on which the navigation bar is hidden (spec §2). */

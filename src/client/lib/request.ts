@@ -64,16 +64,22 @@ function headers(hasBody: boolean): Headers {
   return result;
 }
 
-/** Parsed JSON for JSON responses, the raw Response otherwise. */
-export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
+/** The shared request behaviour (spec §7) up to an OK response, whose body is left to the caller to read. */
+export async function apiFetch(method: string, url: string, { body, signal }: { body?: unknown; signal?: AbortSignal } = {}) {
   const res = await fetch(url, {
     method,
     headers: headers(body !== undefined),
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'include',
+    signal,
   });
   await throwIfNotOk(res);
-  return (await readBody(res)) as T;
+  return res;
+}
+
+/** Parsed JSON for JSON responses, the raw Response otherwise. */
+export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
+  return (await readBody(await apiFetch(method, url, { body }))) as T;
 }
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Conversation } from '@shared/contracts/chat';
+import { apiRequest } from '@/lib/request';
+import { conversationsQueryKey } from './get-conversations';
+
+export const renameConversation = ({ id, title }: { id: number; title: string }) =>
+  apiRequest<Conversation>('PATCH', `/api/conversations/${id}`, { title });
+
+export function useRenameConversation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: renameConversation,
+    onSuccess: (renamed) =>
+      queryClient.setQueryData<Conversation[]>(conversationsQueryKey(renamed.botId), (list) =>
+        list?.map((conversation) => (conversation.id === renamed.id ? renamed : conversation)),
+      ),
+  });
+}

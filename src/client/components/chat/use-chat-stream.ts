@@ -1,0 +1,173 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { Message } from '@shared/contracts/chat';
+import { botQueryKey } from '@/api/bots/get-bot';
+import { BOTS_QUERY_KEY } from '@/api/bots/get-bots';
+import { conversationsQueryKey } from '@/api/chat/get-conversations';
+import { messagesQueryKey, useMessages } from '@/api/chat/get-messages';
+import { stopReply } from '@/api/chat/stop-reply';
+import { streamReply } from '@/api/chat/stream-reply';
+import { ApiError, serverMessage } from '@/lib/request';
+
+/** Messages shown before the server has saved them carry negative ids; the saved copy replaces them. */
+let nextDraftId = -1;
+export const isDraft = (message: Message) => message.id < 0;
+
+export interface ChatFailure {
+  message: string;
+  retry: () => void;
+}
+
+/** Everything after the last user message: the replies a regeneration replaces. */
+function withoutLastReplies(messages: Message[]): Message[] {
+  const lastUser = messages.findLastIndex((message) => message.role === 'user');
+  return messages.slice(0, lastUser + 1);
+}
+
+function failureText(error: unknown): string {
+  if (error instanceof ApiError) return serverMessage(error) ?? 'The server could not answer. Please try again.';
+  return 'Could not reach the server. Check your connection and try again.';
+}
+
+/**
+ * A conversation's messages plus the reply being streamed into them. Drafts live in the messages cache
+ * itself, so the streamed text turning into the saved message is one change and never flickers.
+ */
+export function useChatStream({ botId, conversationId }: { botId: number; conversationId: number | undefined }) {
+  const queryClient = useQueryClient();
+  const query = useMessages(conversationId);
+  const [running, setRunning] = useState(false);
+  const [stopping, setStopping] = useState(false);
+  const [failure, setFailure] = useState<ChatFailure | null>(null);
+  const active = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    if (conversationId === undefined) return;
+    const key = messagesQueryKey(conversationId);
+    return () => {
+      // Leaving mid-reply stops it; the server keeps what was written. Unsent drafts must not outlive the view.
+      active.current?.abort();
+      queryClient.setQueryData<Message[]>(key, (list) => list?.filter((message) => !isDraft(message)));
+    };
+  }, [conversationId, queryClient]);
+
+  async function reply(id: number, content?: string) {
+    if (active.current) return;
+    const controller = new AbortController();
+    active.current = controller;
+    setRunning(true);
+    setStopping(false);
+    setFailure(null);
+
+    const key = messagesQueryKey(id);
+    const update = (change: (list: Message[]) => Message[]) =>
+      queryClient.setQueryData<Message[]>(key, (list) => change(list ?? []));
+    const draft = (role: Message['role'], text: string): Message => ({
+      id: nextDraftId--,
+      conversationId: id,
+      role,
+      content: text,
+      status: 'complete',
+      createdAt: new Date().toISOString(),
+    });
+
+    const regenerate = content === undefined;
+    let userSaved = regenerate;
+    let replySaved = false;
+    let ended = false;
+    let draftReplyId: number | null = null;
+
+    update((list) => (regenerate ? withoutLastReplies(list) : [...list, draft('user', content.trim())]));
+    try {
+      for await (const event of streamReply({ conversationId: id, content, signal: controller.signal })) {
+        if (event.event === 'user-message') {
+          userSaved = true;
+          const saved = event.data;
+          update((list) => list.map((message) => (isDraft(message) && message.role === 'user' ? saved : message)));
+        } else if (event.event === 'delta') {
+          const { text } = event.data;
+          if (draftReplyId === null) {
+            const started = draft('assistant', text);
+            draftReplyId = started.id;
+            update((list) => [...list, started]);
+          } else {
+            const replyId = draftReplyId;
+            update((list) => list.map((message) => (message.id === replyId ? { ...message, content: message.content + text } : message)));
+          }
+        } else if (event.event === 'done') {
+          ended = true;
+          const saved = event.data;
+          if (saved) {
+            replySaved = true;
+            update((list) => [...list.filter((message) => message.id !== draftReplyId), saved]);
+          }
+        } else {
+          ended = true;
+          setFailure({ message: event.data.message, retry: () => void reply(id) });
+        }
+      }
+      if (!ended) setFailure({ message: 'The reply was cut off before it finished.', retry: () => void reply(id) });
+    } catch (error) {
+      if (!controller.signal.aborted) {
+        const retry = userSaved
+          ? () => void reply(id)
+          : () => {
+              update((list) => list.filter((message) => !isDraft(message)));
+              void reply(id, content);
+            };
+        setFailure({ message: failureText(error), retry });
+      }
+    } finally {
+      active.current = null;
+      setRunning(false);
+      setStopping(false);
+      // Whatever the server kept (a partial or failed reply, the previous reply after a failed regeneration,
+      // a message cut off in flight) is fetched rather than guessed. A refused message changed nothing there
+      // and stays as a draft beside its error.
+      if (!replySaved && (userSaved || controller.signal.aborted)) {
+        void queryClient.invalidateQueries({ queryKey: key, exact: true });
+      }
+      if (replySaved) {
+        void queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY, exact: true });
+        void queryClient.invalidateQueries({ queryKey: botQueryKey(botId), exact: true });
+      }
+      void queryClient.invalidateQueries({ queryKey: conversationsQueryKey(botId), exact: true });
+    }
+  }
+
+  /** POST /stop lets the server end the stream with the partial reply saved; if it had no reply running yet
+   * (the request still on its way), dropping the connection stops it instead. */
+  async function stop() {
+    const controller = active.current;
+    if (!controller || stopping || conversationId === undefined) return;
+    setStopping(true);
+    try {
+      const { stopped } = await stopReply(conversationId);
+      if (!stopped) controller.abort();
+    } catch {
+      controller.abort();
+    }
+  }
+
+  const messages = query.data;
+  const last = messages?.at(-1);
+  return {
+    messages,
+    isLoading: query.isPending && conversationId !== undefined,
+    loadError: query.isError,
+    reload: () => void query.refetch(),
+    running,
+    stopping,
+    /** A reply was asked for and no text has come yet: the typing indicator's moment. */
+    waiting: running && !(last && isDraft(last) && last.role === 'assistant'),
+    failure,
+    canSend: conversationId !== undefined && messages !== undefined && !running,
+    send(content: string) {
+      if (conversationId !== undefined && content.trim() !== '') void reply(conversationId, content);
+    },
+    regenerate() {
+      if (conversationId !== undefined) void reply(conversationId);
+    },
+    stop: () => void stop(),
+  };
+}

@@ -1,0 +1,48 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { Bot } from '@shared/contracts/bots';
+import type { Conversation } from '@shared/contracts/chat';
+import { useCreateConversation } from '@/api/chat/create-conversation';
+import { serverMessage } from '@/lib/request';
+
+/**
+ * Spec §4: opening the chat for a bot creates one conversation, and again when the bot changes, unless the
+ * caller chose an existing one. The ref keeps StrictMode's second effect run from creating a second one.
+ */
+export function useStartConversation(bot: Bot, chosenId: number | undefined, onStarted?: (conversation: Conversation) => void) {
+  const { mutate, isPending, error } = useCreateConversation();
+  const startedFor = useRef<number | null>(null);
+  const [started, setStarted] = useState<Conversation | null>(null);
+  // The caller's latest callback, without restarting anything when its identity changes.
+  const onStartedRef = useRef(onStarted);
+  useLayoutEffect(() => {
+    onStartedRef.current = onStarted;
+  });
+
+  const start = useCallback(
+    (botId: number) => {
+      startedFor.current = botId;
+      mutate(
+        { botId },
+        {
+          onSuccess: (conversation) => {
+            setStarted(conversation);
+            onStartedRef.current?.(conversation);
+          },
+        },
+      );
+    },
+    [mutate],
+  );
+
+  const wanted = chosenId === undefined && bot.active;
+  useEffect(() => {
+    if (wanted && startedFor.current !== bot.id) start(bot.id);
+  }, [wanted, bot.id, start]);
+
+  return {
+    conversationId: chosenId ?? (started?.botId === bot.id ? started.id : undefined),
+    isStarting: wanted && isPending,
+    error: wanted && error ? (serverMessage(error) ?? 'The conversation could not be started.') : null,
+    retry: () => start(bot.id),
+  };
+}
