@@ -1,9 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
 import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, launchBrowser, newPage, snap, VIEWPORTS } from './support/browser';
+import { expectAccessible, hidden, launchBrowser, newPage, signedInPage, snap, visible, VIEWPORTS } from './support/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -22,22 +22,13 @@ afterAll(async () => {
 
 type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
 
-/** A fresh user with a signed-in browser page (token in localStorage, as "Remember me" leaves it). */
-async function signedIn(viewport: Viewport = VIEWPORTS.desktop) {
-  const account = await signUp(t);
-  const session = await newPage(browser, t.url, viewport);
-  await session.page.goto('/login');
-  await session.page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
-  return { ...session, token: account.token };
-}
+const signedIn = (viewport: Viewport = VIEWPORTS.desktop) => signedInPage(browser, t, viewport);
 
 /** Usage is counted by chatting; tests set it directly. */
 async function setUsage(bot: Bot, usageCount: number, lastUsed: string | null) {
   await t.db.kysely.updateTable('bots').set({ usage_count: usageCount, last_used: lastUsed }).where('id', '=', bot.id).execute();
 }
 
-const visible = (locator: Locator) => expect.poll(() => locator.first().isVisible()).toBe(true);
-const hidden = (locator: Locator) => expect.poll(() => locator.count()).toBe(0);
 const toast = (page: Page, title: string) => visible(page.getByRole('region', { name: /Notifications/ }).getByText(title, { exact: true }));
 
 const card = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
@@ -119,9 +110,12 @@ describe('dashboard', () => {
     await visible(card(page, 'Resting Bot').getByRole('button', { name: 'Activate' }));
     await expectAccessible(page, 'dashboard with bots');
 
+    // The chat opens in place of the grid, and closing it brings the grid back.
     await plannerCard.getByRole('button', { name: 'Chat' }).click();
-    await page.waitForURL(`**/chat?botId=${planner.id}`);
-    await page.goBack();
+    await visible(page.getByRole('region', { name: 'Chat with Meal Planner' }));
+    await hidden(card(page, 'Scholar'));
+    await page.getByRole('button', { name: 'Close chat' }).click();
+    await visible(card(page, 'Scholar'));
 
     await openMenu(page, 'Scholar');
     for (const item of ['Edit Botty', 'Edit Custom Prompt', 'Pin to Top Botties', 'Deactivate', 'Delete Botty']) {
@@ -310,8 +304,8 @@ describe('pinned bots on the home screen', () => {
     expect(await storedPins(page)).toEqual([ids.Delta, ids.Alpha, ids.Charlie]);
 
     await page.getByRole('button', { name: 'Done' }).click();
-    await page.getByRole('complementary').getByRole('link', { name: /Alpha/ }).click();
-    await page.waitForURL(`**/chat?botId=${ids.Alpha}`);
+    await page.getByRole('complementary').getByRole('button', { name: /Alpha/ }).click();
+    await visible(page.getByRole('region', { name: 'Chat with Alpha' }));
 
     await page.goto('/dashboard');
     await visible(card(page, 'Alpha').getByText('Pinned', { exact: true }));

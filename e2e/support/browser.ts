@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { signUp, type TestApp } from '../../tests/support/test-app';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
@@ -43,6 +44,18 @@ export async function newPage(browser: Browser, baseURL: string, viewport: { wid
     },
   };
 }
+
+/** A fresh user with a signed-in page (token in localStorage, as "Remember me" leaves it). */
+export async function signedInPage(browser: Browser, t: TestApp, viewport: { width: number; height: number } = VIEWPORTS.desktop) {
+  const account = await signUp(t);
+  const session = await newPage(browser, t.url, viewport);
+  await session.page.goto('/login');
+  await session.page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
+  return { ...session, token: account.token };
+}
+
+export const visible = (locator: Locator, timeout = 5000) => expect.poll(() => locator.first().isVisible(), { timeout }).toBe(true);
+export const hidden = (locator: Locator, timeout = 5000) => expect.poll(() => locator.count(), { timeout }).toBe(0);
 
 /** axe-core on the current page: nothing serious or critical. */
 export async function expectAccessible(page: Page, label: string) {

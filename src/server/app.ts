@@ -9,6 +9,7 @@ import type { Db } from './db/database';
 import { systemClock, type Clock } from './lib/clock';
 import { createMailer, type Mailer } from './mail/mailer';
 import { activitiesRoutes } from './modules/activities/activities.routes';
+import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { botsRoutes } from './modules/bots/bots.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
@@ -82,6 +83,7 @@ export async function buildApp(options: AppOptions) {
       });
       await api.register(botsRoutes, { deps: { db, clock, ai }, promptRateLimit: PROMPT_RATE_LIMIT });
       await api.register(activitiesRoutes, { deps: { db } });
+      await api.register(accountRoutes, { prefix: '/account', deps: { db, clock } });
       const chatDeps = {
         db,
         clock,

@@ -9,7 +9,7 @@ import { serverMessage } from '@/lib/request';
  * caller chose an existing one. The ref keeps StrictMode's second effect run from creating a second one.
  */
 export function useStartConversation(bot: Bot, chosenId: number | undefined, onStarted?: (conversation: Conversation) => void) {
-  const { mutate, isPending, error } = useCreateConversation();
+  const { mutate, error } = useCreateConversation();
   const startedFor = useRef<number | null>(null);
   const [started, setStarted] = useState<Conversation | null>(null);
   // The caller's latest callback, without restarting anything when its identity changes.
@@ -41,7 +41,6 @@ export function useStartConversation(bot: Bot, chosenId: number | undefined, onS
 
   return {
     conversationId: chosenId ?? (started?.botId === bot.id ? started.id : undefined),
-    isStarting: wanted && isPending,
     error: wanted && error ? (serverMessage(error) ?? 'The conversation could not be started.') : null,
     retry: () => start(bot.id),
   };

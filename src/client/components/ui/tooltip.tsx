@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import { cn } from '@/lib/cn';
 
@@ -18,5 +18,15 @@ export function TooltipContent({ className, sideOffset = 6, ...props }: Componen
         {...props}
       />
     </TooltipPrimitive.Portal>
+  );
+}
+
+/** The common case: a short text label on a control, usually an icon button. */
+export function WithTooltip({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>{children}</TooltipTrigger>
+      <TooltipContent>{label}</TooltipContent>
+    </Tooltip>
   );
 }

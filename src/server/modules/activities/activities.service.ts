@@ -34,7 +34,7 @@ export async function recordActivity(db: Executor, input: ActivityInput): Promis
   });
 }
 
-function toActivity(row: ActivityRow): Activity {
+export function toActivity(row: ActivityRow): Activity {
   return {
     id: row.id,
     type: row.type as ActivityType,

@@ -1,9 +1,135 @@
-import { PageContainer, PageHeader } from '@/components/page-header';
+import { PanelLeft } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import type { Bot } from '@shared/contracts/bots';
+import type { Conversation } from '@shared/contracts/chat';
+import { useBot } from '@/api/bots/get-bot';
+import { useCreateConversation } from '@/api/chat/create-conversation';
+import { useConversations } from '@/api/chat/get-conversations';
+import { ChatPanel } from '@/components/chat/chat-panel';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
+import { PageSpinner } from '@/components/ui/spinner';
+import { WithTooltip } from '@/components/ui/tooltip';
+import { toast } from '@/components/ui/use-toast';
+import { parseId, rememberedActiveBot } from '@/lib/active-bot';
+import { serverMessage } from '@/lib/request';
+import { useDocumentTitle } from '@/lib/use-document-title';
+import { ConversationList } from './conversation-list';
+import { DeleteConversationDialog } from './delete-conversation-dialog';
 
-export function ChatPage() {
-  return (
-    <PageContainer>
-      <PageHeader title="Chat" description="Talk with one of your botties." />
-    </PageContainer>
+/** The chosen conversation lives in the address (`?c=`), so a reload or a shared link shows the same one. */
+const CONVERSATION_PARAM = 'c';
+
+function ChatWorkspace({ bot }: { bot: Bot }) {
+  useDocumentTitle(`Chat with ${bot.name}`);
+  const [params, setParams] = useSearchParams();
+  const { data: conversations } = useConversations(bot.id);
+  const create = useCreateConversation();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [deleting, setDeleting] = useState<Conversation | null>(null);
+
+  const requested = parseId(params.get(CONVERSATION_PARAM));
+  // An id that is not among this bot's conversations (deleted, or another bot's) is ignored: the panel then
+  // starts a fresh conversation, which replaces it in the address.
+  const conversationId =
+    requested !== undefined && (!conversations || conversations.some((c) => c.id === requested)) ? requested : undefined;
+
+  const show = (id: number, { replace = false } = {}) => {
+    setParams({ [CONVERSATION_PARAM]: String(id) }, { replace });
+    setDrawerOpen(false);
+  };
+
+  const startNew = () =>
+    create.mutate(
+      { botId: bot.id },
+      {
+        onSuccess: (conversation) => show(conversation.id),
+        onError: (error) =>
+          toast({
+            variant: 'destructive',
+            title: 'Error starting conversation',
+            description: serverMessage(error) ?? 'There was a problem starting a new conversation.',
+          }),
+      },
+    );
+
+  const onDeleted = (deleted: Conversation) => {
+    if (deleted.id !== conversationId) return;
+    const next = conversations?.find((c) => c.id !== deleted.id);
+    if (next) show(next.id, { replace: true });
+    else startNew();
+  };
+
+  const list = (heading: ReactNode) => (
+    <ConversationList
+      botId={bot.id}
+      activeId={conversationId}
+      heading={heading}
+      onSelect={(conversation) => show(conversation.id)}
+      onNew={startNew}
+      creating={create.isPending}
+      onDelete={setDeleting}
+    />
   );
+
+  return (
+    <div className="mx-auto grid w-full max-w-6xl gap-4 px-3 py-3 sm:px-6 md:grid-cols-[16rem_minmax(0,1fr)] md:py-8">
+      <h1 className="sr-only">Chat with {bot.name}</h1>
+      <aside aria-labelledby="conversations-title" className="hidden md:block">
+        <Card className="h-full overflow-hidden">
+          {list(
+            <h2 id="conversations-title" className="font-semibold tracking-tight">
+              Conversations
+            </h2>,
+          )}
+        </Card>
+      </aside>
+      <ChatPanel
+        bot={bot}
+        conversationId={conversationId}
+        onConversationStarted={(conversation) => show(conversation.id, { replace: true })}
+        className="h-[calc(100dvh-5.5rem)]"
+        headerActions={
+          <WithTooltip label="Conversations">
+            <Button variant="ghost" size="icon" className="md:hidden" aria-label="Conversations" onClick={() => setDrawerOpen(true)}>
+              <PanelLeft aria-hidden="true" />
+            </Button>
+          </WithTooltip>
+        }
+      />
+      <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
+        <DialogContent className="top-0 left-0 flex h-dvh max-h-dvh w-[min(20rem,85vw)] max-w-none translate-x-0 translate-y-0 flex-col gap-0 rounded-none border-y-0 border-l-0 p-0 data-[state=open]:animate-fade-in">
+          <DialogDescription className="sr-only">Your conversations with {bot.name}, most recent first.</DialogDescription>
+          {list(<DialogTitle className="pr-10 text-base">Conversations</DialogTitle>)}
+        </DialogContent>
+      </Dialog>
+      <DeleteConversationDialog conversation={deleting} onClose={() => setDeleting(null)} onDeleted={onDeleted} />
+    </div>
+  );
+}
+
+/**
+ * /chat/{id?} and /chat?botId= (spec §2): the bot comes from the path, else the query, else the bot whose
+ * chat was opened last; with none, or one that cannot be fetched, back to /. The address is then made
+ * /chat/{id} so it always names its bot.
+ */
+export function ChatPage() {
+  const { id } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const botId = id !== undefined ? parseId(id) : (parseId(params.get('botId')) ?? rememberedActiveBot());
+  const { data: bot, isError } = useBot(botId);
+  const conversation = params.get(CONVERSATION_PARAM);
+
+  useEffect(() => {
+    if (botId === undefined || isError) void navigate('/', { replace: true });
+    else if (id === undefined) {
+      void navigate({ pathname: `/chat/${botId}`, search: conversation ? `?${CONVERSATION_PARAM}=${conversation}` : '' }, { replace: true });
+    }
+  }, [botId, id, isError, conversation, navigate]);
+
+  if (!bot || id === undefined) return <PageSpinner />;
+  return <ChatWorkspace key={bot.id} bot={bot} />;
 }

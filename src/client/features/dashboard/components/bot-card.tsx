@@ -36,6 +36,7 @@ interface BotCardProps {
   onTogglePin: () => void;
   onEditPrompt: () => void;
   onDelete: () => void;
+  onChat: () => void;
 }
 
 function useSetActive(bot: Bot) {
@@ -56,7 +57,7 @@ function useSetActive(bot: Bot) {
   return { setActive, isPending: update.isPending };
 }
 
-export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete }: BotCardProps) {
+export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onChat }: BotCardProps) {
   const navigate = useNavigate();
   const { setActive, isPending } = useSetActive(bot);
 
@@ -133,7 +134,7 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete }: Bo
         <Button
           variant="secondary"
           className="bg-accent text-accent-foreground hover:bg-primary hover:text-primary-foreground"
-          onClick={() => void navigate(`/chat?botId=${bot.id}`)}
+          onClick={onChat}
         >
           <MessageCircle aria-hidden="true" />
           Chat

@@ -2,6 +2,7 @@ import { Bot as BotGlyph } from 'lucide-react';
 import { useState } from 'react';
 import type { Bot } from '@shared/contracts/bots';
 import { useBots } from '@/api/bots/get-bots';
+import { ChatPanel } from '@/components/chat/chat-panel';
 import { NewBotButton } from '@/components/new-bot-button';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -56,6 +57,24 @@ export function DashboardPage() {
   const pins = usePinnedBots();
   const [deleting, setDeleting] = useState<Bot | null>(null);
   const [editingPrompt, setEditingPrompt] = useState<Bot | null>(null);
+  const [chatBotId, setChatBotId] = useState<number | null>(null);
+  // Looked up in the list, so deleting the bot (the list drops it at once) or deactivating it closes its chat.
+  const chatBot = bots?.find((bot) => bot.id === chatBotId && bot.active);
+
+  const openChat = (bot: Bot) => {
+    setChatBotId(bot.id);
+    window.scrollTo({ top: 0 });
+  };
+
+  // Spec §2: choosing chat opens the chat panel in place of the dashboard; closing it brings the grid back.
+  if (chatBot) {
+    return (
+      <PageContainer className="grid gap-6">
+        <PageHeader title="Dashboard" description="Create and manage your AI research botties" />
+        <ChatPanel bot={chatBot} onClose={() => setChatBotId(null)} fullChatLink />
+      </PageContainer>
+    );
+  }
 
   return (
     <PageContainer className="grid gap-8">
@@ -86,6 +105,7 @@ export function DashboardPage() {
                       onTogglePin={() => (pinned ? pins.unpin(bot) : pins.pin(bot))}
                       onEditPrompt={() => setEditingPrompt(bot)}
                       onDelete={() => setDeleting(bot)}
+                      onChat={() => openChat(bot)}
                     />
                   </li>
                 );

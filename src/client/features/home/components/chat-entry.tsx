@@ -1,11 +1,12 @@
 import { ChevronDown, LayoutGrid, MessageCircle } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { tidyDescription } from '@shared/bots/description';
 import { purposeLabel } from '@shared/bots/purposes';
 import type { Bot } from '@shared/contracts/bots';
 import { useBots } from '@/api/bots/get-bots';
 import { BotIcon } from '@/components/bot-icon';
+import { ChatPanel } from '@/components/chat/chat-panel';
 import { NewBotButton } from '@/components/new-bot-button';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -33,8 +34,7 @@ function chatOptions(bots: Bot[], pinned: Bot[]): { top: Bot[]; others: Bot[] } 
   return { top, others };
 }
 
-function BotPicker({ top, others }: { top: Bot[]; others: Bot[] }) {
-  const navigate = useNavigate();
+function BotPicker({ top, others, onStart }: { top: Bot[]; others: Bot[]; onStart: (botId: number) => void }) {
   const id = useId();
   const options = [...top, ...others];
   const [chosenId, setChosenId] = useState<number | null>(null);
@@ -42,7 +42,7 @@ function BotPicker({ top, others }: { top: Bot[]; others: Bot[] }) {
 
   const start = (event: FormEvent) => {
     event.preventDefault();
-    void navigate(`/chat?botId=${selected.id}`);
+    onStart(selected.id);
   };
 
   const renderOptions = (bots: Bot[]) =>
@@ -100,8 +100,15 @@ function BotPicker({ top, others }: { top: Bot[]; others: Bot[] }) {
   );
 }
 
-/** Where a conversation begins on the home screen; the chat feature will grow it into the chat itself. */
-export function ChatEntry() {
+interface ChatEntryProps {
+  /** The bot whose chat is open here, if any. */
+  chatBotId: number | null;
+  onOpenChat: (botId: number) => void;
+  onCloseChat: () => void;
+}
+
+/** Where a conversation begins on the home screen: pick a botty, then chat with it right here. */
+export function ChatEntry({ chatBotId, onOpenChat, onCloseChat }: ChatEntryProps) {
   const { data: bots } = useBots();
   const { pinnedBots } = usePinnedBots();
 
@@ -117,6 +124,9 @@ export function ChatEntry() {
       </Card>
     );
   }
+
+  const chatBot = bots.find((bot) => bot.id === chatBotId);
+  if (chatBot) return <ChatPanel bot={chatBot} onClose={onCloseChat} fullChatLink />;
 
   if (bots.length === 0) {
     return (
@@ -143,5 +153,5 @@ export function ChatEntry() {
     );
   }
 
-  return <BotPicker top={top} others={others} />;
+  return <BotPicker top={top} others={others} onStart={onOpenChat} />;
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { ParticleBackground } from '@/components/particle-background';
 import { useAuth } from '@/lib/auth';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -8,6 +9,13 @@ export function HomePage() {
   useDocumentTitle('Home');
   const { user } = useAuth();
   const name = user?.fullName?.trim() || user?.username;
+  const [chatBotId, setChatBotId] = useState<number | null>(null);
+
+  // The chat opens in the main area, which on phones sits above the pinned list that may have opened it.
+  const openChat = (botId: number) => {
+    setChatBotId(botId);
+    window.scrollTo({ top: 0 });
+  };
 
   return (
     <div className="relative isolate flex flex-1 flex-col">
@@ -18,9 +26,9 @@ export function HomePage() {
             <h1 className="text-2xl font-semibold tracking-tight break-words sm:text-3xl">Welcome{name ? `, ${name}` : ''}</h1>
             <p className="mt-1 text-muted-foreground">Chat with one of your botties, and keep your favourites close at hand.</p>
           </div>
-          <ChatEntry />
+          <ChatEntry chatBotId={chatBotId} onOpenChat={openChat} onCloseChat={() => setChatBotId(null)} />
         </div>
-        <TopBottiesPanel />
+        <TopBottiesPanel onOpenChat={openChat} />
       </div>
     </div>
   );

@@ -12,17 +12,18 @@ import { SortablePinnedList } from './sortable-pinned-list';
 
 const focusRing = 'focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
 
-function PinnedList({ bots }: { bots: Bot[] }) {
+function PinnedList({ bots, onOpenChat }: { bots: Bot[]; onOpenChat: (botId: number) => void }) {
   return (
     <ul className="grid gap-1">
       {bots.map((bot) => (
         <li key={bot.id}>
-          <Link
-            to={`/chat?botId=${bot.id}`}
-            className={`flex min-h-14 items-center rounded-lg px-2 py-2 transition-colors hover:bg-accent ${focusRing}`}
+          <button
+            type="button"
+            onClick={() => onOpenChat(bot.id)}
+            className={`flex min-h-14 w-full items-center rounded-lg px-2 py-2 text-left transition-colors hover:bg-accent ${focusRing}`}
           >
             <PinnedBotSummary bot={bot} />
-          </Link>
+          </button>
         </li>
       ))}
     </ul>
@@ -44,8 +45,8 @@ function EmptyPins() {
   );
 }
 
-/** The home screen's side panel of pinned bots (spec §2, §4). */
-export function TopBottiesPanel() {
+/** The home screen's side panel of pinned bots (spec §2, §4); outside edit mode a click opens that bot's chat. */
+export function TopBottiesPanel({ onOpenChat }: { onOpenChat: (botId: number) => void }) {
   const { pinnedBots, isLoading, unpin, reorder } = usePinnedBots();
   const [editing, setEditing] = useState(false);
   // Removing the last pin ends edit mode: there is nothing left to edit.
@@ -71,7 +72,7 @@ export function TopBottiesPanel() {
       </div>
     );
   } else {
-    body = <PinnedList bots={pinnedBots} />;
+    body = <PinnedList bots={pinnedBots} onOpenChat={onOpenChat} />;
   }
 
   return (

@@ -1,9 +1,9 @@
 import { CircleUser, House, LayoutGrid, LogOut, Menu, Settings, X } from 'lucide-react';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { Logo } from '@/components/logo';
 import { Button } from '@/components/ui/button';
-import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
+import { WithTooltip } from '@/components/ui/tooltip';
 import { useAuth, useLogout } from '@/lib/auth';
 import { cn } from '@/lib/cn';
 
@@ -14,15 +14,6 @@ const LINKS = [
 
 const focusRing =
   'focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background focus-visible:outline-none';
-
-function IconTooltip({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>{children}</TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
-    </Tooltip>
-  );
-}
 
 export function NavigationBar() {
   const { isAuthenticated } = useAuth();
@@ -69,15 +60,15 @@ export function NavigationBar() {
               {label}
             </NavLink>
           ))}
-          <IconTooltip label="Account settings">
+          <WithTooltip label="Account settings">
             <Button asChild variant="ghost" size="icon" className="ml-2 rounded-full">
               <NavLink to="/settings" aria-label="Settings">
                 <CircleUser className="size-5" aria-hidden="true" />
               </NavLink>
             </Button>
-          </IconTooltip>
+          </WithTooltip>
           {isAuthenticated && (
-            <IconTooltip label="Log out">
+            <WithTooltip label="Log out">
               <Button
                 variant="ghost"
                 size="icon"
@@ -88,7 +79,7 @@ export function NavigationBar() {
               >
                 <LogOut className="size-5" aria-hidden="true" />
               </Button>
-            </IconTooltip>
+            </WithTooltip>
           )}
         </div>
 

@@ -1,0 +1,437 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { greetingFor } from '../src/shared/chat/greeting';
+import type { Bot } from '../src/shared/contracts/bots';
+import type { Conversation, Message } from '../src/shared/contracts/chat';
+import { createConversation, messagesOf, streamChat } from '../tests/support/chat-api';
+import { createBot } from '../tests/support/factories';
+import { messageText, startFakeLlm, type FakeLlm, type FakeReply } from '../tests/support/fake-llm';
+import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
+import { expectAccessible, hidden, launchBrowser, signedInPage, snap, visible, VIEWPORTS } from './support/browser';
+
+let fake: FakeLlm;
+let t: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  fake = await startFakeLlm();
+  t = await startTestApp({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' } });
+  browser = await launchBrowser();
+  // The first account administers the instance; the tests use ordinary users.
+  await signUp(t, { username: 'instance_owner' });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await fake?.close();
+});
+
+type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
+const signedIn = (viewport: Viewport = VIEWPORTS.desktop, app: TestApp = t) => signedInPage(browser, app, viewport);
+
+const CHEF = { name: 'Chef Remy', icon: 'utensils', description: 'Suggests recipes and quick cooking tips for busy weeknights.' } as const;
+
+/** A reply in markdown, in the pieces the fake model streams it in. */
+const MARKDOWN_CHUNKS = [
+  '# Weeknight plan\n\n',
+  'Try these:\n\n- Lemon pasta\n- Miso soup\n\n',
+  '| Day | Dish |\n|---|---|\n| Mon | Pasta |\n\n',
+  '```js\nconst total = 2 + 3;\nconsole.log(total);\n```\n\n',
+  '> Cook once, eat twice.\n\n',
+  'Read [the guide](https://example.com/guide) or [click](javascript:alert(1)).\n\n',
+  'Raw: <img src=x onerror="window.__x=1"> stays text.',
+];
+const MARKDOWN_REPLY = MARKDOWN_CHUNKS.join('');
+
+const panel = (page: Page, botName: string) => page.getByRole('region', { name: `Chat with ${botName}` });
+const messages = (page: Page) => page.getByRole('log', { name: 'Messages' });
+const input = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const typing = (page: Page) => page.getByRole('status', { name: 'Botty is typing' });
+const logText = (page: Page) => messages(page).innerText();
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+const conversationLinks = (page: Page) =>
+  page.getByRole('complementary', { name: 'Conversations' }).getByRole('listitem').evaluateAll((items) =>
+    items.map((item) => item.querySelector('button .truncate')?.textContent ?? ''),
+  );
+
+async function send(page: Page, text: string) {
+  await input(page).fill(text);
+  await input(page).press('Enter');
+}
+
+/** The fake model holds its answer until the test releases it, so the waiting state can be seen. */
+function heldReply(reply: FakeReply) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  fake.enqueue(async () => {
+    await held;
+    return reply;
+  });
+  return release;
+}
+
+/** The conversation the chat page shows, from its address. */
+const shownConversation = (page: Page) => Number(new URL(page.url()).searchParams.get('c'));
+
+async function history(token: string, conversationId: number) {
+  return (await messagesOf(t, token, conversationId)).map((m: Message) => ({ role: m.role, content: m.content, status: m.status }));
+}
+
+/** A conversation with a question and the fake model's answer, made through the API. */
+async function seedConversation(token: string, bot: Bot, question: string, answer: string, title?: string) {
+  const conversation = await createConversation(t, token, bot.id);
+  fake.enqueue(answer);
+  await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: question } });
+  if (title) await t.request('PATCH', `/api/conversations/${conversation.id}`, { token, body: { title } });
+  return conversation;
+}
+
+describe('chat panel', () => {
+  it('opens from the dashboard with the greeting, streams a reply in pieces, and renders its markdown safely', async () => {
+    const { page, context, token, close } = await signedIn();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const requestsBefore = fake.requests.length;
+    const bot = await createBot(t, token, CHEF);
+    await page.goto('/dashboard');
+    await page.getByRole('listitem').filter({ hasText: CHEF.name }).getByRole('button', { name: 'Chat' }).click();
+
+    const chat = panel(page, CHEF.name);
+    await visible(chat);
+    await hidden(page.getByRole('heading', { name: 'Your Botties' }));
+    await visible(chat.getByText('Active', { exact: true }));
+    await visible(chat.getByText('Created less than a minute ago'));
+    await visible(chat.getByText(greetingFor(CHEF), { exact: true }));
+    expect(greetingFor(CHEF)).toContain('your culinary expert');
+    expect(await chat.getByRole('link', { name: 'Bot settings' }).getAttribute('href')).toBe(`/create-bot?edit=${bot.id}`);
+    expect(await page.evaluate(() => localStorage.getItem('activeBotId'))).toBe(String(bot.id));
+
+    // Blank text cannot be sent; Shift+Enter adds a line instead of sending.
+    expect(await button(page, 'Send message').isDisabled()).toBe(true);
+    await input(page).fill('Plan my week');
+    await input(page).press('Shift+Enter');
+    expect(await input(page).inputValue()).toBe('Plan my week\n');
+    expect(fake.requests).toHaveLength(requestsBefore);
+
+    const release = heldReply({ text: MARKDOWN_REPLY, chunks: MARKDOWN_CHUNKS, chunkDelayMs: 400 });
+    await input(page).press('Enter');
+    expect(await input(page).inputValue()).toBe('');
+    await visible(messages(page).getByText('Plan my week', { exact: true }));
+    await visible(typing(page));
+    await visible(button(page, 'Stop generating'));
+    release();
+
+    // Part-way: the heading is there, the rest is not yet.
+    await visible(messages(page).getByRole('heading', { name: 'Weeknight plan' }));
+    expect(await logText(page)).not.toContain('Lemon pasta');
+    await hidden(typing(page));
+    await visible(messages(page).getByText('stays text', { exact: false }), 10_000);
+    await visible(button(page, 'Send message'));
+
+    const log = messages(page);
+    expect(await log.getByRole('listitem').allTextContents()).toEqual(['Lemon pasta', 'Miso soup']);
+    await visible(log.getByRole('cell', { name: 'Pasta' }));
+    await visible(log.locator('blockquote').getByText('Cook once, eat twice.'));
+    expect(await log.locator('.md-code .hljs-keyword').count()).toBeGreaterThan(0);
+    const guide = log.getByRole('link', { name: 'the guide' });
+    expect(await guide.getAttribute('href')).toBe('https://example.com/guide');
+    expect(await guide.getAttribute('target')).toBe('_blank');
+    expect(await guide.getAttribute('rel')).toBe('noopener noreferrer');
+    // The javascript: link is left as words, and the raw HTML as text that runs nothing.
+    await visible(log.getByText('click', { exact: true }));
+    expect(await log.getByRole('link', { name: 'click' }).count()).toBe(0);
+    expect(await page.locator('a[href^="javascript"]').count()).toBe(0);
+    await visible(log.getByText('<img src=x onerror="window.__x=1">', { exact: false }));
+    expect(await log.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __x?: unknown }).__x)).toBeUndefined();
+
+    await log.getByRole('button', { name: 'Copy code' }).click();
+    await visible(log.getByRole('button', { name: 'Copied' }));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('const total = 2 + 3;\nconsole.log(total);\n');
+    await log.getByRole('button', { name: 'Copy message' }).last().click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(MARKDOWN_REPLY);
+
+    // The reply reached the model with the conversation, and was saved.
+    expect(messageText(fake.lastRequest().body.messages.at(-1))).toBe('Plan my week');
+    const [conversation] = (await t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })).body;
+    expect(await history(token, conversation!.id)).toEqual([
+      { role: 'user', content: 'Plan my week', status: 'complete' },
+      { role: 'assistant', content: MARKDOWN_REPLY, status: 'complete' },
+    ]);
+
+    await button(page, 'Close chat').click();
+    await visible(page.getByRole('heading', { name: 'Your Botties' }));
+    await expect.poll(async () => (await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.usageCount).toBe(1);
+    await close();
+  });
+
+  it('opens from the home screen, stops a reply keeping its start, regenerates, and keeps it all after a reload', async () => {
+    const { page, token, close } = await signedIn();
+    const pinned = await createBot(t, token, { name: 'Pinned Pal', description: 'Answers questions about anything.' });
+    const other = await createBot(t, token, { name: 'Other Bot', description: 'Plans trips and vacations.' });
+    await page.evaluate((ids) => localStorage.setItem('pinnedBots', JSON.stringify(ids)), [pinned.id]);
+
+    // The chosen bot from the picker opens in place; closing brings the picker back.
+    await page.goto('/');
+    await page.getByLabel('Botty').selectOption({ label: 'Other Bot' });
+    await button(page, 'Start chatting').click();
+    await visible(panel(page, 'Other Bot'));
+    await visible(page.getByText(greetingFor(other), { exact: true }));
+    await button(page, 'Close chat').click();
+    await visible(page.getByRole('heading', { name: 'Start a conversation' }));
+
+    await page.getByRole('complementary', { name: 'Your Top Botties' }).getByRole('button', { name: /Pinned Pal/ }).click();
+    const chat = panel(page, 'Pinned Pal');
+    await visible(chat);
+    await visible(chat.getByText(greetingFor(pinned), { exact: true }));
+
+    fake.enqueue({ text: 'one two three four five six seven eight nine ten', chunkDelayMs: 300 });
+    await send(page, 'Count to ten');
+    await expect.poll(() => logText(page), { timeout: 5000 }).toContain('one two');
+    await button(page, 'Stop generating').click();
+    await visible(messages(page).getByText('(stopped)'));
+    await visible(button(page, 'Send message'));
+
+    const fullChat = chat.getByRole('link', { name: 'Open full chat' });
+    const conversationId = Number(new URL((await fullChat.getAttribute('href'))!, t.url).searchParams.get('c'));
+    const [question, stopped] = await history(token, conversationId);
+    expect(question).toEqual({ role: 'user', content: 'Count to ten', status: 'complete' });
+    expect(stopped).toMatchObject({ role: 'assistant', status: 'stopped' });
+    expect(stopped!.content).toMatch(/^one two/);
+    expect(stopped!.content).not.toContain('ten');
+    // The partial reply stays on screen as it was saved.
+    expect(await logText(page)).toContain(stopped!.content.trim());
+
+    fake.enqueue({ text: 'A fresh answer.', chunkDelayMs: 50 });
+    await button(page, 'Regenerate').click();
+    await visible(messages(page).getByText('A fresh answer.'));
+    await hidden(messages(page).getByText('(stopped)'));
+    expect(await logText(page)).not.toContain('one two');
+    await expect.poll(() => history(token, conversationId)).toEqual([
+      { role: 'user', content: 'Count to ten', status: 'complete' },
+      { role: 'assistant', content: 'A fresh answer.', status: 'complete' },
+    ]);
+
+    await fullChat.click();
+    await page.waitForURL(`**/chat/${pinned.id}?c=${conversationId}`);
+    await visible(messages(page).getByText('A fresh answer.'));
+    await page.reload();
+    await visible(messages(page).getByText('Count to ten', { exact: true }));
+    await visible(messages(page).getByText('A fresh answer.'));
+    await close();
+  });
+
+  it('says clearly when the model is down, keeps the message, and retries', async () => {
+    const { page, token, close } = await signedIn();
+    const bot = await createBot(t, token, { name: 'Fragile' });
+    await page.goto(`/chat/${bot.id}`);
+    await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
+
+    fake.enqueue({ status: 503, message: 'overloaded' });
+    await send(page, 'Are you there?');
+    const alert = messages(page).getByRole('alert');
+    await visible(alert.getByText('The language model failed to answer (error 503). Please try again.'));
+    await visible(messages(page).getByText('Are you there?', { exact: true }));
+    expect(await history(token, shownConversation(page))).toEqual([{ role: 'user', content: 'Are you there?', status: 'complete' }]);
+
+    fake.enqueue('Yes, I am back.');
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await visible(messages(page).getByText('Yes, I am back.'));
+    await hidden(messages(page).getByRole('alert'));
+    expect(await messages(page).getByText('Are you there?', { exact: true }).count()).toBe(1);
+    expect(await history(token, shownConversation(page))).toEqual([
+      { role: 'user', content: 'Are you there?', status: 'complete' },
+      { role: 'assistant', content: 'Yes, I am back.', status: 'complete' },
+    ]);
+    await close();
+  });
+});
+
+describe('full chat page', () => {
+  it('lists the conversations newest first, switches, renames, deletes and starts new ones', async () => {
+    const { page, token, close } = await signedIn();
+    const bot = await createBot(t, token, { name: 'Librarian', description: 'Finds books for you.' });
+    const apples = await seedConversation(token, bot, 'Tell me about apples', 'Apples are crisp.', 'Apples');
+    const bananas = await seedConversation(token, bot, 'Tell me about bananas', 'Bananas are sweet.', 'Bananas');
+    // A question saved without a reply, as the spec's simple chat leaves one when the model fails.
+    const pending = await createConversation(t, token, bot.id);
+    await t.request('PATCH', `/api/conversations/${pending.id}`, { token, body: { title: 'Unanswered' } });
+    await t.request('POST', '/api/messages', { token, body: { conversationId: pending.id, content: 'Still there?', role: 'user' } });
+
+    await page.goto(`/chat/${bot.id}?c=${apples.id}`);
+    await visible(messages(page).getByText('Apples are crisp.'));
+    await expect.poll(() => conversationLinks(page)).toEqual(['Unanswered', 'Bananas', 'Apples']);
+    expect(await page.title()).toBe('Chat with Librarian · Botty');
+
+    await page.getByRole('button', { name: /^Bananas/ }).click();
+    await expect.poll(() => shownConversation(page)).toBe(bananas.id);
+    await visible(messages(page).getByText('Bananas are sweet.'));
+    await hidden(messages(page).getByText('Apples are crisp.'));
+    await page.reload();
+    await visible(messages(page).getByText('Bananas are sweet.'));
+
+    // The unanswered question offers to get its reply.
+    await page.getByRole('button', { name: /^Unanswered/ }).click();
+    await visible(messages(page).getByText('This message has no reply yet.'));
+    fake.enqueue('Yes, still here.');
+    await messages(page).getByRole('button', { name: 'Retry' }).click();
+    await visible(messages(page).getByText('Yes, still here.'));
+    await hidden(messages(page).getByText('This message has no reply yet.'));
+
+    await button(page, 'Rename Bananas').click();
+    const title = page.getByRole('textbox', { name: 'Conversation title' });
+    await title.fill('Banana bread');
+    await title.press('Enter');
+    await expect.poll(() => conversationLinks(page)).toEqual(['Unanswered', 'Banana bread', 'Apples']);
+    expect((await t.request<Conversation>('GET', `/api/conversations/${bananas.id}`, { token })).body.title).toBe('Banana bread');
+
+    await page.getByRole('button', { name: /^Apples/ }).click();
+    await expect.poll(() => shownConversation(page)).toBe(apples.id);
+    await button(page, 'Delete Apples').click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete this conversation?' });
+    await visible(dialog);
+    await expectAccessible(page, 'delete conversation dialog');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await hidden(page.getByRole('alertdialog'));
+    await expect.poll(() => conversationLinks(page)).toEqual(['Unanswered', 'Banana bread']);
+    expect((await t.request('GET', `/api/conversations/${apples.id}`, { token })).status).toBe(404);
+    // The deleted conversation was on screen, so the most recent remaining one takes its place.
+    await expect.poll(() => shownConversation(page)).toBe(pending.id);
+
+    await button(page, 'New conversation').click();
+    await expect.poll(() => conversationLinks(page)).toEqual(['Conversation with Librarian', 'Unanswered', 'Banana bread']);
+    await expect.poll(() => shownConversation(page)).not.toBe(pending.id);
+    await hidden(messages(page).getByText('Still there?'));
+    await close();
+  });
+
+  it('finds its bot from the path, the botId query or the remembered bot, and goes home without one', async () => {
+    const { page, token, close } = await signedIn();
+    const bot = await createBot(t, token, { name: 'Finder' });
+
+    await page.goto(`/chat?botId=${bot.id}`);
+    await page.waitForURL((url) => url.pathname === `/chat/${bot.id}`);
+    await visible(panel(page, 'Finder'));
+    // Opening the chat created one conversation, named in the address so a reload returns to it.
+    await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
+    const conversations = (await t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })).body;
+    expect(conversations.map((c) => c.id)).toEqual([shownConversation(page)]);
+
+    await page.goto('/chat');
+    await page.waitForURL((url) => url.pathname === `/chat/${bot.id}`);
+    await visible(panel(page, 'Finder'));
+
+    await page.goto('/chat/999999');
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.evaluate(() => localStorage.removeItem('activeBotId'));
+    await page.goto('/chat');
+    await page.waitForURL((url) => url.pathname === '/');
+
+    // A stale conversation id in the address gives way to a fresh conversation.
+    await page.goto(`/chat/${bot.id}?c=999999`);
+    await expect.poll(() => shownConversation(page)).not.toBe(999999);
+    await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
+    await close();
+  });
+
+  it('follows the newest message, and offers a way back down once the reader scrolls up', async () => {
+    const { page, token, close } = await signedIn();
+    const bot = await createBot(t, token, { name: 'Talker' });
+    const long = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} of a long answer that fills the panel.`).join('\n\n');
+    const conversation = await seedConversation(token, bot, 'Say a lot', long);
+    fake.enqueue(long);
+    await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: 'And again' } });
+
+    await page.goto(`/chat/${bot.id}?c=${conversation.id}`);
+    await visible(messages(page).getByText('And again'));
+    const distanceFromBottom = () => messages(page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    await expect.poll(distanceFromBottom).toBeLessThan(5);
+    await hidden(button(page, 'Jump to latest'));
+
+    await messages(page).hover();
+    await page.mouse.wheel(0, -600);
+    await visible(button(page, 'Jump to latest'));
+    expect(await distanceFromBottom()).toBeGreaterThan(100);
+
+    await button(page, 'Jump to latest').click();
+    await expect.poll(distanceFromBottom).toBeLessThan(5);
+    await hidden(button(page, 'Jump to latest'));
+    await close();
+  });
+});
+
+describe('offline mode', () => {
+  it('says no model is connected, and the reply explains how to connect one', async () => {
+    const offline = await startTestApp();
+    try {
+      await signUp(offline, { username: 'offline_owner' });
+      const { page, token, close } = await signedIn(VIEWPORTS.desktop, offline);
+      const bot = await createBot(offline, token, { name: 'Quiet Bot', description: 'Helps with anything.', icon: 'brain' });
+      await page.goto(`/chat/${bot.id}`);
+      await visible(panel(page, 'Quiet Bot').getByRole('note').getByText('No language model is connected — replies explain how to connect one.'));
+      await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
+
+      await send(page, 'Hello?');
+      await visible(messages(page).getByText('no language model is connected to this Botty server yet', { exact: false }));
+      await visible(messages(page).locator('strong').getByText('LLM_BASE_URL'));
+      await expectAccessible(page, 'offline chat');
+      await close();
+    } finally {
+      await offline.close();
+    }
+  });
+});
+
+describe('looks', () => {
+  it('the chat is accessible and fits phone and desktop widths', async () => {
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      const { page, token, close } = await signedIn(viewport);
+      const bot = await createBot(t, token, CHEF);
+      await seedConversation(token, bot, 'What can I cook with rice?', 'Leftover rice, fried:\n\n- Eggs\n- Peas', 'Rice ideas');
+      const conversation = await seedConversation(token, bot, 'Plan my week', MARKDOWN_REPLY, 'Weeknight plan');
+      const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      const shots = async (name: string) => {
+        await expectAccessible(page, `${name} at ${size}`);
+        expect(await fits(), `${name} scrolls sideways`).toBe(true);
+        await snap(page, `${name}-${size}`);
+      };
+
+      await page.goto(`/chat/${bot.id}?c=${conversation.id}`);
+      await visible(messages(page).getByText('stays text', { exact: false }));
+      await shots('chat-page');
+
+      const release = heldReply({ text: 'Thinking done.', chunkDelayMs: 10 });
+      await send(page, 'One more idea?');
+      await visible(typing(page));
+      await shots('chat-typing');
+      release();
+      await visible(messages(page).getByText('Thinking done.'));
+
+      if (size === 'phone') {
+        await button(page, 'Conversations').click();
+        const drawer = page.getByRole('dialog', { name: 'Conversations' });
+        await visible(drawer.getByRole('button', { name: /^Rice ideas/ }));
+        await shots('chat-drawer');
+        await drawer.getByRole('button', { name: /^Rice ideas/ }).click();
+        await hidden(page.getByRole('dialog'));
+        await visible(messages(page).getByText('Leftover rice, fried:'));
+      }
+
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await shots('chat-page-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+
+      await page.goto('/dashboard');
+      await page.getByRole('listitem').filter({ hasText: CHEF.name }).getByRole('button', { name: 'Chat' }).click();
+      await visible(panel(page, CHEF.name));
+      await shots('dashboard-chat');
+
+      await page.evaluate((ids) => localStorage.setItem('pinnedBots', JSON.stringify(ids)), [bot.id]);
+      await page.goto('/');
+      await page.getByRole('complementary', { name: 'Your Top Botties' }).getByRole('button', { name: new RegExp(CHEF.name) }).click();
+      await visible(panel(page, CHEF.name));
+      await shots('home-chat');
+      await close();
+    }
+  });
+});

@@ -1,0 +1,51 @@
+import { Settings2, X } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { Bot } from '@shared/contracts/bots';
+import { BotIcon } from '@/components/bot-icon';
+import { RelativeTime } from '@/components/relative-time';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { WithTooltip } from '@/components/ui/tooltip';
+
+interface ChatHeaderProps {
+  bot: Bot;
+  onClose: () => void;
+  /** Controls the surrounding screen adds before settings and close. */
+  actions?: ReactNode;
+}
+
+export function ChatHeader({ bot, onClose, actions }: ChatHeaderProps) {
+  return (
+    <header className="flex items-center gap-3 border-b px-3 py-2.5 sm:px-4">
+      <BotIcon icon={bot.icon} />
+      <div className="min-w-0 flex-1">
+        <h2 className="truncate leading-tight font-semibold" title={bot.name}>
+          {bot.name}
+        </h2>
+        <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
+          <Badge variant={bot.active ? 'success' : 'secondary'}>{bot.active ? 'Active' : 'Inactive'}</Badge>
+          <span>
+            Created <RelativeTime date={bot.createdAt} />
+          </span>
+        </p>
+      </div>
+      <div className="-mr-1.5 flex shrink-0 items-center">
+        {actions}
+        {/* Decisions §1: the settings button opens this bot in the editor. */}
+        <WithTooltip label="Bot settings">
+          <Button asChild variant="ghost" size="icon">
+            <Link to={`/create-bot?edit=${bot.id}`} aria-label="Bot settings">
+              <Settings2 aria-hidden="true" />
+            </Link>
+          </Button>
+        </WithTooltip>
+        <WithTooltip label="Close chat">
+          <Button variant="ghost" size="icon" aria-label="Close chat" onClick={onClose}>
+            <X aria-hidden="true" />
+          </Button>
+        </WithTooltip>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,154 @@
+import { Info, Maximize2, PlugZap } from 'lucide-react';
+import { type CSSProperties, type ReactNode, useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { greetingFor } from '@shared/chat/greeting';
+import { CHAT_PANEL_HEIGHT_PX } from '@shared/constants';
+import type { Bot } from '@shared/contracts/bots';
+import type { Conversation } from '@shared/contracts/chat';
+import { useChatStatus } from '@/api/chat/get-chat-status';
+import { Button } from '@/components/ui/button';
+import { WithTooltip } from '@/components/ui/tooltip';
+import { rememberActiveBot } from '@/lib/active-bot';
+import { cn } from '@/lib/cn';
+import { ChatComposer } from './chat-composer';
+import { ChatHeader } from './chat-header';
+import { ChatMessages } from './chat-messages';
+import { useChatStream } from './use-chat-stream';
+import { useFollowLatest } from './use-follow-latest';
+import { useStartConversation } from './use-start-conversation';
+
+export interface ChatPanelProps {
+  bot: Bot;
+  /** An existing conversation to show; without one the panel starts a new conversation with the bot. */
+  conversationId?: number;
+  onConversationStarted?: (conversation: Conversation) => void;
+  /** Defaults to going to / (spec §2). */
+  onClose?: () => void;
+  /** Adds a link to this conversation on the full chat page. */
+  fullChatLink?: boolean;
+  headerActions?: ReactNode;
+  className?: string;
+}
+
+function Notice({ icon: Icon, tone = 'info', children }: { icon: typeof Info; tone?: 'info' | 'error'; children: ReactNode }) {
+  return (
+    <div
+      role={tone === 'error' ? 'alert' : 'note'}
+      className={cn(
+        'flex items-center gap-2 border-b px-4 py-2 text-sm',
+        tone === 'error' ? 'bg-error/5 text-error' : 'bg-accent/60 text-accent-foreground',
+      )}
+    >
+      <Icon className="size-4 shrink-0" aria-hidden="true" />
+      <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1">{children}</div>
+    </div>
+  );
+}
+
+interface ConversationViewProps {
+  bot: Bot;
+  conversationId: number | undefined;
+  text: string;
+  onTextChange: (text: string) => void;
+}
+
+/** One conversation's messages and input; remounted per conversation so no reply state leaks across. */
+function ConversationView({ bot, conversationId, text, onTextChange }: ConversationViewProps) {
+  const chat = useChatStream({ botId: bot.id, conversationId });
+  const follow = useFollowLatest();
+  const greeting = bot.config.greeting?.trim() || greetingFor(bot);
+
+  const send = () => {
+    chat.send(text);
+    onTextChange('');
+    follow.jumpToLatest();
+  };
+
+  return (
+    <>
+      <ChatMessages bot={bot} greeting={greeting} chat={chat} follow={follow} />
+      <ChatComposer
+        value={text}
+        onChange={onTextChange}
+        onSend={send}
+        onStop={chat.stop}
+        canSend={chat.canSend && bot.active}
+        running={chat.running}
+        stopping={chat.stopping}
+      />
+    </>
+  );
+}
+
+/**
+ * The chat with one bot (spec §2 Chat panel): header, greeting, messages streamed in as markdown, input.
+ * Used on its own page, and in place on the dashboard and the home screen.
+ */
+export function ChatPanel({
+  bot,
+  conversationId: chosenId,
+  onConversationStarted,
+  onClose,
+  fullChatLink = false,
+  headerActions,
+  className,
+}: ChatPanelProps) {
+  const navigate = useNavigate();
+  const conversation = useStartConversation(bot, chosenId, onConversationStarted);
+  const { data: status } = useChatStatus();
+  // Kept here, above the per-conversation view, so a draft survives the conversation arriving.
+  const [text, setText] = useState('');
+
+  useEffect(() => rememberActiveBot(bot.id), [bot.id]);
+
+  const fullChatHref = `/chat/${bot.id}${conversation.conversationId ? `?c=${conversation.conversationId}` : ''}`;
+
+  return (
+    <section
+      aria-label={`Chat with ${bot.name}`}
+      style={{ '--chat-height': `${CHAT_PANEL_HEIGHT_PX}px` } as CSSProperties}
+      className={cn(
+        'flex h-[calc(100dvh-5rem)] min-h-96 flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-xs md:h-(--chat-height)',
+        className,
+      )}
+    >
+      <ChatHeader
+        bot={bot}
+        onClose={onClose ?? (() => void navigate('/'))}
+        actions={
+          <>
+            {headerActions}
+            {fullChatLink && (
+              <WithTooltip label="Open full chat">
+                <Button asChild variant="ghost" size="icon">
+                  <Link to={fullChatHref} aria-label="Open full chat">
+                    <Maximize2 aria-hidden="true" />
+                  </Link>
+                </Button>
+              </WithTooltip>
+            )}
+          </>
+        }
+      />
+      {status?.offline && (
+        <Notice icon={PlugZap}>No language model is connected — replies explain how to connect one.</Notice>
+      )}
+      {!bot.active && <Notice icon={Info}>This botty is inactive. Activate it on the dashboard to chat with it.</Notice>}
+      {conversation.error && (
+        <Notice icon={Info} tone="error">
+          <span>{conversation.error}</span>
+          <Button variant="outline" size="sm" onClick={conversation.retry}>
+            Try again
+          </Button>
+        </Notice>
+      )}
+      <ConversationView
+        key={conversation.conversationId ?? 'new'}
+        bot={bot}
+        conversationId={conversation.conversationId}
+        text={text}
+        onTextChange={setText}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+import type { DeleteAccountBody } from '@shared/contracts/account';
+import { ACCOUNT_MESSAGES } from '@shared/contracts/account';
+import type { Db } from '../../db/database';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { verifyPassword } from '../../lib/passwords';
+import { toActivity } from '../activities/activities.service';
+import type { Session } from '../auth/auth.service';
+import { toBot } from '../bots/bots.repository';
+import { toConversation } from '../chat/conversations.repository';
+import { toMessage } from '../chat/messages.repository';
+import { findUserById } from '../users/users.repository';
+import { deleteUser, findEverythingOwnedBy } from './account.repository';
+
+export interface AccountDeps {
+  db: Db;
+  clock: Clock;
+}
+
+export async function exportAccount(deps: AccountDeps, session: Session) {
+  const owned = await findEverythingOwnedBy(deps.db.kysely, session.user.id);
+  return {
+    exportedAt: deps.clock.now().toISOString(),
+    user: session.user,
+    bots: owned.bots.map(toBot),
+    conversations: owned.conversations.map(toConversation),
+    messages: owned.messages.map(toMessage),
+    activities: owned.activities.map(toActivity),
+  };
+}
+
+/** The password is asked again so a borrowed, signed-in browser cannot erase an account. */
+export async function deleteAccount(deps: AccountDeps, session: Session, body: DeleteAccountBody) {
+  const row = await findUserById(deps.db.kysely, session.user.id);
+  if (!row || !(await verifyPassword(row.password_hash, body.password))) {
+    throw new AppError('BAD_REQUEST', ACCOUNT_MESSAGES.wrongPassword);
+  }
+  await deps.db.kysely.transaction().execute((tx) => deleteUser(tx, row.id));
+  return { message: ACCOUNT_MESSAGES.deleted };
+}
