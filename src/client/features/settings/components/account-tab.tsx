@@ -1,8 +1,12 @@
 import { CircleCheck, Download, Sparkles, Trash2 } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { useAuth } from '@/lib/auth';
+import { useExportAccount } from '../api/export-account';
+import { DeleteAccountDialog } from './delete-account-dialog';
+import { PlanDetailsDialog } from './plan-details-dialog';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -14,6 +18,14 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 export function AccountTab() {
+  const { user } = useAuth();
+  const exportAccount = useExportAccount();
+  const [dialog, setDialog] = useState<'plan' | 'delete' | null>(null);
+  const dialogProps = (name: 'plan' | 'delete') => ({
+    open: dialog === name,
+    onOpenChange: (open: boolean) => setDialog(open ? name : null),
+  });
+
   return (
     <Card>
       <CardHeader>
@@ -39,7 +51,7 @@ export function AccountTab() {
                 <p className="text-sm text-muted-foreground">All features included during beta</p>
               </div>
             </div>
-            <Button variant="outline" className="w-full sm:w-auto">
+            <Button variant="outline" className="w-full sm:w-auto" onClick={() => setDialog('plan')}>
               View Details
             </Button>
           </div>
@@ -47,20 +59,27 @@ export function AccountTab() {
         <Section title="Data & Privacy">
           <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
             <p className="text-sm text-muted-foreground">Download your data</p>
-            <Button variant="outline" className="w-full sm:w-auto">
+            <Button
+              variant="outline"
+              className="w-full sm:w-auto"
+              disabled={!user || exportAccount.isPending}
+              onClick={() => user && exportAccount.mutate(user.username)}
+            >
               <Download aria-hidden="true" />
-              Request Export
+              {exportAccount.isPending ? 'Preparing...' : 'Request Export'}
             </Button>
           </div>
           <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
             <p className="text-sm text-muted-foreground">Permanently delete your account and everything in it</p>
-            <Button variant="destructive" className="w-full sm:w-auto">
+            <Button variant="destructive" className="w-full sm:w-auto" onClick={() => setDialog('delete')}>
               <Trash2 aria-hidden="true" />
               Delete Account
             </Button>
           </div>
         </Section>
       </CardContent>
+      <PlanDetailsDialog {...dialogProps('plan')} />
+      <DeleteAccountDialog {...dialogProps('delete')} />
     </Card>
   );
 }
