@@ -43,6 +43,8 @@ export interface AppOptions {
   /** Tests shorten these to see a hanging model time out. */
   chatTimeouts?: Partial<ChatTimeouts>;
   logger?: FastifyServerOptions['logger'];
+  /** Human-readable logs for a terminal; JSON lines otherwise (for log collectors). */
+  prettyLogs?: boolean;
   clientRoot?: string;
 }
 
@@ -53,6 +55,7 @@ export async function buildApp(options: AppOptions) {
     logger: options.logger ?? {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
+      ...(options.prettyLogs ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),

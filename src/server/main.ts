@@ -6,6 +6,8 @@ import { openDatabase } from './db/dialect';
 import { ensureBootstrapAdmin } from './modules/auth/auth.service';
 import { systemClock } from './lib/clock';
 
+const SHUTDOWN_GRACE_MS = 10_000;
+
 async function main() {
   let config;
   try {
@@ -19,7 +21,7 @@ async function main() {
   }
   const db = openDatabase(config.database);
   await migrateToLatest(db);
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, prettyLogs: process.stdout.isTTY });
   if (config.admin) {
     await ensureBootstrapAdmin({ db, clock: systemClock }, config.admin);
   }
@@ -29,6 +31,12 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // In-flight requests get a grace period; a model call that never ends must not hold the process forever.
+    const grace = setTimeout(() => {
+      app.log.warn('requests still running after 10 s; exiting anyway');
+      process.exit(0);
+    }, SHUTDOWN_GRACE_MS);
+    grace.unref();
     await app.close();
     await db.close();
     process.exit(0);
