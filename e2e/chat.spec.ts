@@ -302,6 +302,16 @@ describe('full chat page', () => {
     await expect.poll(() => conversationLinks(page)).toEqual(['Conversation with Librarian', 'Unanswered', 'Banana bread']);
     await expect.poll(() => shownConversation(page)).not.toBe(pending.id);
     await hidden(messages(page).getByText('Still there?'));
+
+    // Deleting every conversation leaves the chat usable: a new one is started.
+    for (const name of ['Conversation with Librarian', 'Unanswered', 'Banana bread']) {
+      await button(page, `Delete ${name}`).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+      await hidden(page.getByRole('alertdialog'));
+    }
+    await expect.poll(() => conversationLinks(page)).toEqual(['Conversation with Librarian']);
+    const [fresh] = (await t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })).body;
+    await expect.poll(() => shownConversation(page)).toBe(fresh!.id);
     await close();
   });
 
@@ -327,10 +337,11 @@ describe('full chat page', () => {
     await page.goto('/chat');
     await page.waitForURL((url) => url.pathname === '/');
 
-    // A stale conversation id in the address gives way to a fresh conversation.
+    // An unknown conversation id in the address gives way to the bot's most recent conversation.
+    const [latest] = (await t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })).body;
     await page.goto(`/chat/${bot.id}?c=999999`);
-    await expect.poll(() => shownConversation(page)).not.toBe(999999);
-    await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
+    await expect.poll(() => shownConversation(page)).toBe(latest!.id);
+    await visible(panel(page, 'Finder'));
     await close();
   });
 
@@ -418,6 +429,10 @@ describe('looks', () => {
       }
 
       await page.emulateMedia({ colorScheme: 'dark' });
+      // The reduced-motion rule gives every element a (tiny) colour transition: wait for the theme to land.
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.classList.contains('dark') && document.getAnimations().length === 0))
+        .toBe(true);
       await shots('chat-page-dark');
       await page.emulateMedia({ colorScheme: 'light' });
 

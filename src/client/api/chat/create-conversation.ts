@@ -12,12 +12,12 @@ export function useCreateConversation() {
   return useMutation({
     mutationFn: createConversation,
     onSuccess: (conversation) => {
-      // Into the cached list at once, so a page that checks the chosen id against the list finds it there.
-      queryClient.setQueryData<Conversation[]>(conversationsQueryKey(conversation.botId), (list) =>
-        list ? [conversation, ...list] : list,
-      );
-      // A new conversation is a "chat started" activity.
-      return invalidateActivities(queryClient);
+      const key = conversationsQueryKey(conversation.botId);
+      // Into the cached list at once, so a page that checks the chosen id against the list finds it there;
+      // the refetch replaces a list request that was already under way and could answer without it.
+      queryClient.setQueryData<Conversation[]>(key, (list) => (list ? [conversation, ...list] : list));
+      // A new conversation is also a "chat started" activity.
+      return Promise.all([queryClient.invalidateQueries({ queryKey: key, exact: true }), invalidateActivities(queryClient)]);
     },
   });
 }

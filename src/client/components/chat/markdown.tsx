@@ -1,7 +1,7 @@
 import 'highlight.js/styles/github-dark.css';
 import './markdown.css';
 import { ImageIcon } from 'lucide-react';
-import { type ComponentProps, isValidElement, type ReactNode, useRef } from 'react';
+import { type ComponentProps, isValidElement, memo, type ReactNode, useRef } from 'react';
 import ReactMarkdown, { type Components, defaultUrlTransform } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
@@ -84,8 +84,9 @@ const rehypePlugins = [rehypeHighlight];
 /**
  * A reply rendered as GitHub-flavoured markdown with highlighted code. Links keep to react-markdown's default
  * allowlist, which is exactly the spec's (§5): http, https, irc, ircs, mailto, xmpp and relative addresses.
+ * Memoised: while one reply streams, the others in the conversation are not parsed again on every token.
  */
-export default function Markdown({ children }: { children: string }) {
+export default memo(function Markdown({ children }: { children: string }) {
   return (
     <div className="md">
       <ReactMarkdown
@@ -98,4 +99,4 @@ export default function Markdown({ children }: { children: string }) {
       </ReactMarkdown>
     </div>
   );
-}
+});

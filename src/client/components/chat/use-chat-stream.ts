@@ -76,6 +76,11 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     let replySaved = false;
     let ended = false;
     let draftReplyId: number | null = null;
+    // Read when clicked: a message the server saved gets a new reply; one it never saved is sent again.
+    const retry = () => {
+      if (!userSaved) update((list) => list.filter((message) => !isDraft(message)));
+      void reply(id, userSaved ? undefined : content);
+    };
 
     update((list) => (regenerate ? withoutLastReplies(list) : [...list, draft('user', content.trim())]));
     try {
@@ -103,20 +108,12 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
           }
         } else {
           ended = true;
-          setFailure({ message: event.data.message, retry: () => void reply(id) });
+          setFailure({ message: event.data.message, retry });
         }
       }
-      if (!ended) setFailure({ message: 'The reply was cut off before it finished.', retry: () => void reply(id) });
+      if (!ended) setFailure({ message: 'The reply was cut off before it finished.', retry });
     } catch (error) {
-      if (!controller.signal.aborted) {
-        const retry = userSaved
-          ? () => void reply(id)
-          : () => {
-              update((list) => list.filter((message) => !isDraft(message)));
-              void reply(id, content);
-            };
-        setFailure({ message: failureText(error), retry });
-      }
+      if (!controller.signal.aborted) setFailure({ message: failureText(error), retry });
     } finally {
       active.current = null;
       setRunning(false);
@@ -135,8 +132,10 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     }
   }
 
-  /** POST /stop lets the server end the stream with the partial reply saved; if it had no reply running yet
-   * (the request still on its way), dropping the connection stops it instead. */
+  /**
+   * POST /stop lets the server end the stream with the partial reply saved; if it had no reply running yet
+   * (the request still on its way), dropping the connection stops it instead.
+   */
   async function stop() {
     const controller = active.current;
     if (!controller || stopping || conversationId === undefined) return;

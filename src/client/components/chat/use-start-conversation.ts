@@ -36,8 +36,14 @@ export function useStartConversation(bot: Bot, chosenId: number | undefined, onS
 
   const wanted = chosenId === undefined && bot.active;
   useEffect(() => {
-    if (wanted && startedFor.current !== bot.id) start(bot.id);
-  }, [wanted, bot.id, start]);
+    if (chosenId !== undefined) {
+      // The chosen conversation takes over; should it go away later (deleted), a new one is started again.
+      startedFor.current = null;
+      setStarted(null);
+    } else if (bot.active && startedFor.current !== bot.id) {
+      start(bot.id);
+    }
+  }, [chosenId, bot.active, bot.id, start]);
 
   return {
     conversationId: chosenId ?? (started?.botId === bot.id ? started.id : undefined),

@@ -22,6 +22,16 @@ import { DeleteConversationDialog } from './delete-conversation-dialog';
 /** The chosen conversation lives in the address (`?c=`), so a reload or a shared link shows the same one. */
 const CONVERSATION_PARAM = 'c';
 
+/**
+ * Which conversation to show: the one the address names, trusted until the list arrives. One that is not
+ * (or no longer) among the bot's conversations gives way to the most recent; with none left, nothing is
+ * chosen and the panel starts a new conversation.
+ */
+function resolveConversation(requested: number | undefined, conversations: Conversation[] | undefined) {
+  if (requested === undefined || !conversations || conversations.some((c) => c.id === requested)) return requested;
+  return conversations[0]?.id;
+}
+
 function ChatWorkspace({ bot }: { bot: Bot }) {
   useDocumentTitle(`Chat with ${bot.name}`);
   const [params, setParams] = useSearchParams();
@@ -31,15 +41,19 @@ function ChatWorkspace({ bot }: { bot: Bot }) {
   const [deleting, setDeleting] = useState<Conversation | null>(null);
 
   const requested = parseId(params.get(CONVERSATION_PARAM));
-  // An id that is not among this bot's conversations (deleted, or another bot's) is ignored: the panel then
-  // starts a fresh conversation, which replaces it in the address.
-  const conversationId =
-    requested !== undefined && (!conversations || conversations.some((c) => c.id === requested)) ? requested : undefined;
+  const conversationId = resolveConversation(requested, conversations);
 
   const show = (id: number, { replace = false } = {}) => {
     setParams({ [CONVERSATION_PARAM]: String(id) }, { replace });
     setDrawerOpen(false);
   };
+
+  // The address follows when the conversation shown is not the one it named (deleted, or not this bot's).
+  useEffect(() => {
+    if (conversationId !== undefined && conversationId !== requested) {
+      setParams({ [CONVERSATION_PARAM]: String(conversationId) }, { replace: true });
+    }
+  }, [conversationId, requested, setParams]);
 
   const startNew = () =>
     create.mutate(
@@ -54,13 +68,6 @@ function ChatWorkspace({ bot }: { bot: Bot }) {
           }),
       },
     );
-
-  const onDeleted = (deleted: Conversation) => {
-    if (deleted.id !== conversationId) return;
-    const next = conversations?.find((c) => c.id !== deleted.id);
-    if (next) show(next.id, { replace: true });
-    else startNew();
-  };
 
   const list = (heading: ReactNode) => (
     <ConversationList
@@ -105,7 +112,7 @@ function ChatWorkspace({ bot }: { bot: Bot }) {
           {list(<DialogTitle className="pr-10 text-base">Conversations</DialogTitle>)}
         </DialogContent>
       </Dialog>
-      <DeleteConversationDialog conversation={deleting} onClose={() => setDeleting(null)} onDeleted={onDeleted} />
+      <DeleteConversationDialog conversation={deleting} onClose={() => setDeleting(null)} />
     </div>
   );
 }

@@ -9,18 +9,15 @@ interface DeleteConversationDialogProps {
   /** The conversation to delete; null keeps the dialog closed. */
   conversation: Conversation | null;
   onClose: () => void;
-  onDeleted: (conversation: Conversation) => void;
 }
 
-export function DeleteConversationDialog({ conversation, onClose, onDeleted }: DeleteConversationDialogProps) {
+/** Deleting the conversation on screen needs nothing more here: the chat page moves on to the next one. */
+export function DeleteConversationDialog({ conversation, onClose }: DeleteConversationDialogProps) {
   const remove = useDeleteConversation();
 
   const confirm = (target: Conversation) =>
     remove.mutate(target, {
-      onSuccess: () => {
-        onDeleted(target);
-        toast({ title: 'Conversation deleted' });
-      },
+      onSuccess: () => toast({ title: 'Conversation deleted' }),
       onError: (error) =>
         toast({
           variant: 'destructive',
