@@ -7,7 +7,7 @@ import { createConversation, messagesOf, streamChat } from '../tests/support/cha
 import { createBot } from '../tests/support/factories';
 import { messageText, startFakeLlm, type FakeLlm, type FakeReply } from '../tests/support/fake-llm';
 import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, hidden, launchBrowser, signedInPage, snap, visible, VIEWPORTS } from './support/browser';
+import { emulateColorScheme, expectAccessible, hidden, launchBrowser, signedInPage, snap, visible, VIEWPORTS } from './support/browser';
 
 let fake: FakeLlm;
 let t: TestApp;
@@ -428,13 +428,9 @@ describe('looks', () => {
         await visible(messages(page).getByText('Leftover rice, fried:'));
       }
 
-      await page.emulateMedia({ colorScheme: 'dark' });
-      // The reduced-motion rule gives every element a (tiny) colour transition: wait for the theme to land.
-      await expect
-        .poll(() => page.evaluate(() => document.documentElement.classList.contains('dark') && document.getAnimations().length === 0))
-        .toBe(true);
+      await emulateColorScheme(page, 'dark');
       await shots('chat-page-dark');
-      await page.emulateMedia({ colorScheme: 'light' });
+      await emulateColorScheme(page, 'light');
 
       await page.goto('/dashboard');
       await page.getByRole('listitem').filter({ hasText: CHEF.name }).getByRole('button', { name: 'Chat' }).click();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
 import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, hidden, launchBrowser, newPage, signedInPage, snap, visible, VIEWPORTS } from './support/browser';
+import { emulateColorScheme, expectAccessible, hidden, launchBrowser, newPage, signedInPage, snap, visible, VIEWPORTS } from './support/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -376,7 +376,7 @@ describe('looks', () => {
       await shots('home-edit');
 
       // Dark mode follows the system until Settings says otherwise.
-      await page.emulateMedia({ colorScheme: 'dark' });
+      await emulateColorScheme(page, 'dark');
       await shots('home-edit-dark');
       await page.goto('/dashboard');
       await visible(card(page, 'Meal Planner'));

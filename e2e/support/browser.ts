@@ -71,3 +71,16 @@ export async function snap(page: Page, name: string) {
   mkdirSync('screenshots', { recursive: true });
   await page.screenshot({ path: `screenshots/${name}.png`, fullPage: true });
 }
+
+/** Switches the system colour scheme and waits for the theme's colour transitions to finish before anything reads colours. */
+export async function emulateColorScheme(page: Page, scheme: 'light' | 'dark') {
+  await page.emulateMedia({ colorScheme: scheme });
+  await expect
+    .poll(() =>
+      page.evaluate(
+        (dark) => document.documentElement.classList.contains('dark') === dark && document.getAnimations().length === 0,
+        scheme === 'dark',
+      ),
+    )
+    .toBe(true);
+}
