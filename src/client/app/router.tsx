@@ -6,15 +6,12 @@ import { ProtectedRoute } from '@/features/auth/components/protected-route';
 import { RegisterPage } from '@/features/auth/components/register-page';
 import { ResetPasswordPage } from '@/features/auth/components/reset-password-page';
 import { VerifyEmailPage } from '@/features/auth/components/verify-email-page';
-import { ChatPage } from '@/features/chat/components/chat-page';
-import { CreateBotPage } from '@/features/create-bot/components/create-bot-page';
-import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
 import { HomePage } from '@/features/home/components/home-page';
 import { AppShell } from '@/features/layout/components/app-shell';
 import { ErrorPage } from '@/features/layout/components/error-page';
 import { NotFoundPage } from '@/features/layout/components/not-found-page';
-import { SettingsPage } from '@/features/settings/components/settings-page';
 
+// Pages a visitor may never open are separate chunks, so the first screen loads less.
 export const router = createBrowserRouter([
   {
     element: <AppShell />,
@@ -30,10 +27,10 @@ export const router = createBrowserRouter([
         element: <ProtectedRoute />,
         children: [
           { path: '/home', element: <HomePage /> },
-          { path: '/dashboard', element: <DashboardPage /> },
-          { path: '/create-bot', element: <CreateBotPage /> },
-          { path: '/chat/:id?', element: <ChatPage /> },
-          { path: '/settings', element: <SettingsPage /> },
+          { path: '/dashboard', lazy: async () => ({ Component: (await import('@/features/dashboard/components/dashboard-page')).DashboardPage }) },
+          { path: '/create-bot', lazy: async () => ({ Component: (await import('@/features/create-bot/components/create-bot-page')).CreateBotPage }) },
+          { path: '/chat/:id?', lazy: async () => ({ Component: (await import('@/features/chat/components/chat-page')).ChatPage }) },
+          { path: '/settings', lazy: async () => ({ Component: (await import('@/features/settings/components/settings-page')).SettingsPage }) },
         ],
       },
       { path: '*', element: <NotFoundPage /> },
