@@ -160,7 +160,7 @@ describe('chat panel', () => {
     ]);
 
     await button(page, 'Close chat').click();
-    await visible(page.getByRole('heading', { name: 'Your Botties' }));
+    await page.waitForURL((url) => url.pathname === '/');
     await expect.poll(async () => (await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.usageCount).toBe(1);
     await close();
   });

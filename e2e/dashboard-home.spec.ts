@@ -110,11 +110,13 @@ describe('dashboard', () => {
     await visible(card(page, 'Resting Bot').getByRole('button', { name: 'Activate' }));
     await expectAccessible(page, 'dashboard with bots');
 
-    // The chat opens in place of the grid, and closing it brings the grid back.
+    // The chat opens in place of the grid; closing it returns to / (spec §2), and the grid is there again after.
     await plannerCard.getByRole('button', { name: 'Chat' }).click();
     await visible(page.getByRole('region', { name: 'Chat with Meal Planner' }));
     await hidden(card(page, 'Scholar'));
     await page.getByRole('button', { name: 'Close chat' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto('/dashboard');
     await visible(card(page, 'Scholar'));
 
     await openMenu(page, 'Scholar');

@@ -1,3 +1,4 @@
+import { useNavigate } from 'react-router';
 import { Bot as BotGlyph } from 'lucide-react';
 import { useState } from 'react';
 import type { Bot } from '@shared/contracts/bots';
@@ -58,6 +59,7 @@ export function DashboardPage() {
   const [deleting, setDeleting] = useState<Bot | null>(null);
   const [editingPrompt, setEditingPrompt] = useState<Bot | null>(null);
   const [chatBotId, setChatBotId] = useState<number | null>(null);
+  const navigate = useNavigate();
   // Looked up in the list, so deleting the bot (the list drops it at once) or deactivating it closes its chat.
   const chatBot = bots?.find((bot) => bot.id === chatBotId && bot.active);
 
@@ -66,12 +68,12 @@ export function DashboardPage() {
     window.scrollTo({ top: 0 });
   };
 
-  // Spec §2: choosing chat opens the chat panel in place of the dashboard; closing it brings the grid back.
+  // Spec §2: choosing chat opens the chat panel in place of the dashboard, and closing a chat returns to /.
   if (chatBot) {
     return (
       <PageContainer className="grid gap-6">
         <PageHeader title="Dashboard" description="Create and manage your AI research botties" />
-        <ChatPanel bot={chatBot} onClose={() => setChatBotId(null)} fullChatLink />
+        <ChatPanel bot={chatBot} onClose={() => void navigate('/')} fullChatLink />
       </PageContainer>
     );
   }
