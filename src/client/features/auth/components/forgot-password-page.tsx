@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle, MailCheck } from 'lucide-react';
+import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { type EmailBody, emailBodySchema } from '@shared/contracts/auth';
 import { Button } from '@/components/ui/button';
+import { PendingButton } from '@/components/ui/pending-button';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { AuthIcon, AuthLayout, linkClass } from '@/features/auth/components/auth-layout';
@@ -57,10 +58,9 @@ export function ForgotPasswordPage() {
         <FormField label="Email" error={form.formState.errors.email?.message}>
           <Input type="email" autoComplete="email" {...form.register('email')} />
         </FormField>
-        <Button type="submit" className="w-full" disabled={forgot.isPending}>
-          {forgot.isPending && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
-          {forgot.isPending ? 'Sending...' : 'Send reset link'}
-        </Button>
+        <PendingButton type="submit" className="w-full" pending={forgot.isPending} pendingLabel="Sending...">
+          Send reset link
+        </PendingButton>
       </form>
     </AuthLayout>
   );

@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { LoaderCircle, MailWarning } from 'lucide-react';
+import { MailWarning } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { DELAY_LOGIN_REDIRECT_MS } from '@shared/constants';
 import { type LoginBody, loginFormSchema } from '@shared/contracts/auth';
-import { Button } from '@/components/ui/button';
+import { PendingButton } from '@/components/ui/pending-button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
@@ -108,16 +108,15 @@ export function LoginPage() {
                 We sent a verification link to <strong className="break-all text-foreground">{unverifiedEmail}</strong>.
                 Open it to activate your account, then sign in.
               </p>
-              <Button
+              <PendingButton
                 variant="outline"
                 size="sm"
                 className="justify-self-start"
-                disabled={resend.isPending}
+                pending={resend.isPending}
                 onClick={() => resend.mutate({ email: unverifiedEmail })}
               >
-                {resend.isPending && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
                 Resend verification email
-              </Button>
+              </PendingButton>
             </div>
           </div>
         </section>
@@ -153,10 +152,9 @@ export function LoginPage() {
             Forgot password
           </Link>
         </div>
-        <Button type="submit" className="w-full" disabled={busy}>
-          {busy && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
-          {busy ? 'Signing in...' : 'Sign in'}
-        </Button>
+        <PendingButton type="submit" className="w-full" pending={busy} pendingLabel="Signing in...">
+          Sign in
+        </PendingButton>
       </form>
     </AuthLayout>
   );

@@ -1,10 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { type RegisterForm, registerFormSchema } from '@shared/contracts/auth';
-import { Button } from '@/components/ui/button';
+import { PendingButton } from '@/components/ui/pending-button';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -98,10 +97,9 @@ export function RegisterPage() {
         <FormField label="Confirm Password" error={errors.confirmPassword?.message}>
           <Input type="password" autoComplete="new-password" {...form.register('confirmPassword')} />
         </FormField>
-        <Button type="submit" className="w-full" disabled={busy}>
-          {busy && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
-          {busy ? 'Creating account...' : 'Register'}
-        </Button>
+        <PendingButton type="submit" className="w-full" pending={busy} pendingLabel="Creating account...">
+          Register
+        </PendingButton>
       </form>
     </AuthLayout>
   );

@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CircleCheck, CircleX, LoaderCircle } from 'lucide-react';
+import { CircleCheck, CircleX } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import type { z } from 'zod';
 import { type ResetPasswordForm, resetPasswordFormSchema } from '@shared/contracts/auth';
 import { Button } from '@/components/ui/button';
+import { PendingButton } from '@/components/ui/pending-button';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { AuthIcon, AuthLayout } from '@/features/auth/components/auth-layout';
@@ -66,10 +67,9 @@ export function ResetPasswordPage() {
         <FormField label="Confirm Password" error={errors.confirmPassword?.message}>
           <Input type="password" autoComplete="new-password" {...form.register('confirmPassword')} />
         </FormField>
-        <Button type="submit" className="w-full" disabled={reset.isPending}>
-          {reset.isPending && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
-          {reset.isPending ? 'Resetting...' : 'Reset password'}
-        </Button>
+        <PendingButton type="submit" className="w-full" pending={reset.isPending} pendingLabel="Resetting...">
+          Reset password
+        </PendingButton>
       </form>
     </AuthLayout>
   );

@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { LoaderCircle, Pencil } from 'lucide-react';
+import { Pencil } from 'lucide-react';
 import { useState } from 'react';
 import { BOT_PROMPT_MAX, DELAY_NEXT_STEP_MS, DELAY_PROMPT_SAVE_MS } from '@shared/constants';
 import { Button } from '@/components/ui/button';
+import { PendingButton } from '@/components/ui/pending-button';
 import {
   Dialog,
   DialogClose,
@@ -87,10 +88,9 @@ export function PromptDialog({ prompt, onSave, onSaved }: PromptDialogProps) {
                 Cancel
               </Button>
             </DialogClose>
-            <Button type="submit" disabled={save.isPending || !text.trim()}>
-              {save.isPending && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
-              {save.isPending ? 'Saving...' : 'Save prompt'}
-            </Button>
+            <PendingButton type="submit" pending={save.isPending} pendingLabel="Saving..." disabled={!text.trim()}>
+              Save prompt
+            </PendingButton>
           </DialogFooter>
         </form>
       </DialogContent>

@@ -4,6 +4,7 @@ import { deleteAccountBodySchema, type DeleteAccountBody } from '@shared/contrac
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
+import { PendingButton } from '@/components/ui/pending-button';
 import { Label } from '@/components/ui/label';
 import { serverMessage } from '@/lib/request';
 import { useDeleteAccount } from '../api/delete-account';
@@ -51,9 +52,9 @@ export function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onO
             <Button type="button" variant="outline" onClick={() => change(false)}>
               Cancel
             </Button>
-            <Button type="submit" variant="destructive" disabled={mutation.isPending}>
-              {mutation.isPending ? 'Deleting...' : 'Delete Account'}
-            </Button>
+            <PendingButton type="submit" variant="destructive" pending={mutation.isPending} pendingLabel="Deleting...">
+              Delete Account
+            </PendingButton>
           </DialogFooter>
         </form>
       </DialogContent>

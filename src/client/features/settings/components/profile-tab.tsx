@@ -1,8 +1,8 @@
-import { LoaderCircle } from 'lucide-react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { User } from '@shared/contracts/auth';
 import { Button } from '@/components/ui/button';
+import { PendingButton } from '@/components/ui/pending-button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { FormField } from '@/components/ui/form';
@@ -106,10 +106,9 @@ export function ProfileTab({ user }: { user: User }) {
           <Button asChild variant="outline" className="w-full sm:w-auto">
             <Link to="/dashboard">Cancel</Link>
           </Button>
-          <Button type="submit" className="w-full sm:w-auto" disabled={update.isPending}>
-            {update.isPending && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
-            {update.isPending ? 'Saving...' : 'Save Changes'}
-          </Button>
+          <PendingButton type="submit" className="w-full sm:w-auto" pending={update.isPending} pendingLabel="Saving...">
+            Save Changes
+          </PendingButton>
         </CardFooter>
       </form>
     </Card>

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { LoaderCircle } from 'lucide-react';
 import type { FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { changePasswordBodySchema } from '@shared/contracts/auth';
 import { Button } from '@/components/ui/button';
+import { PendingButton } from '@/components/ui/pending-button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
@@ -66,10 +66,9 @@ export function SecurityTab() {
           <Button asChild variant="outline" className="w-full sm:w-auto">
             <Link to="/dashboard">Cancel</Link>
           </Button>
-          <Button type="submit" className="w-full sm:w-auto" disabled={change.isPending}>
-            {change.isPending && <LoaderCircle className="motion-safe:animate-spin" aria-hidden="true" />}
-            {change.isPending ? 'Updating...' : 'Update Password'}
-          </Button>
+          <PendingButton type="submit" className="w-full sm:w-auto" pending={change.isPending} pendingLabel="Updating...">
+            Update Password
+          </PendingButton>
         </CardFooter>
       </form>
     </Card>
