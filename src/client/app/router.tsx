@@ -1,5 +1,6 @@
 import { createBrowserRouter } from 'react-router';
 import { RootRoute } from '@/app/root-route';
+import { PageSpinner } from '@/components/ui/spinner';
 import { ForgotPasswordPage } from '@/features/auth/components/forgot-password-page';
 import { LoginPage } from '@/features/auth/components/login-page';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
@@ -25,6 +26,8 @@ export const router = createBrowserRouter([
       { path: '/', element: <RootRoute /> },
       {
         element: <ProtectedRoute />,
+        // Shown while a lazily loaded page arrives on a first visit straight to it.
+        hydrateFallbackElement: <PageSpinner />,
         children: [
           { path: '/home', element: <HomePage /> },
           { path: '/dashboard', lazy: async () => ({ Component: (await import('@/features/dashboard/components/dashboard-page')).DashboardPage }) },

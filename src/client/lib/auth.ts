@@ -46,7 +46,7 @@ export function useLogout() {
     // Signing out locally must work even when the server cannot be reached.
     onSettled: async () => {
       clearSession();
-      // Leave the protected page first, so its guard does not record it as the next post-login target.
+      // The guard of the page being left skips recording it as the post-login target (see protected-route.tsx).
       await navigate('/login');
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== USER_QUERY_KEY[0] });
       queryClient.setQueryData(USER_QUERY_KEY, null);

@@ -15,7 +15,7 @@ interface AuthLayoutProps {
 export function AuthLayout({ title, description, icon, footer, children }: AuthLayoutProps) {
   useDocumentTitle(title);
   return (
-    <div className="flex flex-1 flex-col items-center justify-center gap-6 px-4 py-10 sm:py-16">
+    <div className="flex flex-1 flex-col items-center justify-center gap-6 bg-[radial-gradient(ellipse_80%_50%_at_50%_0%,var(--color-accent),transparent)] px-4 py-10 sm:py-16">
       <Logo size="lg" className="text-foreground" />
       <Card className="w-full max-w-md">
         <CardHeader className="items-center text-center">
