@@ -3,8 +3,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Bot } from '@shared/contracts/bots';
 import { BotIcon } from '@/components/bot-icon';
+import { BotStatusBadge } from '@/components/bot-status-badge';
 import { RelativeTime } from '@/components/relative-time';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { WithTooltip } from '@/components/ui/tooltip';
 
@@ -24,7 +24,7 @@ export function ChatHeader({ bot, onClose, actions }: ChatHeaderProps) {
           {bot.name}
         </h2>
         <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
-          <Badge variant={bot.active ? 'success' : 'secondary'}>{bot.active ? 'Active' : 'Inactive'}</Badge>
+          <BotStatusBadge active={bot.active} />
           <span>
             Created <RelativeTime date={bot.createdAt} />
           </span>

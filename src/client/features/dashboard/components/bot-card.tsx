@@ -15,8 +15,8 @@ import { tidyDescription } from '@shared/bots/description';
 import type { Bot } from '@shared/contracts/bots';
 import { useUpdateBot } from '@/api/bots/update-bot';
 import { BotIcon } from '@/components/bot-icon';
+import { BotStatusBadge } from '@/components/bot-status-badge';
 import { RelativeTime } from '@/components/relative-time';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import {
@@ -70,7 +70,7 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
             {bot.name}
           </h3>
           <div className="mt-1.5 flex flex-wrap items-center gap-2">
-            <Badge variant={bot.active ? 'success' : 'secondary'}>{bot.active ? 'Active' : 'Inactive'}</Badge>
+            <BotStatusBadge active={bot.active} />
             {pinned && (
               <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
                 <Pin className="size-3" aria-hidden="true" />

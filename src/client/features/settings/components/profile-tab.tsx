@@ -1,12 +1,10 @@
 import { Controller, useForm } from 'react-hook-form';
-import { Link } from 'react-router';
 import type { User } from '@shared/contracts/auth';
-import { Button } from '@/components/ui/button';
-import { PendingButton } from '@/components/ui/pending-button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
+import { SettingsFormFooter } from './settings-form-footer';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { useUpdateProfile } from '@/features/settings/api/update-profile';
@@ -102,14 +100,7 @@ export function ProfileTab({ user }: { user: User }) {
             </div>
           </div>
         </CardContent>
-        <CardFooter className="flex-col-reverse gap-3 border-t pt-5 sm:flex-row sm:justify-end sm:pt-6">
-          <Button asChild variant="outline" className="w-full sm:w-auto">
-            <Link to="/dashboard">Cancel</Link>
-          </Button>
-          <PendingButton type="submit" className="w-full sm:w-auto" pending={update.isPending} pendingLabel="Saving...">
-            Save Changes
-          </PendingButton>
-        </CardFooter>
+        <SettingsFormFooter pending={update.isPending} label="Save Changes" pendingLabel="Saving..." />
       </form>
     </Card>
   );

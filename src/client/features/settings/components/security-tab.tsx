@@ -1,14 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
 import { z } from 'zod';
 import { changePasswordBodySchema } from '@shared/contracts/auth';
-import { Button } from '@/components/ui/button';
-import { PendingButton } from '@/components/ui/pending-button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
+import { SettingsFormFooter } from './settings-form-footer';
 import { toast } from '@/components/ui/use-toast';
 import { useChangePassword } from '@/features/settings/api/change-password';
 
@@ -62,14 +60,7 @@ export function SecurityTab() {
             <Input type="password" autoComplete="new-password" {...form.register('confirmPassword')} />
           </FormField>
         </CardContent>
-        <CardFooter className="flex-col-reverse gap-3 border-t pt-5 sm:flex-row sm:justify-end sm:pt-6">
-          <Button asChild variant="outline" className="w-full sm:w-auto">
-            <Link to="/dashboard">Cancel</Link>
-          </Button>
-          <PendingButton type="submit" className="w-full sm:w-auto" pending={change.isPending} pendingLabel="Updating...">
-            Update Password
-          </PendingButton>
-        </CardFooter>
+        <SettingsFormFooter pending={change.isPending} label="Update Password" pendingLabel="Updating..." />
       </form>
     </Card>
   );
