@@ -82,13 +82,16 @@ export const sessionRow = (t: TestApp, token: string) =>
 export const userRow = (t: TestApp, id: number) =>
   t.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
+type AnyAnswer = { status: number; body: any };
+
 /** An error answer with exactly this status and message. */
-export function expectError(res: { status: number; body: any }, status: number, message: string) {
+export function expectError(res: AnyAnswer, status: number, message: string) {
   expect({ status: res.status, message: res.body?.message }).toEqual({ status, message });
 }
 
 /** A 400 whose message, and the entry for `field` in `errors`, is the spec's text. */
-export function expectValidation(res: { status: number; body: any }, field: string, message: string) {
+export function expectValidation(res: AnyAnswer, field: string, message: string) {
   expectError(res, 400, message);
   expect(res.body.code).toBe('VALIDATION');
   expect(res.body.errors).toContainEqual({ path: field, message });

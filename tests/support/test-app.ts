@@ -44,6 +44,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
   async function request<T = any>(
     method: string,
     path: string,

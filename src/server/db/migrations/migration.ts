@@ -36,5 +36,6 @@ export function columnTypes(kind: DatabaseKind): ColumnTypes {
 
 export interface Migration {
   // Migrations run before the typed schema exists, so they see an untyped database.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- no typed schema exists yet
   up(db: Kysely<any>, types: ColumnTypes): Promise<void>;
 }
