@@ -53,7 +53,10 @@ export default tseslint.config(
   {
     files: ['src/client/components/**', 'src/client/lib/**'],
     rules: {
-      'no-restricted-imports': restrict(clientOrServer[1], upwards('Shared building blocks', ['app', 'features', 'entities'])),
+      'no-restricted-imports': restrict(
+        clientOrServer[1],
+        upwards('Shared building blocks', ['app', 'features', 'entities']),
+      ),
     },
   },
   {

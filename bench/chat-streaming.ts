@@ -33,7 +33,11 @@ interface Timing {
   perToken: number;
 }
 
-function startChild<T>(script: string, args: object, execArgv: string[] = []): Promise<{ child: ChildProcess; ready: T }> {
+function startChild<T>(
+  script: string,
+  args: object,
+  execArgv: string[] = [],
+): Promise<{ child: ChildProcess; ready: T }> {
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), [JSON.stringify(args)], {
     execArgv: ['--import', 'tsx', ...execArgv],
   });
@@ -54,7 +58,10 @@ async function readTokens(res: Response, tokenOf: (event: string, data: string) 
 }
 
 /** One stream's timings, from the moment its request is sent. */
-async function timeStream(open: () => Promise<Response>, tokenOf: (event: string, data: string) => string | null): Promise<Timing> {
+async function timeStream(
+  open: () => Promise<Response>,
+  tokenOf: (event: string, data: string) => string | null,
+): Promise<Timing> {
   const start = performance.now();
   const times: number[] = [];
   await readTokens(await open(), tokenOf, () => times.push(performance.now()));
@@ -63,7 +70,9 @@ async function timeStream(open: () => Promise<Response>, tokenOf: (event: string
 }
 
 const openAiToken = (_event: string, data: string) =>
-  data === '[DONE]' ? null : ((JSON.parse(data) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content || null);
+  data === '[DONE]'
+    ? null
+    : (JSON.parse(data) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content || null;
 
 function bottyToken(event: string, data: string) {
   if (event === 'error') throw new Error(`the reply failed: ${data}`);
@@ -83,7 +92,11 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 function printTable(rows: string[][]) {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const [i, row] of rows.entries()) {
-    console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+    console.log(
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join('  '),
+    );
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
 }
@@ -123,7 +136,11 @@ try {
     fetch(`${model.ready.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: `Question ${i}` }] }),
+      body: JSON.stringify({
+        model: 'fake-model',
+        stream: true,
+        messages: [{ role: 'user', content: `Question ${i}` }],
+      }),
       signal,
     });
   const viaBotty = (i: number, content = `Question ${i}`, signal?: AbortSignal) =>
@@ -134,7 +151,8 @@ try {
       signal,
     });
 
-  const concurrently = (n: number, stream: (i: number) => Promise<Timing>) => Promise.all(Array.from({ length: n }, (_, i) => stream(i)));
+  const concurrently = (n: number, stream: (i: number) => Promise<Timing>) =>
+    Promise.all(Array.from({ length: n }, (_, i) => stream(i)));
 
   // Warm-up: connections, JIT, the first database writes.
   await concurrently(5, (i) => timeStream(() => direct(i), openAiToken));
@@ -157,7 +175,19 @@ try {
   holders.abort();
 
   const rows = [
-    ['streams', 'TTFT p50 direct', 'via Botty', 'ratio', 'TTFT p95 direct', 'via Botty', 'ratio', 'per token direct', 'via Botty', 'ratio', 'server CPU/token'],
+    [
+      'streams',
+      'TTFT p50 direct',
+      'via Botty',
+      'ratio',
+      'TTFT p95 direct',
+      'via Botty',
+      'ratio',
+      'per token direct',
+      'via Botty',
+      'ratio',
+      'server CPU/token',
+    ],
   ];
   for (const { streams: n, rounds } of LEVELS) {
     const straight: Timing[] = [];
@@ -170,14 +200,47 @@ try {
       serverCpu += (await cpuMicros()) - before;
     }
     const [d50, b50, d95, b95] = [
-      percentile(straight.map((t) => t.ttft), 50),
-      percentile(relayed.map((t) => t.ttft), 50),
-      percentile(straight.map((t) => t.ttft), 95),
-      percentile(relayed.map((t) => t.ttft), 95),
+      percentile(
+        straight.map((t) => t.ttft),
+        50,
+      ),
+      percentile(
+        relayed.map((t) => t.ttft),
+        50,
+      ),
+      percentile(
+        straight.map((t) => t.ttft),
+        95,
+      ),
+      percentile(
+        relayed.map((t) => t.ttft),
+        95,
+      ),
     ] as const;
-    const [dTok, bTok] = [percentile(straight.map((t) => t.perToken), 50), percentile(relayed.map((t) => t.perToken), 50)];
+    const [dTok, bTok] = [
+      percentile(
+        straight.map((t) => t.perToken),
+        50,
+      ),
+      percentile(
+        relayed.map((t) => t.perToken),
+        50,
+      ),
+    ];
     const cpuPerToken = serverCpu / (rounds * n * TOKENS);
-    rows.push([`${n}${rounds > 1 ? ` (×${rounds})` : ''}`, ms(d50), ms(b50), ratio(b50, d50), ms(d95), ms(b95), ratio(b95, d95), ms(dTok), ms(bTok), ratio(bTok, dTok), `${cpuPerToken.toFixed(0)} µs`]);
+    rows.push([
+      `${n}${rounds > 1 ? ` (×${rounds})` : ''}`,
+      ms(d50),
+      ms(b50),
+      ratio(b50, d50),
+      ms(d95),
+      ms(b95),
+      ratio(b95, d95),
+      ms(dTok),
+      ms(bTok),
+      ratio(bTok, dTok),
+      `${cpuPerToken.toFixed(0)} µs`,
+    ]);
   }
 
   console.log(

@@ -28,12 +28,19 @@ describe('the Account tab', () => {
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Account' }).click();
     await page.getByRole('button', { name: 'View Details' }).click();
-    await expect.poll(() => page.getByRole('dialog').getByText('All features included during beta').isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('dialog').getByText('All features included during beta').isVisible())
+      .toBe(true);
     await expectAccessible(page, 'plan details dialog');
     await page.keyboard.press('Escape');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Request Export' }).click()]);
-    expect(download.suggestedFilename()).toMatch(new RegExp(`^botty-export-${account.username}-\\d{4}-\\d{2}-\\d{2}\\.json$`));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Request Export' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^botty-export-${account.username}-\\d{4}-\\d{2}-\\d{2}\\.json$`),
+    );
     const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     expect(exported.user.username).toBe(account.username);
     expect(exported.bots.map((b: { name: string }) => b.name)).toEqual(['Export Me']);
@@ -50,7 +57,9 @@ describe('the Account tab', () => {
     await dialog.getByRole('button', { name: 'Delete Account' }).click();
     await page.waitForURL('**/login');
     await expect.poll(() => page.getByText('Account deleted').first().isVisible()).toBe(true);
-    const login = await t.request('POST', '/api/auth/login', { body: { username: account.username, password: account.password } });
+    const login = await t.request('POST', '/api/auth/login', {
+      body: { username: account.username, password: account.password },
+    });
     expect(login.status).toBe(401);
     await close();
   });

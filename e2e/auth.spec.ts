@@ -73,7 +73,10 @@ describe('accounts in the browser', () => {
 
     const mail = await t.smtp!.waitForMail(email, /verify/i, { count: 2 });
     await page.goto(pathOf(linkIn(mail, '/verify-email/')));
-    await page.getByRole('button', { name: 'Log in' }).or(page.getByRole('link', { name: 'Log in' })).click();
+    await page
+      .getByRole('button', { name: 'Log in' })
+      .or(page.getByRole('link', { name: 'Log in' }))
+      .click();
     await page.waitForURL('**/login');
 
     await signIn(page, username, 'first-password-1', true);
@@ -107,7 +110,11 @@ describe('accounts in the browser', () => {
 
     await page.setViewportSize(VIEWPORTS.phone);
     await page.getByRole('button', { name: /menu/i }).click();
-    await page.getByRole('menuitem', { name: 'Logout' }).or(page.getByRole('button', { name: 'Logout' })).first().click();
+    await page
+      .getByRole('menuitem', { name: 'Logout' })
+      .or(page.getByRole('button', { name: 'Logout' }))
+      .first()
+      .click();
     await page.waitForURL('**/login');
     expect(await storedToken(page)).toEqual({ local: null, session: null });
     await close();
@@ -116,7 +123,9 @@ describe('accounts in the browser', () => {
   it('forgot password → mailed link → reset → sign in with the new password', async () => {
     const { page, close } = await newPage(browser, t.url);
     const email = 'reset_e2e@example.com';
-    await t.request('POST', '/api/auth/register', { body: { username: 'reset_e2e', email, password: 'old-password-1' } });
+    await t.request('POST', '/api/auth/register', {
+      body: { username: 'reset_e2e', email, password: 'old-password-1' },
+    });
     const verify = await t.smtp!.waitForMail(email, /verify/i);
     await t.request('GET', `/api/auth${pathOf(linkIn(verify, '/verify-email/'))}`);
 
@@ -131,18 +140,31 @@ describe('accounts in the browser', () => {
 
     const mail = await t.smtp!.waitForMail(email, /reset/i);
     await page.goto(pathOf(linkIn(mail, '/reset-password/')));
-    await page.getByLabel('New Password', { exact: true }).or(page.getByLabel('Password', { exact: true })).fill('new-password-2');
+    await page
+      .getByLabel('New Password', { exact: true })
+      .or(page.getByLabel('Password', { exact: true }))
+      .fill('new-password-2');
     await page.getByLabel(/Confirm/).fill('new-password-2');
     await page.getByRole('button', { name: /reset/i }).click();
     await expect.poll(() => page.getByText('Password reset successful').first().isVisible()).toBe(true);
-    await page.getByRole('button', { name: 'Go to login' }).or(page.getByRole('link', { name: 'Go to login' })).click();
+    await page
+      .getByRole('button', { name: 'Go to login' })
+      .or(page.getByRole('link', { name: 'Go to login' }))
+      .click();
     await page.waitForURL('**/login');
     await signIn(page, 'reset_e2e', 'new-password-2', false);
     await page.waitForURL((url) => url.pathname === '/');
 
     await page.goto('/reset-password');
     await expect.poll(() => page.getByText('Invalid reset link').first().isVisible()).toBe(true);
-    await expect.poll(() => page.getByRole('button', { name: 'Request a new reset link' }).or(page.getByRole('link', { name: 'Request a new reset link' })).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('button', { name: 'Request a new reset link' })
+          .or(page.getByRole('link', { name: 'Request a new reset link' }))
+          .isVisible(),
+      )
+      .toBe(true);
     await close();
   });
 
@@ -154,9 +176,19 @@ describe('accounts in the browser', () => {
   });
 
   it('every account screen is accessible and looks right at phone and desktop widths', async () => {
-    const token = (await t.request('POST', '/api/auth/login', { body: { username: 'instance_owner', password: 'owner-password-1' } })).body
-      .token as string;
-    const screens = ['/login', '/register', '/forgot-password', '/reset-password/some-token', '/reset-password', '/verify-email', '/missing-page', '/settings'];
+    const token = (
+      await t.request('POST', '/api/auth/login', { body: { username: 'instance_owner', password: 'owner-password-1' } })
+    ).body.token as string;
+    const screens = [
+      '/login',
+      '/register',
+      '/forgot-password',
+      '/reset-password/some-token',
+      '/reset-password',
+      '/verify-email',
+      '/missing-page',
+      '/settings',
+    ];
     for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       const { page, close } = await newPage(browser, t.url, viewport);
       await page.goto('/login');
@@ -168,7 +200,10 @@ describe('accounts in the browser', () => {
         await page.waitForLoadState('networkidle');
         await page.waitForSelector('main');
         await expectAccessible(page, `${path} at ${name}`);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${path} scrolls sideways`).toBe(true);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+          `${path} scrolls sideways`,
+        ).toBe(true);
         await snap(page, `auth-${name}${path.replaceAll('/', '-')}`);
       }
       await close();

@@ -7,7 +7,16 @@ import { createConversation, messagesOf, streamChat } from '../tests/support/cha
 import { createBot } from '../tests/support/factories';
 import { messageText, startFakeLlm, type FakeLlm, type FakeReply } from '../tests/support/fake-llm';
 import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { emulateColorScheme, expectAccessible, hidden, launchBrowser, signedInPage, snap, visible, VIEWPORTS } from './support/browser';
+import {
+  emulateColorScheme,
+  expectAccessible,
+  hidden,
+  launchBrowser,
+  signedInPage,
+  snap,
+  visible,
+  VIEWPORTS,
+} from './support/browser';
 
 let fake: FakeLlm;
 let t: TestApp;
@@ -30,7 +39,11 @@ afterAll(async () => {
 type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
 const signedIn = (viewport: Viewport = VIEWPORTS.desktop, app: TestApp = t) => signedInPage(browser, app, viewport);
 
-const CHEF = { name: 'Chef Remy', icon: 'utensils', description: 'Suggests recipes and quick cooking tips for busy weeknights.' } as const;
+const CHEF = {
+  name: 'Chef Remy',
+  icon: 'utensils',
+  description: 'Suggests recipes and quick cooking tips for busy weeknights.',
+} as const;
 
 /** A reply in markdown, in the pieces the fake model streams it in. */
 const MARKDOWN_CHUNKS = [
@@ -51,9 +64,10 @@ const typing = (page: Page) => page.getByRole('status', { name: 'Botty is typing
 const logText = (page: Page) => messages(page).innerText();
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const conversationLinks = (page: Page) =>
-  page.getByRole('complementary', { name: 'Conversations' }).getByRole('listitem').evaluateAll((items) =>
-    items.map((item) => item.querySelector('button .truncate')?.textContent ?? ''),
-  );
+  page
+    .getByRole('complementary', { name: 'Conversations' })
+    .getByRole('listitem')
+    .evaluateAll((items) => items.map((item) => item.querySelector('button .truncate')?.textContent ?? ''));
 
 async function send(page: Page, text: string) {
   await input(page).fill(text);
@@ -75,7 +89,11 @@ function heldReply(reply: FakeReply) {
 const shownConversation = (page: Page) => Number(new URL(page.url()).searchParams.get('c'));
 
 async function history(token: string, conversationId: number) {
-  return (await messagesOf(t, token, conversationId)).map((m: Message) => ({ role: m.role, content: m.content, status: m.status }));
+  return (await messagesOf(t, token, conversationId)).map((m: Message) => ({
+    role: m.role,
+    content: m.content,
+    status: m.status,
+  }));
 }
 
 /** A conversation with a question and the fake model's answer, made through the API. */
@@ -103,7 +121,9 @@ describe('chat panel', () => {
     await visible(chat.getByText('Created less than a minute ago'));
     await visible(chat.getByText(greetingFor(CHEF), { exact: true }));
     expect(greetingFor(CHEF)).toContain('your culinary expert');
-    expect(await chat.getByRole('link', { name: 'Bot settings' }).getAttribute('href')).toBe(`/create-bot?edit=${bot.id}`);
+    expect(await chat.getByRole('link', { name: 'Bot settings' }).getAttribute('href')).toBe(
+      `/create-bot?edit=${bot.id}`,
+    );
     expect(await page.evaluate(() => localStorage.getItem('activeBotId'))).toBe(String(bot.id));
 
     // Blank text cannot be sent; Shift+Enter adds a line instead of sending.
@@ -147,13 +167,16 @@ describe('chat panel', () => {
 
     await log.getByRole('button', { name: 'Copy code' }).click();
     await visible(log.getByRole('button', { name: 'Copied' }));
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('const total = 2 + 3;\nconsole.log(total);\n');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      'const total = 2 + 3;\nconsole.log(total);\n',
+    );
     await log.getByRole('button', { name: 'Copy message' }).last().click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(MARKDOWN_REPLY);
 
     // The reply reached the model with the conversation, and was saved.
     expect(messageText(fake.lastRequest().body.messages.at(-1))).toBe('Plan my week');
-    const [conversation] = (await t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })).body;
+    const [conversation] = (await t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token }))
+      .body;
     expect(await history(token, conversation!.id)).toEqual([
       { role: 'user', content: 'Plan my week', status: 'complete' },
       { role: 'assistant', content: MARKDOWN_REPLY, status: 'complete' },
@@ -161,7 +184,9 @@ describe('chat panel', () => {
 
     await button(page, 'Close chat').click();
     await page.waitForURL((url) => url.pathname === '/');
-    await expect.poll(async () => (await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.usageCount).toBe(1);
+    await expect
+      .poll(async () => (await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.usageCount)
+      .toBe(1);
     await close();
   });
 
@@ -180,7 +205,10 @@ describe('chat panel', () => {
     await button(page, 'Close chat').click();
     await visible(page.getByRole('heading', { name: 'Start a conversation' }));
 
-    await page.getByRole('complementary', { name: 'Your Top Botties' }).getByRole('button', { name: /Pinned Pal/ }).click();
+    await page
+      .getByRole('complementary', { name: 'Your Top Botties' })
+      .getByRole('button', { name: /Pinned Pal/ })
+      .click();
     const chat = panel(page, 'Pinned Pal');
     await visible(chat);
     await visible(chat.getByText(greetingFor(pinned), { exact: true }));
@@ -207,10 +235,12 @@ describe('chat panel', () => {
     await visible(messages(page).getByText('A fresh answer.'));
     await hidden(messages(page).getByText('(stopped)'));
     expect(await logText(page)).not.toContain('one two');
-    await expect.poll(() => history(token, conversationId)).toEqual([
-      { role: 'user', content: 'Count to ten', status: 'complete' },
-      { role: 'assistant', content: 'A fresh answer.', status: 'complete' },
-    ]);
+    await expect
+      .poll(() => history(token, conversationId))
+      .toEqual([
+        { role: 'user', content: 'Count to ten', status: 'complete' },
+        { role: 'assistant', content: 'A fresh answer.', status: 'complete' },
+      ]);
 
     await fullChat.click();
     await page.waitForURL(`**/chat/${pinned.id}?c=${conversationId}`);
@@ -232,7 +262,9 @@ describe('chat panel', () => {
     const alert = messages(page).getByRole('alert');
     await visible(alert.getByText('The language model failed to answer (error 503). Please try again.'));
     await visible(messages(page).getByText('Are you there?', { exact: true }));
-    expect(await history(token, shownConversation(page))).toEqual([{ role: 'user', content: 'Are you there?', status: 'complete' }]);
+    expect(await history(token, shownConversation(page))).toEqual([
+      { role: 'user', content: 'Are you there?', status: 'complete' },
+    ]);
 
     fake.enqueue('Yes, I am back.');
     await alert.getByRole('button', { name: 'Retry' }).click();
@@ -256,7 +288,10 @@ describe('full chat page', () => {
     // A question saved without a reply, as the spec's simple chat leaves one when the model fails.
     const pending = await createConversation(t, token, bot.id);
     await t.request('PATCH', `/api/conversations/${pending.id}`, { token, body: { title: 'Unanswered' } });
-    await t.request('POST', '/api/messages', { token, body: { conversationId: pending.id, content: 'Still there?', role: 'user' } });
+    await t.request('POST', '/api/messages', {
+      token,
+      body: { conversationId: pending.id, content: 'Still there?', role: 'user' },
+    });
 
     await page.goto(`/chat/${bot.id}?c=${apples.id}`);
     await visible(messages(page).getByText('Apples are crisp.'));
@@ -283,7 +318,9 @@ describe('full chat page', () => {
     await title.fill('Banana bread');
     await title.press('Enter');
     await expect.poll(() => conversationLinks(page)).toEqual(['Unanswered', 'Banana bread', 'Apples']);
-    expect((await t.request<Conversation>('GET', `/api/conversations/${bananas.id}`, { token })).body.title).toBe('Banana bread');
+    expect((await t.request<Conversation>('GET', `/api/conversations/${bananas.id}`, { token })).body.title).toBe(
+      'Banana bread',
+    );
 
     await page.getByRole('button', { name: /^Apples/ }).click();
     await expect.poll(() => shownConversation(page)).toBe(apples.id);
@@ -299,7 +336,9 @@ describe('full chat page', () => {
     await expect.poll(() => shownConversation(page)).toBe(pending.id);
 
     await button(page, 'New conversation').click();
-    await expect.poll(() => conversationLinks(page)).toEqual(['Conversation with Librarian', 'Unanswered', 'Banana bread']);
+    await expect
+      .poll(() => conversationLinks(page))
+      .toEqual(['Conversation with Librarian', 'Unanswered', 'Banana bread']);
     await expect.poll(() => shownConversation(page)).not.toBe(pending.id);
     await hidden(messages(page).getByText('Still there?'));
 
@@ -348,7 +387,9 @@ describe('full chat page', () => {
   it('follows the newest message, and offers a way back down once the reader scrolls up', async () => {
     const { page, token, close } = await signedIn();
     const bot = await createBot(t, token, { name: 'Talker' });
-    const long = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} of a long answer that fills the panel.`).join('\n\n');
+    const long = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} of a long answer that fills the panel.`).join(
+      '\n\n',
+    );
     const conversation = await seedConversation(token, bot, 'Say a lot', long);
     fake.enqueue(long);
     await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: 'And again' } });
@@ -377,13 +418,23 @@ describe('offline mode', () => {
     try {
       await signUp(offline, { username: 'offline_owner' });
       const { page, token, close } = await signedIn(VIEWPORTS.desktop, offline);
-      const bot = await createBot(offline, token, { name: 'Quiet Bot', description: 'Helps with anything.', icon: 'brain' });
+      const bot = await createBot(offline, token, {
+        name: 'Quiet Bot',
+        description: 'Helps with anything.',
+        icon: 'brain',
+      });
       await page.goto(`/chat/${bot.id}`);
-      await visible(panel(page, 'Quiet Bot').getByRole('note').getByText('No language model is connected — replies explain how to connect one.'));
+      await visible(
+        panel(page, 'Quiet Bot')
+          .getByRole('note')
+          .getByText('No language model is connected — replies explain how to connect one.'),
+      );
       await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
 
       await send(page, 'Hello?');
-      await visible(messages(page).getByText('no language model is connected to this Botty server yet', { exact: false }));
+      await visible(
+        messages(page).getByText('no language model is connected to this Botty server yet', { exact: false }),
+      );
       await visible(messages(page).locator('strong').getByText('LLM_BASE_URL'));
       await expectAccessible(page, 'offline chat');
       await close();
@@ -398,7 +449,13 @@ describe('looks', () => {
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       const { page, token, close } = await signedIn(viewport);
       const bot = await createBot(t, token, CHEF);
-      await seedConversation(token, bot, 'What can I cook with rice?', 'Leftover rice, fried:\n\n- Eggs\n- Peas', 'Rice ideas');
+      await seedConversation(
+        token,
+        bot,
+        'What can I cook with rice?',
+        'Leftover rice, fried:\n\n- Eggs\n- Peas',
+        'Rice ideas',
+      );
       const conversation = await seedConversation(token, bot, 'Plan my week', MARKDOWN_REPLY, 'Weeknight plan');
       const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
       const shots = async (name: string) => {
@@ -439,7 +496,10 @@ describe('looks', () => {
 
       await page.evaluate((ids) => localStorage.setItem('pinnedBots', JSON.stringify(ids)), [bot.id]);
       await page.goto('/');
-      await page.getByRole('complementary', { name: 'Your Top Botties' }).getByRole('button', { name: new RegExp(CHEF.name) }).click();
+      await page
+        .getByRole('complementary', { name: 'Your Top Botties' })
+        .getByRole('button', { name: new RegExp(CHEF.name) })
+        .click();
       await visible(panel(page, CHEF.name));
       await shots('home-chat');
       await close();

@@ -50,7 +50,8 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { name, 
 const stepNav = (page: Page) => page.getByRole('navigation', { name: 'Wizard steps' });
 const currentStep = (page: Page) => stepNav(page).locator('[aria-current="step"]').innerText();
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
-const toastWith = (page: Page, text: string) => page.getByRole('region', { name: /notifications/i }).getByText(text, { exact: true });
+const toastWith = (page: Page, text: string) =>
+  page.getByRole('region', { name: /notifications/i }).getByText(text, { exact: true });
 
 async function expectStep(page: Page, label: string) {
   await expect.poll(() => heading(page, label).isVisible()).toBe(true);
@@ -58,10 +59,15 @@ async function expectStep(page: Page, label: string) {
 }
 
 const storedDraft = (page: Page, userId: number) =>
-  page.evaluate((key) => sessionStorage.getItem(key), `botDraft:${userId}`).then((json) => (json ? (JSON.parse(json) as WizardState) : null));
+  page
+    .evaluate((key) => sessionStorage.getItem(key), `botDraft:${userId}`)
+    .then((json) => (json ? (JSON.parse(json) as WizardState) : null));
 
 async function expectNoSidewaysScroll(page: Page, label: string) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${label} scrolls sideways`).toBe(true);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+    `${label} scrolls sideways`,
+  ).toBe(true);
 }
 
 describe('create-bot wizard', () => {
@@ -83,7 +89,9 @@ describe('create-bot wizard', () => {
     expect(await next.isEnabled()).toBe(true);
     expect(await page.getByRole('radio', { name: 'Answering questions' }).getAttribute('aria-checked')).toBe('true');
     await page.getByRole('radio', { name: 'Planning & organization' }).click();
-    expect(await page.getByRole('radio', { name: 'Planning & organization' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByRole('radio', { name: 'Planning & organization' }).getAttribute('aria-checked')).toBe(
+      'true',
+    );
     expect(await page.getByRole('group', { name: 'Icon' }).getByRole('button').count()).toBe(20);
     await button(page, 'Utensils').click();
     expect(await button(page, 'Utensils').getAttribute('aria-pressed')).toBe('true');
@@ -97,7 +105,9 @@ describe('create-bot wizard', () => {
     const webBrowsing = page.getByRole('switch', { name: 'Web browsing' });
     expect(await webBrowsing.getAttribute('aria-checked')).toBe('true');
     await webBrowsing.click();
-    await stepNav(page).getByRole('button', { name: /Define Bot/ }).click();
+    await stepNav(page)
+      .getByRole('button', { name: /Define Bot/ })
+      .click();
     await expectStep(page, 'Define Bot');
     expect(await page.getByRole('checkbox', { name: 'Web search' }).getAttribute('aria-checked')).toBe('false');
     await page.getByRole('checkbox', { name: 'Web search' }).click();
@@ -112,14 +122,20 @@ describe('create-bot wizard', () => {
     await page.getByLabel('Trusted sources').fill('not a domain');
     await page.getByLabel('Trusted sources').blur();
     await expect
-      .poll(() => page.getByText('Trusted sources must be a comma-separated list of domains (e.g. nature.com, arxiv.org)').isVisible())
+      .poll(() =>
+        page
+          .getByText('Trusted sources must be a comma-separated list of domains (e.g. nature.com, arxiv.org)')
+          .isVisible(),
+      )
       .toBe(true);
     await page.getByLabel('Trusted sources').fill('seriouseats.com, bbcgoodfood.com');
     const contextWindow = page.getByLabel('Context window');
     expect(await contextWindow.inputValue()).toBe('10');
     await contextWindow.fill('21');
     await button(page, 'Continue').click();
-    const rangeError = page.getByRole('alert').filter({ hasText: 'Number of previous messages to consider for context (1-20)' });
+    const rangeError = page
+      .getByRole('alert')
+      .filter({ hasText: 'Number of previous messages to consider for context (1-20)' });
     await expect.poll(() => rangeError.isVisible()).toBe(true);
     expect(await currentStep(page)).toContain('Customize');
     await contextWindow.fill('12');
@@ -129,7 +145,10 @@ describe('create-bot wizard', () => {
     // The draft and the step survive a reload.
     await page.reload();
     await expectStep(page, 'Train');
-    expect((await storedDraft(page, userId))?.draft).toMatchObject({ name: 'Chef Remy', config: { tone: 'friendly', maxContextMessages: 12 } });
+    expect((await storedDraft(page, userId))?.draft).toMatchObject({
+      name: 'Chef Remy',
+      config: { tone: 'friendly', maxContextMessages: 12 },
+    });
 
     // Step 3: two examples are needed to train; the local prompt shows meanwhile.
     const startTraining = button(page, 'Start Training');
@@ -159,7 +178,9 @@ describe('create-bot wizard', () => {
       .toSatisfy((value: number) => value > 0 && value < 100);
     await page.evaluate(() => window.scrollTo(0, 0));
     await snap(page, 'create-bot-desktop-3-training');
-    await expect.poll(() => page.getByText('AI-enhanced prompt', { exact: true }).isVisible(), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => page.getByText('AI-enhanced prompt', { exact: true }).isVisible(), { timeout: 5000 })
+      .toBe(true);
     expect(await bar.getAttribute('aria-valuenow')).toBe('100');
     expect(await page.getByRole('region', { name: 'AI-enhanced prompt' }).innerText()).toBe(TRAINED_PROMPT);
     for (const query of GENERATED_QUERIES) expect(await page.getByText(query, { exact: true }).isVisible()).toBe(true);
@@ -251,8 +272,12 @@ describe('create-bot wizard', () => {
     }
     fake.enqueue({ status: 500, message: 'model crashed' });
     await button(page, 'Start Training').click();
-    await expect.poll(() => page.getByText('AI-enhanced prompt', { exact: true }).isVisible(), { timeout: 5000 }).toBe(true);
-    expect(await page.getByRole('region', { name: 'AI-enhanced prompt' }).innerText()).toContain('You are Atlas, an AI assistant.');
+    await expect
+      .poll(() => page.getByText('AI-enhanced prompt', { exact: true }).isVisible(), { timeout: 5000 })
+      .toBe(true);
+    expect(await page.getByRole('region', { name: 'AI-enhanced prompt' }).innerText()).toContain(
+      'You are Atlas, an AI assistant.',
+    );
     expect(await page.getByRole('alert').count()).toBe(0);
 
     await button(page, 'Reset').click();
@@ -323,7 +348,10 @@ describe('create-bot wizard', () => {
         exampleQueries: ['What should I cook tonight?', 'A vegetarian menu for four?'],
         generatedQueries: [],
       };
-      await page.evaluate(([key, state]) => sessionStorage.setItem(key, state), [`botDraft:${userId}`, JSON.stringify(draft)] as const);
+      await page.evaluate(([key, state]) => sessionStorage.setItem(key, state), [
+        `botDraft:${userId}`,
+        JSON.stringify(draft),
+      ] as const);
       await page.goto('/create-bot');
 
       const check = async (label: string) => {
@@ -333,7 +361,11 @@ describe('create-bot wizard', () => {
         if (name === 'phone') {
           const small = await page.evaluate(() =>
             // Switches and checkboxes draw a larger hit area around themselves (see components/ui).
-            [...document.querySelectorAll('main :is(button:not([role=switch], [role=checkbox]), input:not([aria-hidden]), textarea)')]
+            [
+              ...document.querySelectorAll(
+                'main :is(button:not([role=switch], [role=checkbox]), input:not([aria-hidden]), textarea)',
+              ),
+            ]
               .map((el) => ({ el, box: el.getBoundingClientRect() }))
               .filter(({ box }) => box.width > 0 && box.height < 44)
               .map(({ el }) => el.outerHTML.slice(0, 80)),
@@ -359,7 +391,9 @@ describe('create-bot wizard', () => {
       await check('3-train');
       enqueueTrainingAnswer(TRAINED_PROMPT, 200);
       await button(page, 'Start Training').click();
-      await expect.poll(() => page.getByText('AI-enhanced prompt', { exact: true }).isVisible(), { timeout: 5000 }).toBe(true);
+      await expect
+        .poll(() => page.getByText('AI-enhanced prompt', { exact: true }).isVisible(), { timeout: 5000 })
+        .toBe(true);
       await check('3-trained');
       await button(page, 'Edit prompt').click();
       await expect.poll(() => page.getByRole('dialog', { name: 'Edit prompt' }).isVisible()).toBe(true);

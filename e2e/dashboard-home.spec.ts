@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
 import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { emulateColorScheme, expectAccessible, hidden, launchBrowser, newPage, signedInPage, snap, visible, VIEWPORTS } from './support/browser';
+import {
+  emulateColorScheme,
+  expectAccessible,
+  hidden,
+  launchBrowser,
+  newPage,
+  signedInPage,
+  snap,
+  visible,
+  VIEWPORTS,
+} from './support/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -26,12 +36,18 @@ const signedIn = (viewport: Viewport = VIEWPORTS.desktop) => signedInPage(browse
 
 /** Usage is counted by chatting; tests set it directly. */
 async function setUsage(bot: Bot, usageCount: number, lastUsed: string | null) {
-  await t.db.kysely.updateTable('bots').set({ usage_count: usageCount, last_used: lastUsed }).where('id', '=', bot.id).execute();
+  await t.db.kysely
+    .updateTable('bots')
+    .set({ usage_count: usageCount, last_used: lastUsed })
+    .where('id', '=', bot.id)
+    .execute();
 }
 
-const toast = (page: Page, title: string) => visible(page.getByRole('region', { name: /Notifications/ }).getByText(title, { exact: true }));
+const toast = (page: Page, title: string) =>
+  visible(page.getByRole('region', { name: /Notifications/ }).getByText(title, { exact: true }));
 
-const card = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+const card = (page: Page, name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
 const stat = (page: Page, label: string) => page.locator('dl > div').filter({ hasText: label }).locator('dd');
 
 async function openMenu(page: Page, name: string) {
@@ -45,11 +61,13 @@ async function menuAction(page: Page, name: string, item: string) {
 }
 
 const pinnedNames = (page: Page) =>
-  page.getByRole('complementary', { name: 'Your Top Botties' }).getByRole('listitem').evaluateAll((items) =>
-    items.map((item) => item.querySelector('.truncate')?.textContent ?? ''),
-  );
+  page
+    .getByRole('complementary', { name: 'Your Top Botties' })
+    .getByRole('listitem')
+    .evaluateAll((items) => items.map((item) => item.querySelector('.truncate')?.textContent ?? ''));
 
-const storedPins = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('pinnedBots') ?? 'null') as number[] | null);
+const storedPins = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem('pinnedBots') ?? 'null') as number[] | null);
 
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
@@ -86,7 +104,10 @@ describe('dashboard', () => {
     await expect.poll(() => stat(page, 'Usage Credits').textContent()).toBe('750');
     await expectAccessible(page, 'empty dashboard');
 
-    const planner = await createBot(t, token, { name: 'Meal Planner', description: 'You are a bot that plans weekly meals' });
+    const planner = await createBot(t, token, {
+      name: 'Meal Planner',
+      description: 'You are a bot that plans weekly meals',
+    });
     const scholar = await createBot(t, token, { name: 'Scholar', icon: 'book', purpose: 'answering' });
     const resting = await createBot(t, token, { name: 'Resting Bot', active: false });
     await setUsage(planner, 4, new Date(Date.now() - 3 * 60_000).toISOString());
@@ -142,10 +163,16 @@ describe('dashboard', () => {
     expect(await field.inputValue()).toBe('');
 
     await field.fill('Be brief.');
-    await visible(dialog.getByText('Your prompt is quite short. For best results, consider adding more details about how the bot should respond.'));
+    await visible(
+      dialog.getByText(
+        'Your prompt is quite short. For best results, consider adding more details about how the bot should respond.',
+      ),
+    );
     await visible(dialog.getByText('9 characters'));
     await field.fill('x'.repeat(801));
-    await visible(dialog.getByText('Excellent! Your detailed prompt will help the AI provide high-quality, specific responses.'));
+    await visible(
+      dialog.getByText('Excellent! Your detailed prompt will help the AI provide high-quality, specific responses.'),
+    );
     await hidden(dialog.getByText('Your prompt is quite short.', { exact: false }));
     await expectAccessible(page, 'custom prompt dialog');
 
@@ -165,12 +192,16 @@ describe('dashboard', () => {
 
     // Reopening starts from the saved prompt, not from what was typed last time.
     await menuAction(page, 'Prompted', 'Edit Custom Prompt');
-    await expect.poll(() => page.getByRole('dialog').getByRole('textbox', { name: 'Custom prompt' }).inputValue()).toBe(prompt);
+    await expect
+      .poll(() => page.getByRole('dialog').getByRole('textbox', { name: 'Custom prompt' }).inputValue())
+      .toBe(prompt);
     await page.getByRole('dialog').getByRole('textbox', { name: 'Custom prompt' }).fill('discarded');
     await page.keyboard.press('Escape');
     await hidden(page.getByRole('dialog'));
     await menuAction(page, 'Prompted', 'Edit Custom Prompt');
-    await expect.poll(() => page.getByRole('dialog').getByRole('textbox', { name: 'Custom prompt' }).inputValue()).toBe(prompt);
+    await expect
+      .poll(() => page.getByRole('dialog').getByRole('textbox', { name: 'Custom prompt' }).inputValue())
+      .toBe(prompt);
     await close();
   });
 
@@ -344,15 +375,40 @@ describe('looks', () => {
 
       const made: Bot[] = [];
       const samples = [
-        { name: 'Meal Planner', icon: 'utensils', description: 'You are a bot that plans healthy weekly meals for a family of four.' },
-        { name: 'Paper Scout', icon: 'book', purpose: 'answering', description: 'Finds and summarises recent academic papers on any topic.' },
-        { name: 'Trip Wizard', icon: 'plane-departure', description: 'Plans trips with budgets, routes and packing lists.' },
-        { name: 'Chart Whisperer', icon: 'chart-line', purpose: 'analyzing', description: 'Explains data and suggests the right chart.', active: false },
+        {
+          name: 'Meal Planner',
+          icon: 'utensils',
+          description: 'You are a bot that plans healthy weekly meals for a family of four.',
+        },
+        {
+          name: 'Paper Scout',
+          icon: 'book',
+          purpose: 'answering',
+          description: 'Finds and summarises recent academic papers on any topic.',
+        },
+        {
+          name: 'Trip Wizard',
+          icon: 'plane-departure',
+          description: 'Plans trips with budgets, routes and packing lists.',
+        },
+        {
+          name: 'Chart Whisperer',
+          icon: 'chart-line',
+          purpose: 'analyzing',
+          description: 'Explains data and suggests the right chart.',
+          active: false,
+        },
       ] as const;
       for (const sample of samples) made.push(await createBot(t, token, sample));
       await setUsage(made[0]!, 23, new Date(Date.now() - 2 * 3600_000).toISOString());
-      await t.request('PATCH', `/api/bots/${made[1]!.id}`, { token, body: { config: { customPrompt: 'Cite every source.' } } });
-      await page.evaluate((pins) => localStorage.setItem('pinnedBots', JSON.stringify(pins)), [made[1]!.id, made[0]!.id, made[2]!.id]);
+      await t.request('PATCH', `/api/bots/${made[1]!.id}`, {
+        token,
+        body: { config: { customPrompt: 'Cite every source.' } },
+      });
+      await page.evaluate(
+        (pins) => localStorage.setItem('pinnedBots', JSON.stringify(pins)),
+        [made[1]!.id, made[0]!.id, made[2]!.id],
+      );
 
       await page.goto('/dashboard');
       await visible(card(page, 'Meal Planner'));

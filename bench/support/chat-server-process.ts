@@ -10,7 +10,13 @@ import { createTestDb } from '../../tests/support/databases';
 const { modelBaseUrl, conversations } = JSON.parse(process.argv[2]!) as { modelBaseUrl: string; conversations: number };
 
 const testDb = await createTestDb('sqlite');
-const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', LLM_BASE_URL: modelBaseUrl, LLM_MODEL: 'fake-model' });
+const config = loadConfig({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  LLM_BASE_URL: modelBaseUrl,
+  LLM_MODEL: 'fake-model',
+});
 const limit = { max: 1_000_000, timeWindow: 60_000 };
 const app = await buildApp({ config, db: testDb.db, authRateLimit: limit, chatRateLimit: limit });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -23,9 +29,15 @@ async function call(method: 'POST', url: string, payload: object, token?: string
 const account = { username: 'bench', email: 'bench@example.com', password: 'bench-password-1' };
 await call('POST', '/api/auth/register', { ...account, fullName: '', role: 'user' });
 const { token } = await call('POST', '/api/auth/login', { username: account.username, password: account.password });
-const bot = await call('POST', '/api/bots', { name: 'Bench', description: 'Answers quickly', purpose: 'answering' }, token);
+const bot = await call(
+  'POST',
+  '/api/bots',
+  { name: 'Bench', description: 'Answers quickly', purpose: 'answering' },
+  token,
+);
 const conversationIds: number[] = [];
-for (let i = 0; i < conversations; i += 1) conversationIds.push((await call('POST', '/api/conversations', { botId: bot.id }, token)).id);
+for (let i = 0; i < conversations; i += 1)
+  conversationIds.push((await call('POST', '/api/conversations', { botId: bot.id }, token)).id);
 
 const address = app.server.address() as { port: number };
 process.send!({ url: `http://127.0.0.1:${address.port}`, token, conversationIds });
@@ -44,5 +56,8 @@ process.on('message', (what) => {
 process.on('disconnect', () => {
   // Streams left open at the end are the bench's own; there is nothing to save.
   app.server.closeAllConnections();
-  void app.close().then(() => testDb.drop()).then(() => process.exit(0));
+  void app
+    .close()
+    .then(() => testDb.drop())
+    .then(() => process.exit(0));
 });

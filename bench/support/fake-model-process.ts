@@ -5,7 +5,11 @@ import { messageText, startFakeLlm } from '../../tests/support/fake-llm';
  * the server being measured. A request whose last message contains `holdMarker` gets one token and is then
  * held open, as a slow model would.
  */
-const { tokens, intervalMs, holdMarker } = JSON.parse(process.argv[2]!) as { tokens: number; intervalMs: number; holdMarker: string };
+const { tokens, intervalMs, holdMarker } = JSON.parse(process.argv[2]!) as {
+  tokens: number;
+  intervalMs: number;
+  holdMarker: string;
+};
 const text = Array.from({ length: tokens }, (_, i) => `word${i}`).join(' ');
 
 const fake = await startFakeLlm({

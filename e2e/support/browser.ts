@@ -25,14 +25,19 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh context (own storage) whose page errors and console errors fail the test. */
-export async function newPage(browser: Browser, baseURL: string, viewport: { width: number; height: number } = VIEWPORTS.desktop) {
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  viewport: { width: number; height: number } = VIEWPORTS.desktop,
+) {
   const context: BrowserContext = await browser.newContext({ baseURL, viewport, reducedMotion: 'reduce' });
   const page: Page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {
     // The spec's request helper logs failed calls on purpose; anything else is a bug.
-    if (msg.type() === 'error' && !/^\d{3}: |Failed to load resource/.test(msg.text())) problems.push(`console: ${msg.text()}`);
+    if (msg.type() === 'error' && !/^\d{3}: |Failed to load resource/.test(msg.text()))
+      problems.push(`console: ${msg.text()}`);
   });
   return {
     page,
@@ -46,7 +51,11 @@ export async function newPage(browser: Browser, baseURL: string, viewport: { wid
 }
 
 /** A fresh user with a signed-in page (token in localStorage, as "Remember me" leaves it). */
-export async function signedInPage(browser: Browser, t: TestApp, viewport: { width: number; height: number } = VIEWPORTS.desktop) {
+export async function signedInPage(
+  browser: Browser,
+  t: TestApp,
+  viewport: { width: number; height: number } = VIEWPORTS.desktop,
+) {
   const account = await signUp(t);
   const session = await newPage(browser, t.url, viewport);
   await session.page.goto('/login');
@@ -54,7 +63,8 @@ export async function signedInPage(browser: Browser, t: TestApp, viewport: { wid
   return { ...session, token: account.token };
 }
 
-export const visible = (locator: Locator, timeout = 5000) => expect.poll(() => locator.first().isVisible(), { timeout }).toBe(true);
+export const visible = (locator: Locator, timeout = 5000) =>
+  expect.poll(() => locator.first().isVisible(), { timeout }).toBe(true);
 export const hidden = (locator: Locator, timeout = 5000) => expect.poll(() => locator.count(), { timeout }).toBe(0);
 
 /** axe-core on the current page: nothing serious or critical. */
@@ -62,7 +72,13 @@ export async function expectAccessible(page: Page, label: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const bad = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
   expect(bad, `accessibility of ${label}`).toEqual([]);
 }
 

@@ -55,7 +55,9 @@ export async function buildApp(options: AppOptions) {
     logger: options.logger ?? {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
-      ...(options.prettyLogs ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+      ...(options.prettyLogs
+        ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
+        : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
@@ -95,7 +97,10 @@ export async function buildApp(options: AppOptions) {
         timeouts: { ...DEFAULT_CHAT_TIMEOUTS, ...options.chatTimeouts },
       };
       await api.register(conversationsRoutes, { deps: chatDeps });
-      await api.register(repliesRoutes, { deps: chatDeps, rateLimit: options.chatRateLimit ?? DEFAULT_CHAT_RATE_LIMIT });
+      await api.register(repliesRoutes, {
+        deps: chatDeps,
+        rateLimit: options.chatRateLimit ?? DEFAULT_CHAT_RATE_LIMIT,
+      });
     },
     { prefix: '/api' },
   );

@@ -65,12 +65,21 @@ describe('loadConfig', () => {
   });
 
   it('picks the OpenAI-compatible provider when LLM_BASE_URL is set', () => {
-    expect(loadConfig(LLM).llm).toEqual({ provider: 'openai-compatible', baseUrl: LLM.LLM_BASE_URL, apiKey: undefined, model: 'llama3.2' });
+    expect(loadConfig(LLM).llm).toEqual({
+      provider: 'openai-compatible',
+      baseUrl: LLM.LLM_BASE_URL,
+      apiKey: undefined,
+      model: 'llama3.2',
+    });
   });
 
   it('takes the bootstrap admin when all three ADMIN_* are set', () => {
     const admin = { ADMIN_USERNAME: 'root', ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'long-enough-password' };
-    expect(loadConfig(admin).admin).toEqual({ username: 'root', email: 'root@example.com', password: 'long-enough-password' });
+    expect(loadConfig(admin).admin).toEqual({
+      username: 'root',
+      email: 'root@example.com',
+      password: 'long-enough-password',
+    });
   });
 
   it.each<[string, Record<string, string>]>([
@@ -93,7 +102,10 @@ describe('loadConfig', () => {
     ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'root', ADMIN_EMAIL: 'root@example.com' }],
     ['ADMIN_PASSWORD', { ADMIN_USERNAME: 'root', ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'short' }],
     ['ADMIN_EMAIL', { ADMIN_USERNAME: 'root', ADMIN_EMAIL: 'root', ADMIN_PASSWORD: 'long-enough-password' }],
-    ['ADMIN_USERNAME', { ADMIN_USERNAME: 'r', ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'long-enough-password' }],
+    [
+      'ADMIN_USERNAME',
+      { ADMIN_USERNAME: 'r', ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'long-enough-password' },
+    ],
   ])('stops with a ConfigError naming %s for %j', (variable, env) => {
     const error = configError(env);
     expect(error.message.startsWith(`${variable}: `), error.message).toBe(true);

@@ -34,7 +34,12 @@ const envSchema = z.object({
   // Off unless the operator says a proxy sits in front: otherwise X-Forwarded-For would let anyone dodge rate limits.
   TRUST_PROXY: optionalString
     .transform((v) => (v === undefined || v === 'false' ? 0 : v === 'true' ? 1 : Number(v)))
-    .pipe(z.number({ error: 'must be true, false or the number of proxies in front' }).int('must be true, false or the number of proxies in front').min(0)),
+    .pipe(
+      z
+        .number({ error: 'must be true, false or the number of proxies in front' })
+        .int('must be true, false or the number of proxies in front')
+        .min(0),
+    ),
   LOG_LEVEL: optionalString.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
@@ -98,7 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     emailVerificationRequired: (e.EMAIL_VERIFICATION ?? (e.SMTP_URL ? 'required' : 'off')) === 'required',
     llm: { provider, baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
-    admin: e.ADMIN_USERNAME ? { username: e.ADMIN_USERNAME, email: e.ADMIN_EMAIL!, password: e.ADMIN_PASSWORD! } : undefined,
+    admin: e.ADMIN_USERNAME
+      ? { username: e.ADMIN_USERNAME, email: e.ADMIN_EMAIL!, password: e.ADMIN_PASSWORD! }
+      : undefined,
     logLevel: e.LOG_LEVEL,
     trustedProxyHops: e.TRUST_PROXY,
   };

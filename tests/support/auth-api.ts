@@ -25,7 +25,11 @@ export async function startCheckedApp(options: TestAppOptions = {}): Promise<Tes
     for (const [what, pattern] of LEAKS) expect(text, `${method} ${path} leaks ${what}`).not.toMatch(pattern);
     if (res.status >= 400) {
       expect(res.body, `${method} ${path} error body`).toEqual(
-        expect.objectContaining({ message: expect.any(String), code: expect.any(String), requestId: expect.any(String) }),
+        expect.objectContaining({
+          message: expect.any(String),
+          code: expect.any(String),
+          requestId: expect.any(String),
+        }),
       );
     }
     return res;
@@ -65,7 +69,9 @@ export async function register(t: TestApp, overrides: Parameters<typeof newAccou
 }
 
 export const login = (t: TestApp, username: string, password: string, rememberMe?: boolean) =>
-  t.request('POST', '/api/auth/login', { body: { username, password, ...(rememberMe === undefined ? {} : { rememberMe }) } });
+  t.request('POST', '/api/auth/login', {
+    body: { username, password, ...(rememberMe === undefined ? {} : { rememberMe }) },
+  });
 
 /** Signs in and returns the session token, failing the test if that does not work. */
 export async function tokenFor(t: TestApp, account: Pick<Account, 'username' | 'password'>, rememberMe?: boolean) {
@@ -106,7 +112,13 @@ export const mailsTo = (t: TestApp, to: string, subject: RegExp) =>
   smtpOf(t).mails.filter((m) => m.to.includes(to.toLowerCase()) && subject.test(m.subject));
 
 /** Waits for a mail beyond the `seen` ones already received (mails go out after the response). */
-export async function nextMail(t: TestApp, to: string, subject: RegExp, seen: number, timeoutMs = 5000): Promise<ReceivedMail> {
+export async function nextMail(
+  t: TestApp,
+  to: string,
+  subject: RegExp,
+  seen: number,
+  timeoutMs = 5000,
+): Promise<ReceivedMail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const mails = mailsTo(t, to, subject);

@@ -1,6 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createSseParser } from '../../src/shared/chat/sse';
-import { chatStreamEventSchema, type ChatStreamEvent, type Conversation, type Message } from '../../src/shared/contracts/chat';
+import {
+  chatStreamEventSchema,
+  type ChatStreamEvent,
+  type Conversation,
+  type Message,
+} from '../../src/shared/contracts/chat';
 import type { TestApp } from './test-app';
 
 /** Creates a conversation through the API as the owner of `token`. */
@@ -26,7 +31,10 @@ export async function openChatStream(t: TestApp, path: string, init: { token: st
   const connection = new AbortController();
   const res = await fetch(t.url + path, {
     method: 'POST',
-    headers: { authorization: `Bearer ${init.token}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${init.token}`,
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     signal: connection.signal,
   });

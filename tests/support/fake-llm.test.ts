@@ -12,7 +12,10 @@ describe('fake OpenAI-compatible server', () => {
   beforeAll(async () => {
     fake = await startFakeLlm();
     const log = pino({ level: 'silent' });
-    model = createAi({ provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: undefined, model: 'fake-model' }, log).model!;
+    model = createAi(
+      { provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: undefined, model: 'fake-model' },
+      log,
+    ).model!;
   });
   afterAll(() => fake.close());
   beforeEach(() => fake.setReply('Hello from the fake model.'));
@@ -46,7 +49,13 @@ describe('fake OpenAI-compatible server', () => {
   it('notices when the client stops a stream that hangs part-way', async () => {
     fake.enqueue({ text: 'first second third', hangAfterChunks: 1 });
     const controller = new AbortController();
-    const result = streamText({ model, prompt: 'go', abortSignal: controller.signal, maxRetries: 0, onError: () => {} });
+    const result = streamText({
+      model,
+      prompt: 'go',
+      abortSignal: controller.signal,
+      maxRetries: 0,
+      onError: () => {},
+    });
     const received: string[] = [];
     for await (const text of result.textStream) {
       received.push(text);
@@ -63,6 +72,9 @@ describe('fake OpenAI-compatible server', () => {
 
   it('lists its model', async () => {
     const res = await fetch(`${fake.baseUrl}/models`);
-    expect(await res.json()).toEqual({ object: 'list', data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }] });
+    expect(await res.json()).toEqual({
+      object: 'list',
+      data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }],
+    });
   });
 });

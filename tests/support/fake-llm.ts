@@ -61,7 +61,10 @@ export function messageText(message: ChatMessage | undefined): string {
 
 /** The system prompt that reached the model. */
 export const systemPromptOf = (request: ReceivedRequest) =>
-  request.body.messages.filter((m) => m.role === 'system').map(messageText).join('\n');
+  request.body.messages
+    .filter((m) => m.role === 'system')
+    .map(messageText)
+    .join('\n');
 
 const words = (text: string) => text.match(/\s*\S+\s*/g) ?? [text];
 const tokenCount = (text: string) => words(text).length;
@@ -92,7 +95,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
       created: Math.floor(Date.now() / 1000),
       model,
       choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: tokenCount(prompt), completion_tokens: tokenCount(text), total_tokens: tokenCount(prompt) + tokenCount(text) },
+      usage: {
+        prompt_tokens: tokenCount(prompt),
+        completion_tokens: tokenCount(text),
+        total_tokens: tokenCount(prompt) + tokenCount(text),
+      },
     });
   }
 
@@ -104,7 +111,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     const id = completionId();
     const created = Math.floor(Date.now() / 1000);
     const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`,
+      );
     const delay = reply.chunkDelayMs ?? options.chunkDelayMs ?? 0;
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -155,7 +164,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
         return sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', owned_by: 'fake' }] });
       }
       if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-        return sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+        return sendJson(res, 404, {
+          error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' },
+        });
       }
       let body: ChatCompletionRequest;
       try {

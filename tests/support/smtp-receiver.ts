@@ -11,7 +11,9 @@ export interface ReceivedMail {
 
 function decodeBody(body: string, encoding: string): string {
   if (/quoted-printable/i.test(encoding)) {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     return Buffer.from(bytes, 'latin1').toString('utf8');
   }
   if (/base64/i.test(encoding)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
@@ -19,7 +21,12 @@ function decodeBody(body: string, encoding: string): string {
 }
 
 function header(block: string, name: string): string {
-  return block.match(new RegExp(`^${name}:\\s*(.*(?:\\r?\\n[ \\t].*)*)`, 'im'))?.[1]?.replace(/\r?\n[ \t]/g, ' ').trim() ?? '';
+  return (
+    block
+      .match(new RegExp(`^${name}:\\s*(.*(?:\\r?\\n[ \\t].*)*)`, 'im'))?.[1]
+      ?.replace(/\r?\n[ \t]/g, ' ')
+      .trim() ?? ''
+  );
 }
 
 /** Just enough MIME for the mails this app sends: a subject and text/plain + text/html parts. */

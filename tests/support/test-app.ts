@@ -96,7 +96,9 @@ export async function signUp(t: TestApp, overrides: { username?: string; email?:
   const username = overrides.username ?? `user_${suffix}`;
   const email = overrides.email ?? `${username}@example.com`;
   const password = overrides.password ?? 'correct-horse-battery';
-  const reg = await t.request('POST', '/api/auth/register', { body: { username, email, password, fullName: '', role: 'user' } });
+  const reg = await t.request('POST', '/api/auth/register', {
+    body: { username, email, password, fullName: '', role: 'user' },
+  });
   if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
   const login = await t.request('POST', '/api/auth/login', { body: { username, password } });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);

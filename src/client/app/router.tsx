@@ -30,10 +30,28 @@ export const router = createBrowserRouter([
         hydrateFallbackElement: <PageSpinner />,
         children: [
           { path: '/home', element: <HomePage /> },
-          { path: '/dashboard', lazy: async () => ({ Component: (await import('@/features/dashboard/components/dashboard-page')).DashboardPage }) },
-          { path: '/create-bot', lazy: async () => ({ Component: (await import('@/features/create-bot/components/create-bot-page')).CreateBotPage }) },
-          { path: '/chat/:id?', lazy: async () => ({ Component: (await import('@/features/chat/components/chat-page')).ChatPage }) },
-          { path: '/settings', lazy: async () => ({ Component: (await import('@/features/settings/components/settings-page')).SettingsPage }) },
+          {
+            path: '/dashboard',
+            lazy: async () => ({
+              Component: (await import('@/features/dashboard/components/dashboard-page')).DashboardPage,
+            }),
+          },
+          {
+            path: '/create-bot',
+            lazy: async () => ({
+              Component: (await import('@/features/create-bot/components/create-bot-page')).CreateBotPage,
+            }),
+          },
+          {
+            path: '/chat/:id?',
+            lazy: async () => ({ Component: (await import('@/features/chat/components/chat-page')).ChatPage }),
+          },
+          {
+            path: '/settings',
+            lazy: async () => ({
+              Component: (await import('@/features/settings/components/settings-page')).SettingsPage,
+            }),
+          },
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -50,14 +50,35 @@ const GLYPHS: Record<IconName, LucideIcon> = {
   robot: Bot,
 };
 
-const SIZES = { sm: 'size-8 rounded-lg [&>svg]:size-4', md: 'size-10 rounded-xl [&>svg]:size-5', lg: 'size-14 rounded-2xl [&>svg]:size-7' };
+const SIZES = {
+  sm: 'size-8 rounded-lg [&>svg]:size-4',
+  md: 'size-10 rounded-xl [&>svg]:size-5',
+  lg: 'size-14 rounded-2xl [&>svg]:size-7',
+};
 
 /** A bot's icon on its own colour pair; unknown names fall back to the robot. */
-export function BotIcon({ icon, size = 'md', className }: { icon: string; size?: keyof typeof SIZES; className?: string }) {
+export function BotIcon({
+  icon,
+  size = 'md',
+  className,
+}: {
+  icon: string;
+  size?: keyof typeof SIZES;
+  className?: string;
+}) {
   const style = iconStyle(icon);
   const Glyph = GLYPHS[style.name];
   return (
-    <span aria-hidden="true" className={cn('inline-flex shrink-0 items-center justify-center', SIZES[size], style.background, style.text, className)}>
+    <span
+      aria-hidden="true"
+      className={cn(
+        'inline-flex shrink-0 items-center justify-center',
+        SIZES[size],
+        style.background,
+        style.text,
+        className,
+      )}
+    >
       <Glyph />
     </span>
   );

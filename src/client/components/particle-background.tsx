@@ -37,7 +37,13 @@ function move(particles: Particle[], seconds: number, width: number, height: num
   }
 }
 
-function draw(ctx: CanvasRenderingContext2D, particles: Particle[], color: string, width: number, height: number): void {
+function draw(
+  ctx: CanvasRenderingContext2D,
+  particles: Particle[],
+  color: string,
+  width: number,
+  height: number,
+): void {
   ctx.clearRect(0, 0, width, height);
   ctx.fillStyle = color;
   ctx.strokeStyle = color;
@@ -150,5 +156,7 @@ export function ParticleBackground({ className }: { className?: string }) {
     };
   }, [theme]);
 
-  return <canvas ref={canvasRef} aria-hidden="true" className={cn('pointer-events-none block text-primary', className)} />;
+  return (
+    <canvas ref={canvasRef} aria-hidden="true" className={cn('pointer-events-none block text-primary', className)} />
+  );
 }

@@ -65,7 +65,11 @@ function headers(hasBody: boolean): Headers {
 }
 
 /** The shared request behaviour (spec §7) up to an OK response, whose body is left to the caller to read. */
-export async function apiFetch(method: string, url: string, { body, signal }: { body?: unknown; signal?: AbortSignal } = {}) {
+export async function apiFetch(
+  method: string,
+  url: string,
+  { body, signal }: { body?: unknown; signal?: AbortSignal } = {},
+) {
   const res = await fetch(url, {
     method,
     headers: headers(body !== undefined),

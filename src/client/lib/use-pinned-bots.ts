@@ -59,7 +59,11 @@ export function usePinnedBots() {
   }, [bots, storedIds]);
 
   // Actions read the store afresh, so two in the same tick do not overwrite each other.
-  const current = () => loadPinnedIds(snapshot(), (bots ?? EMPTY).map((bot) => bot.id));
+  const current = () =>
+    loadPinnedIds(
+      snapshot(),
+      (bots ?? EMPTY).map((bot) => bot.id),
+    );
 
   return {
     pinnedBots,

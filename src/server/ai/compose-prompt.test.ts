@@ -3,7 +3,12 @@ import { buildLocalPrompt } from '@shared/bots/prompt-template';
 import type { BotConfig } from '@shared/contracts/bots';
 import { composePrompt, composeSystemPrompt, contextWindowOf, type HistoryMessage } from './compose-prompt';
 
-const bot = (config: BotConfig = {}) => ({ name: 'Meal Planner', description: 'Plans weekly meals', purpose: 'planning' as const, config });
+const bot = (config: BotConfig = {}) => ({
+  name: 'Meal Planner',
+  description: 'Plans weekly meals',
+  purpose: 'planning' as const,
+  config,
+});
 
 const history: HistoryMessage[] = Array.from({ length: 14 }, (_, i) => ({
   role: i % 2 === 0 ? 'user' : 'assistant',
@@ -21,14 +26,23 @@ describe('composeSystemPrompt', () => {
     [{ tone: 'professional' }, 'Use a professional tone: courteous, precise and businesslike.'],
     [{ tone: 'friendly' }, 'Use a friendly tone: warm, approachable and conversational.'],
     [{ tone: 'enthusiastic' }, 'Use an enthusiastic tone: upbeat and encouraging, with genuine interest in the topic.'],
-    [{ writingStyle: 'concise' }, 'Write concisely: short answers that get straight to the point, with lists where they help.'],
-    [{ writingStyle: 'detailed' }, 'Write in detail: thorough, well-structured answers with explanations and examples.'],
+    [
+      { writingStyle: 'concise' },
+      'Write concisely: short answers that get straight to the point, with lists where they help.',
+    ],
+    [
+      { writingStyle: 'detailed' },
+      'Write in detail: thorough, well-structured answers with explanations and examples.',
+    ],
     [{ writingStyle: 'simple' }, 'Write simply: plain everyday language and short sentences, without jargon.'],
     [
       { citationGeneration: true },
       'Cite your sources: say where each fact comes from (title and site, with a link when you know it). Never invent a source; if you cannot name one, say so.',
     ],
-    [{ trustedSources: ' Nature.com,, arxiv.org ' }, 'Prefer these trusted sources and point the user to them when relevant: nature.com, arxiv.org.'],
+    [
+      { trustedSources: ' Nature.com,, arxiv.org ' },
+      'Prefer these trusted sources and point the user to them when relevant: nature.com, arxiv.org.',
+    ],
     [
       { useKnowledgeCutoff: true },
       'Your knowledge ends at your training cutoff. When an answer may depend on recent events or facts that change, say that your information may be out of date.',
@@ -45,7 +59,13 @@ describe('composeSystemPrompt', () => {
     const off = { citationGeneration: false, useKnowledgeCutoff: false, webBrowsing: false, trustedSources: '' };
     expect(composeSystemPrompt(bot({ systemPrompt: 'Base.', ...off }))).toBe('Base.');
     const all = composeSystemPrompt(
-      bot({ customPrompt: 'Base.', writingStyle: 'simple', tone: 'friendly', webBrowsing: true, trustedSources: 'nature.com' }),
+      bot({
+        customPrompt: 'Base.',
+        writingStyle: 'simple',
+        tone: 'friendly',
+        webBrowsing: true,
+        trustedSources: 'nature.com',
+      }),
     );
     expect(all.split('\n')).toEqual([
       'Base.',
@@ -60,10 +80,15 @@ describe('composeSystemPrompt', () => {
 });
 
 describe('composePrompt', () => {
-  const contents = (messages: ReturnType<typeof composePrompt>['messages']) => messages.map((m) => `${m.role}:${String(m.content)}`);
+  const contents = (messages: ReturnType<typeof composePrompt>['messages']) =>
+    messages.map((m) => `${m.role}:${String(m.content)}`);
 
   it('sends the last maxContextMessages messages before the new one when memory is on', () => {
-    const { system, messages } = composePrompt(bot({ conversationMemory: true, maxContextMessages: 3 }), history, 'new');
+    const { system, messages } = composePrompt(
+      bot({ conversationMemory: true, maxContextMessages: 3 }),
+      history,
+      'new',
+    );
     expect(system).toBe(buildLocalPrompt(bot()));
     expect(contents(messages)).toEqual(['assistant:message 12', 'user:message 13', 'assistant:message 14', 'user:new']);
   });
@@ -78,10 +103,16 @@ describe('composePrompt', () => {
   });
 
   it('sends only the new message when memory is off', () => {
-    expect(contents(composePrompt(bot({ conversationMemory: false, maxContextMessages: 5 }), history, 'new').messages)).toEqual(['user:new']);
+    expect(
+      contents(composePrompt(bot({ conversationMemory: false, maxContextMessages: 5 }), history, 'new').messages),
+    ).toEqual(['user:new']);
   });
 
   it('names the window size the repository loads', () => {
-    expect([contextWindowOf({}), contextWindowOf({ maxContextMessages: 4 }), contextWindowOf({ conversationMemory: false })]).toEqual([10, 4, 0]);
+    expect([
+      contextWindowOf({}),
+      contextWindowOf({ maxContextMessages: 4 }),
+      contextWindowOf({ conversationMemory: false }),
+    ]).toEqual([10, 4, 0]);
   });
 });

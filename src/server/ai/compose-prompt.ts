@@ -35,7 +35,8 @@ function guidelines(config: BotConfig): string[] {
       'Cite your sources: say where each fact comes from (title and site, with a link when you know it). Never invent a source; if you cannot name one, say so.',
     );
   }
-  if (sources.length) lines.push(`Prefer these trusted sources and point the user to them when relevant: ${sources.join(', ')}.`);
+  if (sources.length)
+    lines.push(`Prefer these trusted sources and point the user to them when relevant: ${sources.join(', ')}.`);
   if (config.useKnowledgeCutoff) {
     lines.push(
       'Your knowledge ends at your training cutoff. When an answer may depend on recent events or facts that change, say that your information may be out of date.',

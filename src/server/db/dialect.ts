@@ -5,9 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kys
 import pg from 'pg';
 import type { Database, Db } from './database';
 
-export type DatabaseTarget =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string; searchPath?: string };
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; searchPath?: string };
 
 const PG_INT8 = 20;
 const STATEMENT_CACHE_SIZE = 500;

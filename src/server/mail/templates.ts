@@ -3,7 +3,14 @@ import type { Mail } from './mailer';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function layout(to: string, subject: string, greeting: string, lines: string[], action: { label: string; url: string }, footer: string): Mail {
+function layout(
+  to: string,
+  subject: string,
+  greeting: string,
+  lines: string[],
+  action: { label: string; url: string },
+  footer: string,
+): Mail {
   const text = [greeting, '', ...lines, '', `${action.label}: ${action.url}`, '', footer, '', '— Botty'].join('\n');
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1f2937;line-height:1.5">
 <p>${escapeHtml(greeting)}</p>

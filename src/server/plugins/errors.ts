@@ -8,10 +8,14 @@ interface FieldError {
   message: string;
 }
 
-function fieldErrors(error: { validation: { instancePath: string; message?: string; params: unknown }[] }): FieldError[] {
+function fieldErrors(error: {
+  validation: { instancePath: string; message?: string; params: unknown }[];
+}): FieldError[] {
   return error.validation.map((v) => {
     const issuePath = (v.params as { issue?: { path?: PropertyKey[] } }).issue?.path;
-    const path = issuePath?.length ? issuePath.map(String).join('.') : v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const path = issuePath?.length
+      ? issuePath.map(String).join('.')
+      : v.instancePath.replace(/^\//, '').replaceAll('/', '.');
     return { path, message: v.message ?? 'Invalid value' };
   });
 }
@@ -25,11 +29,15 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = fieldErrors(error);
-      return reply.status(400).send({ message: errors[0]?.message ?? 'Invalid request', code: 'VALIDATION', requestId, errors });
+      return reply
+        .status(400)
+        .send({ message: errors[0]?.message ?? 'Invalid request', code: 'VALIDATION', requestId, errors });
     }
     const status = error.statusCode ?? 500;
     if (status === 429) {
-      return reply.status(429).send({ message: 'Too many attempts. Please wait a moment and try again.', code: 'RATE_LIMITED', requestId });
+      return reply
+        .status(429)
+        .send({ message: 'Too many attempts. Please wait a moment and try again.', code: 'RATE_LIMITED', requestId });
     }
     if (status === 413) {
       return reply.status(413).send({ message: 'The request is too large.', code: 'PAYLOAD_TOO_LARGE', requestId });
@@ -39,6 +47,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(status).send({ message: error.message, code: 'BAD_REQUEST', requestId });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL', requestId });
+    return reply
+      .status(500)
+      .send({ message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL', requestId });
   });
 });

@@ -8,7 +8,11 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 export const openapiPlugin = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Botty API', version: '1.0.0', description: 'Create, train and chat with your own AI assistants.' },
+      info: {
+        title: 'Botty API',
+        version: '1.0.0',
+        description: 'Create, train and chat with your own AI assistants.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,

@@ -20,7 +20,8 @@ export const staticClientPlugin = fp(async (app: FastifyInstance, options: { roo
       index: false,
       setHeaders(res, path) {
         // Vite fingerprints everything under assets/, so those can be cached for good.
-        if (path.includes(`${join('assets', '')}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        if (path.includes(`${join('assets', '')}`))
+          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
       },
     });
     app.get('/*', { schema: { hide: true } }, async (request, reply) => {

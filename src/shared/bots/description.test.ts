@@ -20,7 +20,9 @@ describe('tidyDescription', () => {
 
   it('corrects the misspelling of philosophical, keeping its capital', () => {
     expect(tidyDescription('You are Chulo, a philisophical aussiedoodle')).toBe('Chulo, a philosophical aussiedoodle');
-    expect(tidyDescription('Philisophical musings. More philisophical ideas')).toBe('Philosophical musings. More philosophical ideas');
+    expect(tidyDescription('Philisophical musings. More philisophical ideas')).toBe(
+      'Philosophical musings. More philosophical ideas',
+    );
   });
 
   it('leaves text alone when the phrase is not at the start or is part of a word', () => {

@@ -3,8 +3,13 @@ import { buildLocalPrompt, localExampleQueries } from './prompt-template';
 
 describe('buildLocalPrompt', () => {
   it('builds the full template from name, tidied description and purpose', () => {
-    expect(buildLocalPrompt({ name: ' Meal Planner ', description: 'You are a bot that plans weekly meals', purpose: 'planning' }))
-      .toBe(`You are Meal Planner, an AI assistant.
+    expect(
+      buildLocalPrompt({
+        name: ' Meal Planner ',
+        description: 'You are a bot that plans weekly meals',
+        purpose: 'planning',
+      }),
+    ).toBe(`You are Meal Planner, an AI assistant.
 
 About you: Plans weekly meals.
 
@@ -41,13 +46,16 @@ Guidelines:
 });
 
 describe('localExampleQueries', () => {
-  it.each(['answering', 'creating', 'analyzing', 'planning', 'other'])('gives five distinct queries for %s, one naming the bot', (purpose) => {
-    const queries = localExampleQueries(purpose, 'Scout');
-    expect(queries).toHaveLength(5);
-    expect(new Set(queries).size).toBe(5);
-    expect(queries.every((q) => q.trim().length > 0)).toBe(true);
-    expect(queries.filter((q) => q.includes('Scout'))).toHaveLength(1);
-  });
+  it.each(['answering', 'creating', 'analyzing', 'planning', 'other'])(
+    'gives five distinct queries for %s, one naming the bot',
+    (purpose) => {
+      const queries = localExampleQueries(purpose, 'Scout');
+      expect(queries).toHaveLength(5);
+      expect(new Set(queries).size).toBe(5);
+      expect(queries.every((q) => q.trim().length > 0)).toBe(true);
+      expect(queries.filter((q) => q.includes('Scout'))).toHaveLength(1);
+    },
+  );
 
   it('differs by purpose', () => {
     expect(localExampleQueries('planning', 'X')).not.toEqual(localExampleQueries('creating', 'X'));

@@ -56,7 +56,14 @@ describe('wizard steps', () => {
 
 describe('the draft', () => {
   it('starts empty as spec §3 describes', () => {
-    expect(emptyDraft()).toEqual({ name: '', description: '', purpose: 'answering', icon: 'robot', capabilities: [], config: {} });
+    expect(emptyDraft()).toEqual({
+      name: '',
+      description: '',
+      purpose: 'answering',
+      icon: 'robot',
+      capabilities: [],
+      config: {},
+    });
     expect(initialWizardState()).toEqual({ step: 1, draft: emptyDraft(), exampleQueries: [], generatedQueries: [] });
   });
 
@@ -78,7 +85,13 @@ describe('the draft', () => {
   });
 
   it('becomes the request fields: trimmed text, web browsing following web_search', () => {
-    const draft = { ...emptyDraft(), name: ' Chef ', description: ' Plans meals ', capabilities: ['web_search' as const], config: { webBrowsing: false } };
+    const draft = {
+      ...emptyDraft(),
+      name: ' Chef ',
+      description: ' Plans meals ',
+      capabilities: ['web_search' as const],
+      config: { webBrowsing: false },
+    };
     expect(botFieldsOf(draft)).toEqual({
       name: 'Chef',
       description: 'Plans meals',
@@ -93,7 +106,12 @@ describe('the draft', () => {
 describe('saved wizard state', () => {
   const saved: WizardState = {
     step: 3,
-    draft: { ...emptyDraft(), name: 'Chef', description: 'Plans meals', config: { tone: 'friendly', maxContextMessages: 12 } },
+    draft: {
+      ...emptyDraft(),
+      name: 'Chef',
+      description: 'Plans meals',
+      config: { tone: 'friendly', maxContextMessages: 12 },
+    },
     exampleQueries: ['What is for dinner?'],
     generatedQueries: ['Plan my week.'],
   };
@@ -129,7 +147,9 @@ describe('saved wizard state', () => {
   });
 
   it('keeps unique capabilities', () => {
-    const state = parseWizardState(JSON.stringify({ ...saved, draft: { ...saved.draft, capabilities: ['memory_context', 'memory_context'] } }));
+    const state = parseWizardState(
+      JSON.stringify({ ...saved, draft: { ...saved.draft, capabilities: ['memory_context', 'memory_context'] } }),
+    );
     expect(state.draft.capabilities).toEqual(['memory_context']);
   });
 
@@ -165,20 +185,30 @@ describe('customization (step 2)', () => {
   it('fills what was not chosen with defaults; web browsing follows web_search', () => {
     expect(customizationOf(emptyDraft())).toEqual(CUSTOMIZATION_DEFAULTS);
     expect(CUSTOMIZATION_DEFAULTS.maxContextMessages).toBe(10);
-    const values = customizationOf({ ...emptyDraft(), capabilities: ['web_search'], config: { tone: 'enthusiastic', systemPrompt: 'x' } });
+    const values = customizationOf({
+      ...emptyDraft(),
+      capabilities: ['web_search'],
+      config: { tone: 'enthusiastic', systemPrompt: 'x' },
+    });
     expect(values).toEqual({ ...CUSTOMIZATION_DEFAULTS, tone: 'enthusiastic', webBrowsing: true });
   });
 
   it('refuses a context window outside 1 to 20 with the spec message', () => {
     for (const n of [0, 21, 2.5, Number.NaN]) {
       const result = customizationSchema.safeParse({ ...CUSTOMIZATION_DEFAULTS, maxContextMessages: n });
-      expect(result.error?.issues.map((i) => i.message)).toEqual(['Number of previous messages to consider for context (1-20)']);
+      expect(result.error?.issues.map((i) => i.message)).toEqual([
+        'Number of previous messages to consider for context (1-20)',
+      ]);
     }
     expect(customizationSchema.safeParse({ ...CUSTOMIZATION_DEFAULTS, maxContextMessages: 20 }).success).toBe(true);
   });
 
   it('refuses trusted sources that are not a comma-separated list of domains', () => {
-    expect(customizationSchema.safeParse({ ...CUSTOMIZATION_DEFAULTS, trustedSources: 'nature.com, arxiv.org' }).success).toBe(true);
-    expect(customizationSchema.safeParse({ ...CUSTOMIZATION_DEFAULTS, trustedSources: 'not a domain' }).success).toBe(false);
+    expect(
+      customizationSchema.safeParse({ ...CUSTOMIZATION_DEFAULTS, trustedSources: 'nature.com, arxiv.org' }).success,
+    ).toBe(true);
+    expect(customizationSchema.safeParse({ ...CUSTOMIZATION_DEFAULTS, trustedSources: 'not a domain' }).success).toBe(
+      false,
+    );
   });
 });

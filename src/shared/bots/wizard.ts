@@ -6,7 +6,14 @@ import {
   TRAINING_CAP,
   TRAINING_STEP,
 } from '../constants';
-import { botConfigSchema, capabilitySchema, iconSchema, purposeSchema, type Bot, type BotConfig } from '../contracts/bots';
+import {
+  botConfigSchema,
+  capabilitySchema,
+  iconSchema,
+  purposeSchema,
+  type Bot,
+  type BotConfig,
+} from '../contracts/bots';
 import type { Capability } from './capabilities';
 import { FALLBACK_ICON, type IconName } from './icons';
 import type { Purpose } from './purposes';
@@ -168,7 +175,9 @@ export const CUSTOMIZATION_DEFAULTS: Customization = {
  */
 export function customizationOf(draft: WizardDraft): Customization {
   const keys = Object.keys(CUSTOMIZATION_DEFAULTS) as (keyof Customization)[];
-  const values = Object.fromEntries(keys.map((key) => [key, draft.config[key] ?? CUSTOMIZATION_DEFAULTS[key]])) as Customization;
+  const values = Object.fromEntries(
+    keys.map((key) => [key, draft.config[key] ?? CUSTOMIZATION_DEFAULTS[key]]),
+  ) as Customization;
   return { ...values, webBrowsing: draft.capabilities.includes('web_search') };
 }
 

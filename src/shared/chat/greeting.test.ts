@@ -53,7 +53,7 @@ describe('greetingFor', () => {
 
   it('matches keywords at the start of words only', () => {
     expect(greetingFor({ name: 'X', description: 'Comic strip writer' })).toBe(
-    "Hello! I'm X. I specialize in comic strip writer. How can I help you today?",
+      "Hello! I'm X. I specialize in comic strip writer. How can I help you today?",
     );
   });
 
@@ -70,6 +70,8 @@ describe('greetingFor', () => {
   });
 
   it('falls back to the plain greeting when nothing is left after cleaning', () => {
-    expect(greetingFor({ name: 'Scout', description: 'You are' })).toBe("Hello! I'm your Scout botty. How can I help you today?");
+    expect(greetingFor({ name: 'Scout', description: 'You are' })).toBe(
+      "Hello! I'm your Scout botty. How can I help you today?",
+    );
   });
 });

@@ -51,7 +51,11 @@ const SELF_DESCRIPTION = /\b(?:you\s+are|i\s+am|a\s+botty\s+that|a\s+bot\s+that)
 
 /** The description as the object of "I specialize in …". */
 function specialty(description: string): string {
-  const text = description.replace(SELF_DESCRIPTION, ' ').replace(/\s+/g, ' ').trim().replace(/[.!?]+$/, '');
+  const text = description
+    .replace(SELF_DESCRIPTION, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.!?]+$/, '');
   // Lowercase a leading capital, but leave acronyms such as "AI" alone.
   return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }

@@ -122,7 +122,10 @@ export const profileBodySchema = z.object({
 export type ProfileBody = z.infer<typeof profileBodySchema>;
 
 export const changePasswordBodySchema = z.object({
-  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(PASSWORD_MAX),
+  currentPassword: z
+    .string({ error: 'Current password is required' })
+    .min(1, 'Current password is required')
+    .max(PASSWORD_MAX),
   newPassword,
 });
 export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;

@@ -23,7 +23,10 @@ describe('createBotBodySchema', () => {
     [{ description: 'x'.repeat(501) }, 'Description must be at most 500 characters'],
     [{ purpose: 'chatting' }, 'Purpose must be one of: answering, creating, analyzing, planning'],
     [{ icon: 'rocket' }, 'Choose one of the available icons'],
-    [{ capabilities: ['web_search', 'telepathy'] }, 'Capabilities must be among: web_search, document_analysis, image_understanding, memory_context'],
+    [
+      { capabilities: ['web_search', 'telepathy'] },
+      'Capabilities must be among: web_search, document_analysis, image_understanding, memory_context',
+    ],
     [{ capabilities: ['web_search', 'web_search'] }, 'Each capability can be chosen only once'],
   ])('rejects %j with %j', (change, message) => {
     expect(messages(createBotBodySchema.safeParse({ ...valid, ...change }))).toEqual([message]);
@@ -58,19 +61,30 @@ describe('botConfigSchema', () => {
     expect(botConfigSchema.safeParse({ maxContextMessages: value }).success).toBe(true);
   });
 
-  it.each(['nature', 'nature.com; arxiv.org', 'https://nature.com', 'nature.com, not a domain'])('rejects trusted sources %j', (value) => {
-    expect(messages(botConfigSchema.safeParse({ trustedSources: value }))).toEqual([BOT_MESSAGES.trustedSources]);
-  });
+  it.each(['nature', 'nature.com; arxiv.org', 'https://nature.com', 'nature.com, not a domain'])(
+    'rejects trusted sources %j',
+    (value) => {
+      expect(messages(botConfigSchema.safeParse({ trustedSources: value }))).toEqual([BOT_MESSAGES.trustedSources]);
+    },
+  );
 
   it.each(['', 'nature.com', ' nature.com,arxiv.org , ', 'WWW.BBC.CO.UK'])('accepts trusted sources %j', (value) => {
     expect(botConfigSchema.safeParse({ trustedSources: value }).success).toBe(true);
   });
 
   it('rejects unknown tones and styles and overlong prompts', () => {
-    expect(messages(botConfigSchema.safeParse({ tone: 'grumpy' }))).toEqual(['Tone must be one of: professional, friendly, enthusiastic']);
-    expect(messages(botConfigSchema.safeParse({ writingStyle: 'verbose' }))).toEqual(['Writing style must be one of: concise, detailed, simple']);
-    expect(messages(botConfigSchema.safeParse({ customPrompt: 'x'.repeat(8001) }))).toEqual(['Custom prompt must be at most 8000 characters']);
-    expect(messages(botConfigSchema.safeParse({ greeting: 'x'.repeat(501) }))).toEqual(['Greeting must be at most 500 characters']);
+    expect(messages(botConfigSchema.safeParse({ tone: 'grumpy' }))).toEqual([
+      'Tone must be one of: professional, friendly, enthusiastic',
+    ]);
+    expect(messages(botConfigSchema.safeParse({ writingStyle: 'verbose' }))).toEqual([
+      'Writing style must be one of: concise, detailed, simple',
+    ]);
+    expect(messages(botConfigSchema.safeParse({ customPrompt: 'x'.repeat(8001) }))).toEqual([
+      'Custom prompt must be at most 8000 characters',
+    ]);
+    expect(messages(botConfigSchema.safeParse({ greeting: 'x'.repeat(501) }))).toEqual([
+      'Greeting must be at most 500 characters',
+    ]);
   });
 
   it('drops keys it does not know', () => {
@@ -81,7 +95,10 @@ describe('botConfigSchema', () => {
 describe('updateBotBodySchema', () => {
   it('accepts an empty change and any subset', () => {
     expect(updateBotBodySchema.parse({})).toEqual({});
-    expect(updateBotBodySchema.parse({ active: false, config: { customPrompt: ' x ' } })).toEqual({ active: false, config: { customPrompt: 'x' } });
+    expect(updateBotBodySchema.parse({ active: false, config: { customPrompt: ' x ' } })).toEqual({
+      active: false,
+      config: { customPrompt: 'x' },
+    });
   });
 });
 
@@ -98,7 +115,9 @@ describe('path ids and the activities limit', () => {
     expect(activitiesQuerySchema.parse({})).toEqual({ limit: 10 });
     expect(activitiesQuerySchema.parse({ limit: '3' })).toEqual({ limit: 3 });
     for (const limit of ['0', '51', 'x', '2.5']) {
-      expect(messages(activitiesQuerySchema.safeParse({ limit }))).toEqual(['Limit must be a whole number from 1 to 50']);
+      expect(messages(activitiesQuerySchema.safeParse({ limit }))).toEqual([
+        'Limit must be a whole number from 1 to 50',
+      ]);
     }
   });
 });

@@ -38,7 +38,10 @@ export const BOT_MESSAGES = {
 } as const;
 
 const boundedText = (label: string, max: number) =>
-  z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`);
 
 const flag = (label: string) => z.boolean({ error: `${label} must be true or false` });
 

@@ -60,7 +60,11 @@ export const createConversationBodySchema = z.object({
   /** Sent by the spec's client (always 1); the owner is the signed-in caller (decisions §1). */
   userId: z.unknown().optional(),
   /** Blank or missing: `Conversation with {bot name}`. */
-  title: z.string({ error: 'Title must be text' }).trim().max(CONVERSATION_TITLE_MAX, CHAT_MESSAGES.titleMax).optional(),
+  title: z
+    .string({ error: 'Title must be text' })
+    .trim()
+    .max(CONVERSATION_TITLE_MAX, CHAT_MESSAGES.titleMax)
+    .optional(),
 });
 export type CreateConversationBody = z.infer<typeof createConversationBodySchema>;
 
@@ -123,6 +127,9 @@ export const chatStreamEventSchema = z.discriminatedUnion('event', [
   /** The saved reply (status `complete`, or `stopped`); null when stopped before the model wrote anything. */
   z.object({ event: z.literal('done'), data: messageSchema.nullable() }),
   /** `messageId` names the partial reply saved with status `failed`, when the model wrote something first. */
-  z.object({ event: z.literal('error'), data: z.object({ message: z.string(), messageId: z.number().int().optional() }) }),
+  z.object({
+    event: z.literal('error'),
+    data: z.object({ message: z.string(), messageId: z.number().int().optional() }),
+  }),
 ]);
 export type ChatStreamEvent = z.infer<typeof chatStreamEventSchema>;

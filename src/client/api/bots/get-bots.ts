@@ -11,7 +11,11 @@ export async function getBots(): Promise<Bot[]> {
   try {
     return await apiRequest<Bot[]>('GET', '/api/bots');
   } catch (error) {
-    toast({ variant: 'destructive', title: 'Failed to fetch bots', description: serverMessage(error) ?? 'Please try again later.' });
+    toast({
+      variant: 'destructive',
+      title: 'Failed to fetch bots',
+      description: serverMessage(error) ?? 'Please try again later.',
+    });
     return [];
   }
 }

@@ -17,7 +17,10 @@ export function useCreateConversation() {
       // the refetch replaces a list request that was already under way and could answer without it.
       queryClient.setQueryData<Conversation[]>(key, (list) => (list ? [conversation, ...list] : list));
       // A new conversation is also a "chat started" activity.
-      return Promise.all([queryClient.invalidateQueries({ queryKey: key, exact: true }), invalidateActivities(queryClient)]);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: key, exact: true }),
+        invalidateActivities(queryClient),
+      ]);
     },
   });
 }

@@ -14,7 +14,11 @@ export interface StreamReplyOptions {
  * EventSource cannot POST, so the body is read here. Refusals throw an ApiError before any event; events
  * that do not match the contract are skipped rather than trusted.
  */
-export async function* streamReply({ conversationId, content, signal }: StreamReplyOptions): AsyncGenerator<ChatStreamEvent> {
+export async function* streamReply({
+  conversationId,
+  content,
+  signal,
+}: StreamReplyOptions): AsyncGenerator<ChatStreamEvent> {
   const path = content === undefined ? 'regenerate' : 'stream';
   const res = await apiFetch('POST', `/api/conversations/${conversationId}/${path}`, {
     body: content === undefined ? undefined : { content },

@@ -66,7 +66,11 @@ export function ChatComposer({ value, onChange, onSend, onStop, canSend, running
         {running ? (
           <WithTooltip label="Stop generating">
             <Button variant="secondary" size="icon" aria-label="Stop generating" disabled={stopping} onClick={onStop}>
-              {stopping ? <Spinner className="size-4" label="Stopping" /> : <Square className="fill-current" aria-hidden="true" />}
+              {stopping ? (
+                <Spinner className="size-4" label="Stopping" />
+              ) : (
+                <Square className="fill-current" aria-hidden="true" />
+              )}
             </Button>
           </WithTooltip>
         ) : (
@@ -75,7 +79,9 @@ export function ChatComposer({ value, onChange, onSend, onStop, canSend, running
           </Button>
         )}
       </div>
-      <p className="mt-1.5 hidden px-1 text-xs text-muted-foreground md:block">Enter to send, Shift+Enter for a new line</p>
+      <p className="mt-1.5 hidden px-1 text-xs text-muted-foreground md:block">
+        Enter to send, Shift+Enter for a new line
+      </p>
     </form>
   );
 }

@@ -67,13 +67,21 @@ function AssistantMessage({ bot, message, onRegenerate }: { bot: Bot; message: M
 }
 
 function UserMessage({ message }: { message: Message }) {
-  return <div className={`${BUBBLE} self-end rounded-tr-md bg-primary whitespace-pre-wrap text-primary-foreground`}>{message.content}</div>;
+  return (
+    <div className={`${BUBBLE} self-end rounded-tr-md bg-primary whitespace-pre-wrap text-primary-foreground`}>
+      {message.content}
+    </div>
+  );
 }
 
 function TypingIndicator({ bot }: { bot: Bot }) {
   return (
     <AssistantRow bot={bot}>
-      <div role="status" aria-label="Botty is typing" className="flex h-10 items-center gap-1 rounded-2xl rounded-tl-md bg-muted px-4">
+      <div
+        role="status"
+        aria-label="Botty is typing"
+        className="flex h-10 items-center gap-1 rounded-2xl rounded-tl-md bg-muted px-4"
+      >
         {['[animation-delay:-0.3s]', '[animation-delay:-0.15s]', ''].map((delay) => (
           <span key={delay} className={`size-2 animate-bounce rounded-full bg-muted-foreground/70 ${delay}`} />
         ))}
@@ -85,7 +93,10 @@ function TypingIndicator({ bot }: { bot: Bot }) {
 /** `alert` for what just went wrong; a state found on opening the conversation is only shown. */
 function Problem({ message, onRetry, alert = true }: { message: string; onRetry: () => void; alert?: boolean }) {
   return (
-    <div role={alert ? 'alert' : undefined} className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-error/30 bg-error/5 px-3 py-2 text-sm text-error">
+    <div
+      role={alert ? 'alert' : undefined}
+      className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-error/30 bg-error/5 px-3 py-2 text-sm text-error"
+    >
       <AlertCircle className="size-4 shrink-0" aria-hidden="true" />
       <span className="min-w-0 flex-1">{message}</span>
       <Button variant="outline" size="sm" onClick={onRetry}>

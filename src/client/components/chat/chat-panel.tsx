@@ -30,7 +30,15 @@ export interface ChatPanelProps {
   className?: string;
 }
 
-function Notice({ icon: Icon, tone = 'info', children }: { icon: typeof Info; tone?: 'info' | 'error'; children: ReactNode }) {
+function Notice({
+  icon: Icon,
+  tone = 'info',
+  children,
+}: {
+  icon: typeof Info;
+  tone?: 'info' | 'error';
+  children: ReactNode;
+}) {
   return (
     <div
       role={tone === 'error' ? 'alert' : 'note'}
@@ -133,7 +141,9 @@ export function ChatPanel({
       {status?.offline && (
         <Notice icon={PlugZap}>No language model is connected — replies explain how to connect one.</Notice>
       )}
-      {!bot.active && <Notice icon={Info}>This botty is inactive. Activate it on the dashboard to chat with it.</Notice>}
+      {!bot.active && (
+        <Notice icon={Info}>This botty is inactive. Activate it on the dashboard to chat with it.</Notice>
+      )}
       {conversation.error && (
         <Notice icon={Info} tone="error">
           <span>{conversation.error}</span>

@@ -21,7 +21,11 @@ export function CopyButton({ text, label, className }: { text: () => string; lab
       await navigator.clipboard.writeText(text());
       setCopied(true);
     } catch {
-      toast({ variant: 'destructive', title: 'Could not copy', description: 'Your browser did not allow copying to the clipboard.' });
+      toast({
+        variant: 'destructive',
+        title: 'Could not copy',
+        description: 'Your browser did not allow copying to the clipboard.',
+      });
     }
   };
 

@@ -97,7 +97,11 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
             update((list) => [...list, started]);
           } else {
             const replyId = draftReplyId;
-            update((list) => list.map((message) => (message.id === replyId ? { ...message, content: message.content + text } : message)));
+            update((list) =>
+              list.map((message) =>
+                message.id === replyId ? { ...message, content: message.content + text } : message,
+              ),
+            );
           }
         } else if (event.event === 'done') {
           ended = true;

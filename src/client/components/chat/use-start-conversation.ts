@@ -8,7 +8,11 @@ import { serverMessage } from '@/lib/request';
  * Spec §4: opening the chat for a bot creates one conversation, and again when the bot changes, unless the
  * caller chose an existing one. The ref keeps StrictMode's second effect run from creating a second one.
  */
-export function useStartConversation(bot: Bot, chosenId: number | undefined, onStarted?: (conversation: Conversation) => void) {
+export function useStartConversation(
+  bot: Bot,
+  chosenId: number | undefined,
+  onStarted?: (conversation: Conversation) => void,
+) {
   const { mutate, error } = useCreateConversation();
   const startedFor = useRef<number | null>(null);
   const [started, setStarted] = useState<Conversation | null>(null);

@@ -7,7 +7,10 @@ export const Tabs = TabsPrimitive.Root;
 export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
   return (
     <TabsPrimitive.List
-      className={cn('inline-flex h-12 items-center justify-center rounded-lg bg-muted p-1 text-muted-foreground md:h-10', className)}
+      className={cn(
+        'inline-flex h-12 items-center justify-center rounded-lg bg-muted p-1 text-muted-foreground md:h-10',
+        className,
+      )}
       {...props}
     />
   );
@@ -30,7 +33,10 @@ export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsP
 export function TabsContent({ className, ...props }: ComponentProps<typeof TabsPrimitive.Content>) {
   return (
     <TabsPrimitive.Content
-      className={cn('mt-4 rounded-xl focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none', className)}
+      className={cn(
+        'mt-4 rounded-xl focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
+        className,
+      )}
       {...props}
     />
   );

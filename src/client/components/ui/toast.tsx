@@ -77,7 +77,12 @@ export function ToastTitle({ className, ...props }: ComponentProps<typeof ToastP
 
 export function ToastDescription({ className, ...props }: ComponentProps<typeof ToastPrimitive.Description>) {
   // Full opacity on red: white text at 90% falls below the 4.5:1 contrast minimum there.
-  return <ToastPrimitive.Description className={cn('text-sm opacity-90 group-[.destructive]:opacity-100', className)} {...props} />;
+  return (
+    <ToastPrimitive.Description
+      className={cn('text-sm opacity-90 group-[.destructive]:opacity-100', className)}
+      {...props}
+    />
+  );
 }
 
 export type ToastActionElement = ReactElement<typeof ToastAction>;

@@ -1,12 +1,5 @@
 import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD } from '@shared/constants';
-import {
-  Toast,
-  ToastClose,
-  ToastDescription,
-  ToastProvider,
-  ToastTitle,
-  ToastViewport,
-} from '@/components/ui/toast';
+import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from '@/components/ui/toast';
 import { useToast } from '@/components/ui/use-toast';
 
 export function Toaster() {

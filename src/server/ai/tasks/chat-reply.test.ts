@@ -2,10 +2,21 @@ import { APICallError, RetryError } from 'ai';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Ai } from '../providers';
-import { CHAT_ERRORS, DEFAULT_CHAT_TIMEOUTS, describeModelError, offlineReplyText, streamChatReply } from './chat-reply';
+import {
+  CHAT_ERRORS,
+  DEFAULT_CHAT_TIMEOUTS,
+  describeModelError,
+  offlineReplyText,
+  streamChatReply,
+} from './chat-reply';
 
 const apiError = (statusCode?: number) =>
-  new APICallError({ message: 'upstream', url: 'http://model.test/v1/chat/completions', requestBodyValues: {}, statusCode });
+  new APICallError({
+    message: 'upstream',
+    url: 'http://model.test/v1/chat/completions',
+    requestBodyValues: {},
+    statusCode,
+  });
 
 describe('describeModelError', () => {
   it.each([
@@ -39,7 +50,9 @@ describe('streamChatReply offline', () => {
     for await (const piece of streamChatReply(request(new AbortController().signal))) pieces.push(piece);
     expect(pieces.length).toBeGreaterThan(3);
     expect(pieces.join('')).toBe(offlineReplyText('Scout'));
-    expect(offlineReplyText('Scout')).toMatch(/^I'm Scout, but no language model is connected to this Botty server yet/);
+    expect(offlineReplyText('Scout')).toMatch(
+      /^I'm Scout, but no language model is connected to this Botty server yet/,
+    );
     expect(offlineReplyText('Scout')).toContain('`LLM_BASE_URL=http://127.0.0.1:11434/v1`');
   });
 

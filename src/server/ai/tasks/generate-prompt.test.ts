@@ -2,12 +2,22 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildLocalPrompt, localExampleQueries } from '@shared/bots/prompt-template';
 import { databaseKinds } from '../../../../tests/support/databases';
-import { messageText, startFakeLlm, systemPromptOf, unreachableUrl, type FakeLlm } from '../../../../tests/support/fake-llm';
+import {
+  messageText,
+  startFakeLlm,
+  systemPromptOf,
+  unreachableUrl,
+  type FakeLlm,
+} from '../../../../tests/support/fake-llm';
 import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
 import { createAi } from '../providers';
 import { generatePrompt } from './generate-prompt';
 
-const body = { name: 'Meal Planner', description: 'You are a bot that plans weekly vegetarian meals', purpose: 'planning' as const };
+const body = {
+  name: 'Meal Planner',
+  description: 'You are a bot that plans weekly vegetarian meals',
+  purpose: 'planning' as const,
+};
 const template = {
   systemPrompt: buildLocalPrompt(body),
   exampleQueries: localExampleQueries(body.purpose, body.name),
@@ -105,7 +115,10 @@ describe.each(databaseKinds)('POST /api/generate-prompt on %s', (kind) => {
 
 describe.each(databaseKinds)('POST /api/generate-prompt without a reachable model on %s', (kind) => {
   it('answers with the local template when the model server is down', async () => {
-    const t = await startTestApp({ kind, env: { LLM_BASE_URL: `${await unreachableUrl()}/v1`, LLM_MODEL: 'fake-model' } });
+    const t = await startTestApp({
+      kind,
+      env: { LLM_BASE_URL: `${await unreachableUrl()}/v1`, LLM_MODEL: 'fake-model' },
+    });
     try {
       const { token } = await signUp(t);
       const res = await t.request('POST', '/api/generate-prompt', { token, body });
@@ -129,7 +142,8 @@ describe.each(databaseKinds)('POST /api/generate-prompt without a reachable mode
         source: 'template',
       });
       const statuses = [];
-      for (let i = 0; i < 30; i += 1) statuses.push((await t.request('POST', '/api/generate-prompt', { token, body })).status);
+      for (let i = 0; i < 30; i += 1)
+        statuses.push((await t.request('POST', '/api/generate-prompt', { token, body })).status);
       expect(statuses.slice(0, 29).every((s) => s === 200)).toBe(true);
       expect(statuses[29]).toBe(429);
     } finally {
@@ -143,7 +157,10 @@ describe('generatePrompt', () => {
     const fake = await startFakeLlm({ reply: { hang: true } });
     try {
       const log = pino({ level: 'silent' });
-      const ai = createAi({ provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: 'secret-key', model: 'fake-model' }, log);
+      const ai = createAi(
+        { provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: 'secret-key', model: 'fake-model' },
+        log,
+      );
       const started = Date.now();
       const result = await generatePrompt({ ai, log }, body, 300);
       expect(result).toEqual(template);

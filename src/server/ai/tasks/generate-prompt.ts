@@ -73,7 +73,10 @@ export async function generatePrompt(
       });
       const answer = usable(object);
       if (answer) return { ...answer, source: 'model' };
-      deps.log.warn({ model: deps.ai.modelId }, 'generate-prompt: unusable answer from the model; using the local template');
+      deps.log.warn(
+        { model: deps.ai.modelId },
+        'generate-prompt: unusable answer from the model; using the local template',
+      );
     } catch (err) {
       deps.log.warn({ err, model: deps.ai.modelId }, 'generate-prompt: the model failed; using the local template');
     }

@@ -41,6 +41,10 @@ export const accounts: Migration = {
       .addColumn('expires_at', t.timestamp, (c) => c.notNull())
       .addColumn('used_at', t.timestamp)
       .execute();
-    await db.schema.createIndex('email_tokens_user_purpose').on('email_tokens').columns(['user_id', 'purpose']).execute();
+    await db.schema
+      .createIndex('email_tokens_user_purpose')
+      .on('email_tokens')
+      .columns(['user_id', 'purpose'])
+      .execute();
   },
 };

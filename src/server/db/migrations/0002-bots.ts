@@ -31,6 +31,10 @@ export const bots: Migration = {
       .addColumn('bot_name', 'varchar(100)')
       .addColumn('created_at', t.timestamp, (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('activities_user_created').on('activities').columns(['user_id', 'created_at']).execute();
+    await db.schema
+      .createIndex('activities_user_created')
+      .on('activities')
+      .columns(['user_id', 'created_at'])
+      .execute();
   },
 };

@@ -12,7 +12,11 @@ export const conversations: Migration = {
       .addColumn('updated_at', t.timestamp, (c) => c.notNull())
       .execute();
     await db.schema.createIndex('conversations_bot_id').on('conversations').column('bot_id').execute();
-    await db.schema.createIndex('conversations_user_updated').on('conversations').columns(['user_id', 'updated_at']).execute();
+    await db.schema
+      .createIndex('conversations_user_updated')
+      .on('conversations')
+      .columns(['user_id', 'updated_at'])
+      .execute();
 
     await db.schema
       .createTable('messages')

@@ -16,7 +16,10 @@ describe.each(databaseKinds)('account export and deletion on %s', (kind) => {
     const account = await signUp(t);
     const bot = await createBot(t, account.token, { name: 'Exported Bot' });
     const conversation = await createConversation(t, account.token, bot.id);
-    await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token: account.token, body: { content: 'Hello there' } });
+    await streamChat(t, `/api/conversations/${conversation.id}/stream`, {
+      token: account.token,
+      body: { content: 'Hello there' },
+    });
     return { ...account, bot, conversation };
   }
 
@@ -56,15 +59,21 @@ describe.each(databaseKinds)('account export and deletion on %s', (kind) => {
     expect(done.body.message).toBe(ACCOUNT_MESSAGES.deleted);
 
     expect((await t.request('GET', '/api/auth/user', { token: me.token })).status).toBe(401);
-    expect((await t.request('POST', '/api/auth/login', { body: { username: me.username, password: me.password } })).status).toBe(401);
+    expect(
+      (await t.request('POST', '/api/auth/login', { body: { username: me.username, password: me.password } })).status,
+    ).toBe(401);
     const db = t.db.kysely;
     expect(await db.selectFrom('bots').select('id').where('user_id', '=', me.user.id).execute()).toEqual([]);
     expect(await db.selectFrom('conversations').select('id').where('user_id', '=', me.user.id).execute()).toEqual([]);
-    expect(await db.selectFrom('messages').select('id').where('conversation_id', '=', me.conversation.id).execute()).toEqual([]);
+    expect(
+      await db.selectFrom('messages').select('id').where('conversation_id', '=', me.conversation.id).execute(),
+    ).toEqual([]);
     expect(await db.selectFrom('activities').select('id').where('user_id', '=', me.user.id).execute()).toEqual([]);
 
     const theirs = await t.request('GET', `/api/bots/${other.bot.id}`, { token: other.token });
     expect(theirs.status).toBe(200);
-    expect((await t.request('GET', `/api/conversations/${other.conversation.id}/messages`, { token: other.token })).body).toHaveLength(2);
+    expect(
+      (await t.request('GET', `/api/conversations/${other.conversation.id}/messages`, { token: other.token })).body,
+    ).toHaveLength(2);
   });
 });

@@ -15,7 +15,13 @@ describe.each(databaseKinds)('activities on %s', (kind) => {
   const activities = async (token: string, userId: number, query = '') => {
     const res = await t.request('GET', `/api/users/${userId}/activities${query}`, { token });
     expect(res.status).toBe(200);
-    return res.body as { type: string; description: string; botId: number | null; botName: string | null; createdAt: string }[];
+    return res.body as {
+      type: string;
+      description: string;
+      botId: number | null;
+      botName: string | null;
+      createdAt: string;
+    }[];
   };
 
   it('records each meaningful change, newest first, with readable descriptions', async () => {
@@ -60,21 +66,38 @@ describe.each(databaseKinds)('activities on %s', (kind) => {
       body: { name: 'New', active: false, config: { customPrompt: 'Be brief.' } },
     });
     const list = await activities(me.token, me.user.id);
-    expect(list.map((a) => a.description)).toEqual(['Deactivated New', 'Saved a custom prompt for New', 'Updated New', 'Created Old']);
+    expect(list.map((a) => a.description)).toEqual([
+      'Deactivated New',
+      'Saved a custom prompt for New',
+      'Updated New',
+      'Created Old',
+    ]);
   });
 
   it('records nothing for a change that changes nothing', async () => {
     const me = await signUp(t);
     const bot = await createBot(t, me.token, { config: { tone: 'friendly' } });
-    await t.request('PATCH', `/api/bots/${bot.id}`, { token: me.token, body: { name: bot.name, config: { tone: 'friendly' } } });
+    await t.request('PATCH', `/api/bots/${bot.id}`, {
+      token: me.token,
+      body: { name: bot.name, config: { tone: 'friendly' } },
+    });
     expect((await activities(me.token, me.user.id)).map((a) => a.type)).toEqual(['bot_created']);
   });
 
   it('lets the chat record that a chat started', async () => {
     const me = await signUp(t);
     const bot = await createBot(t, me.token, { name: 'Scout' });
-    await recordActivity(t.db.kysely, { userId: me.user.id, type: 'chat_started', bot, at: new Date(Date.parse('2030-01-01')).toISOString() });
-    expect((await activities(me.token, me.user.id))[0]).toMatchObject({ type: 'chat_started', description: 'Started a chat with Scout', botId: bot.id });
+    await recordActivity(t.db.kysely, {
+      userId: me.user.id,
+      type: 'chat_started',
+      bot,
+      at: new Date(Date.parse('2030-01-01')).toISOString(),
+    });
+    expect((await activities(me.token, me.user.id))[0]).toMatchObject({
+      type: 'chat_started',
+      description: 'Started a chat with Scout',
+      botId: bot.id,
+    });
   });
 
   it('answers 10 by default and honours a limit up to 50', async () => {

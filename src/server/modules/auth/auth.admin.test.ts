@@ -42,7 +42,12 @@ describe.each(databaseKinds)('POST /api/auth/create-admin on %s', (kind) => {
     const account = newAccount();
     const res = await createAdmin(await tokenFor(t, superadmin), account);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ username: account.username, email: account.email, role: 'superadmin', emailVerified: true });
+    expect(res.body).toMatchObject({
+      username: account.username,
+      email: account.email,
+      role: 'superadmin',
+      emailVerified: true,
+    });
     expect((await login(t, account.username, account.password)).body.user.role).toBe('superadmin');
   });
 
@@ -67,7 +72,12 @@ describe.each(databaseKinds)('ensureBootstrapAdmin on %s', (kind) => {
     await bootstrap(admin);
     const res = await login(t, admin.username, admin.password);
     expect(res.status).toBe(200);
-    expect(res.body.user).toMatchObject({ username: admin.username, email: admin.email, role: 'superadmin', emailVerified: true });
+    expect(res.body.user).toMatchObject({
+      username: admin.username,
+      email: admin.email,
+      role: 'superadmin',
+      emailVerified: true,
+    });
   });
 
   it("brings an existing account's e-mail and password up to date and signs its old sessions out", async () => {

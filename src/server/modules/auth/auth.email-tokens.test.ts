@@ -97,19 +97,29 @@ describe.each(databaseKinds)('e-mail verification through the mailed link, on %s
     const known = await resend(marker.email);
     await nextMail(t, marker.email, VERIFY_SUBJECT, 1);
     const unknown = 'nobody@example.com';
-    await expectNoMailBeforeNext(t, unknown, async () => {
-      expect((await resend(unknown)).body).toEqual(known.body);
-      await resend(marker.email);
-    }, marker);
+    await expectNoMailBeforeNext(
+      t,
+      unknown,
+      async () => {
+        expect((await resend(unknown)).body).toEqual(known.body);
+        await resend(marker.email);
+      },
+      marker,
+    );
 
     const verified = await register(t);
     await t.smtp!.waitForMail(verified.email, VERIFY_SUBJECT);
     await t.db.kysely.updateTable('users').set({ email_verified: true }).where('id', '=', verified.id).execute();
     const mailsBefore = mailsTo(t, verified.email, /./).length;
-    await expectNoMailBeforeNext(t, 'unused@example.com', async () => {
-      expect((await resend(verified.email)).body).toEqual(known.body);
-      await resend(marker.email);
-    }, marker);
+    await expectNoMailBeforeNext(
+      t,
+      'unused@example.com',
+      async () => {
+        expect((await resend(verified.email)).body).toEqual(known.body);
+        await resend(marker.email);
+      },
+      marker,
+    );
     expect(mailsTo(t, verified.email, /./)).toHaveLength(mailsBefore);
   });
 
@@ -199,7 +209,11 @@ describe.each(databaseKinds)('forgotten password and reset through the mailed li
     const verifyToken = tokenOf(linkIn(await t.smtp!.waitForMail(account.email, VERIFY_SUBJECT), '/verify-email/'));
     expectError(await reset(verifyToken), 400, AUTH_MESSAGES.resetInvalid);
     expectError(await reset('made-up-token'), 400, AUTH_MESSAGES.resetInvalid);
-    expectValidation(await t.request('POST', '/api/auth/reset-password', { body: { newPassword: 'a-brand-new-password' } }), 'token', 'Token is required');
+    expectValidation(
+      await t.request('POST', '/api/auth/reset-password', { body: { newPassword: 'a-brand-new-password' } }),
+      'token',
+      'Token is required',
+    );
   });
 
   it('counts a reset of an unverified account as verifying it, since the link proved the address', async () => {

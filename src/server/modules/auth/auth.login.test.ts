@@ -97,7 +97,11 @@ describe.each(databaseKinds)('login while e-mail verification is required, on %s
     expectError(res, 403, AUTH_MESSAGES.needsVerification);
     expect(res.body).toMatchObject({ needsVerification: true, email: unverified.email, code: 'EMAIL_NOT_VERIFIED' });
     expect(res.body.token).toBeUndefined();
-    const sessions = await t.db.kysely.selectFrom('sessions').select('id').where('user_id', '=', unverified.id).execute();
+    const sessions = await t.db.kysely
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', unverified.id)
+      .execute();
     expect(sessions).toEqual([]);
   });
 

@@ -68,21 +68,24 @@ describe.each(databaseKinds)('PATCH /api/auth/profile on %s', (kind) => {
     expect((await currentUser(t, myToken)).body.username).toBe(me.username);
   });
 
-  it.each([
-    ['javascript:alert(1)'],
-    ['data:image/png;base64,AAAA'],
-    ['ftp://example.com/a.png'],
-    ['not a url'],
-  ])('refuses profileImageUrl %s with 400', async (profileImageUrl) => {
-    expectValidation(await patch({ profileImageUrl }), 'profileImageUrl', IMAGE_URL_MESSAGE);
-  });
+  it.each([['javascript:alert(1)'], ['data:image/png;base64,AAAA'], ['ftp://example.com/a.png'], ['not a url']])(
+    'refuses profileImageUrl %s with 400',
+    async (profileImageUrl) => {
+      expectValidation(await patch({ profileImageUrl }), 'profileImageUrl', IMAGE_URL_MESSAGE);
+    },
+  );
 
   it('refuses a username under 3 characters with the spec message', async () => {
     expectValidation(await patch({ username: 'ab' }), 'username', MESSAGES.usernameMin);
   });
 
   it('never changes the e-mail address, role or verification', async () => {
-    const res = await patch({ email: 'changed@example.com', role: 'superadmin', emailVerified: false, fullName: 'Still Me' });
+    const res = await patch({
+      email: 'changed@example.com',
+      role: 'superadmin',
+      emailVerified: false,
+      fullName: 'Still Me',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ email: me.email, role: 'user', emailVerified: true, fullName: 'Still Me' });
   });

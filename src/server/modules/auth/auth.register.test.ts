@@ -28,7 +28,12 @@ describe.each(databaseKinds)('POST /api/auth/register on %s', (kind) => {
 
   it('creates the account, answers 201 with the user and stores only an argon2id hash', async () => {
     const account = newAccount({ username: 'Grace_Hopper' });
-    const res = await registerRaw(t, { ...account, email: 'Grace@Example.COM', fullName: 'Grace Hopper', role: 'user' });
+    const res = await registerRaw(t, {
+      ...account,
+      email: 'Grace@Example.COM',
+      fullName: 'Grace Hopper',
+      role: 'user',
+    });
 
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -86,13 +91,24 @@ describe.each(databaseKinds)('POST /api/auth/register on %s', (kind) => {
   });
 
   it.each([
-    ['e-mail', (i: number) => newAccount({ username: `racer_${i}`, email: 'racer@example.com' }), AUTH_MESSAGES.emailTaken],
-    ['username', (i: number) => newAccount({ username: 'racer', email: `racer_${i}@example.com` }), AUTH_MESSAGES.usernameTaken],
-  ])('lets only one of several simultaneous sign-ups with the same %s through, and names the clash', async (_, account, message) => {
-    const results = await Promise.all([0, 1, 2, 3].map((i) => registerRaw(t, account(i))));
-    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-    for (const res of results.filter((r) => r.status !== 201)) expectError(res, 409, message);
-  });
+    [
+      'e-mail',
+      (i: number) => newAccount({ username: `racer_${i}`, email: 'racer@example.com' }),
+      AUTH_MESSAGES.emailTaken,
+    ],
+    [
+      'username',
+      (i: number) => newAccount({ username: 'racer', email: `racer_${i}@example.com` }),
+      AUTH_MESSAGES.usernameTaken,
+    ],
+  ])(
+    'lets only one of several simultaneous sign-ups with the same %s through, and names the clash',
+    async (_, account, message) => {
+      const results = await Promise.all([0, 1, 2, 3].map((i) => registerRaw(t, account(i))));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      for (const res of results.filter((r) => r.status !== 201)) expectError(res, 409, message);
+    },
+  );
 });
 
 describe.each(databaseKinds)('who administers a fresh instance, on %s', (kind) => {
@@ -102,7 +118,10 @@ describe.each(databaseKinds)('who administers a fresh instance, on %s', (kind) =
       const first = newAccount();
       const firstRes = await registerRaw(t, { ...first, role: 'user' });
       expect(firstRes.status).toBe(201);
-      expect(firstRes.body).toMatchObject({ needsVerification: false, user: { role: 'superadmin', emailVerified: true } });
+      expect(firstRes.body).toMatchObject({
+        needsVerification: false,
+        user: { role: 'superadmin', emailVerified: true },
+      });
 
       const second = newAccount();
       const secondRes = await registerRaw(t, { ...second, role: 'superadmin' });

@@ -47,7 +47,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/register',
-    { ...limited, schema: { tags, body: registerBodySchema, response: { 201: registerResponseSchema, 409: errorSchema } } },
+    {
+      ...limited,
+      schema: { tags, body: registerBodySchema, response: { 201: registerResponseSchema, 409: errorSchema } },
+    },
     async (request, reply) => reply.status(201).send(await auth.register(deps, request.body)),
   );
 
@@ -65,7 +68,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.get(
     '/verify-email/:token',
-    { ...limited, schema: { tags, params: tokenParamsSchema, response: { 200: messageResponseSchema, 400: errorSchema } } },
+    {
+      ...limited,
+      schema: { tags, params: tokenParamsSchema, response: { 200: messageResponseSchema, 400: errorSchema } },
+    },
     async (request) => auth.verifyEmail(deps, request.params.token),
   );
 
@@ -83,7 +89,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/reset-password',
-    { ...limited, schema: { tags, body: resetPasswordBodySchema, response: { 200: messageResponseSchema, 400: errorSchema } } },
+    {
+      ...limited,
+      schema: { tags, body: resetPasswordBodySchema, response: { 200: messageResponseSchema, 400: errorSchema } },
+    },
     async (request) => auth.resetPassword(deps, request.body),
   );
 
@@ -100,7 +109,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/change-password',
     {
       onRequest: app.requireUser,
-      schema: { tags, security: secured, body: changePasswordBodySchema, response: { 200: messageResponseSchema, 400: errorSchema } },
+      schema: {
+        tags,
+        security: secured,
+        body: changePasswordBodySchema,
+        response: { 200: messageResponseSchema, 400: errorSchema },
+      },
     },
     async (request) => auth.changePassword(deps, sessionOf(request), request.body),
   );

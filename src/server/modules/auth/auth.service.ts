@@ -72,7 +72,9 @@ const now = (deps: Pick<AuthDeps, 'clock'>) => deps.clock.now().toISOString();
 
 /** Mails that follow a public request go out after the answer, so response time says nothing about accounts. */
 function sendInBackground(deps: AuthDeps, mail: Mail) {
-  deps.mailer.send(mail).catch((err: unknown) => deps.log.error({ err, to: mail.to, subject: mail.subject }, 'mail failed'));
+  deps.mailer
+    .send(mail)
+    .catch((err: unknown) => deps.log.error({ err, to: mail.to, subject: mail.subject }, 'mail failed'));
 }
 
 async function issueEmailToken(deps: AuthDeps, db: Executor, userId: number, purpose: EmailTokenPurpose) {
@@ -102,7 +104,8 @@ async function assertAvailable(db: Executor, username: string, email: string) {
  */
 function uniqueViolation(err: unknown): 'email' | 'username' | undefined {
   const e = err as { code?: string; message?: string; constraint?: string };
-  if (e.code !== '23505' && e.code !== 'SQLITE_CONSTRAINT_UNIQUE' && !/UNIQUE constraint/.test(e.message ?? '')) return undefined;
+  if (e.code !== '23505' && e.code !== 'SQLITE_CONSTRAINT_UNIQUE' && !/UNIQUE constraint/.test(e.message ?? ''))
+    return undefined;
   return /email/.test(`${e.constraint ?? ''} ${e.message ?? ''}`) ? 'email' : 'username';
 }
 
@@ -160,7 +163,10 @@ export async function login(deps: AuthDeps, body: LoginBody) {
   const passwordOk = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), body.password);
   if (!row || !passwordOk) throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.invalidCredentials);
   if (deps.config.emailVerificationRequired && !row.email_verified) {
-    throw new AppError('EMAIL_NOT_VERIFIED', AUTH_MESSAGES.needsVerification, { needsVerification: true, email: row.email });
+    throw new AppError('EMAIL_NOT_VERIFIED', AUTH_MESSAGES.needsVerification, {
+      needsVerification: true,
+      email: row.email,
+    });
   }
   const remember = body.rememberMe === true;
   const { token, hash } = newToken();
@@ -188,7 +194,13 @@ export async function logout(deps: AuthDeps, token: string) {
 }
 
 /** Finds a live token and marks it used in one step; any failure is the same error, whatever the cause. */
-async function redeemEmailToken(deps: AuthDeps, db: Executor, purpose: EmailTokenPurpose, token: string, invalid: string) {
+async function redeemEmailToken(
+  deps: AuthDeps,
+  db: Executor,
+  purpose: EmailTokenPurpose,
+  token: string,
+  invalid: string,
+) {
   const row = await findEmailToken(db, purpose, hashToken(token));
   if (!row || row.used_at !== null || row.expires_at <= now(deps)) throw new AppError('BAD_REQUEST', invalid);
   if (!(await consumeEmailToken(db, row.id, now(deps)))) throw new AppError('BAD_REQUEST', invalid);
@@ -298,10 +310,20 @@ export async function ensureBootstrapAdmin(
   }
   if (!existing) {
     const passwordHash = await hashPassword(admin.password);
-    await insertUser(db, { username: admin.username, email, passwordHash, role: 'superadmin', fullName: null, emailVerified: true, now: now(deps) });
+    await insertUser(db, {
+      username: admin.username,
+      email,
+      passwordHash,
+      role: 'superadmin',
+      fullName: null,
+      emailVerified: true,
+      now: now(deps),
+    });
     return;
   }
-  const passwordHash = (await verifyPassword(existing.password_hash, admin.password)) ? undefined : await hashPassword(admin.password);
+  const passwordHash = (await verifyPassword(existing.password_hash, admin.password))
+    ? undefined
+    : await hashPassword(admin.password);
   await db.transaction().execute(async (tx) => {
     await updateUser(tx, existing.id, { email, passwordHash, role: 'superadmin', emailVerified: true }, now(deps));
     if (passwordHash) await deleteUserSessions(tx, existing.id);

@@ -81,7 +81,10 @@ describe.each(databaseKinds)('sessions on %s', (kind) => {
     });
 
     it('refuses a wrong current password with 400 and changes nothing', async () => {
-      const res = await changePassword(token, { currentPassword: 'not-the-password', newPassword: 'brand-new-password' });
+      const res = await changePassword(token, {
+        currentPassword: 'not-the-password',
+        newPassword: 'brand-new-password',
+      });
       expectError(res, 400, AUTH_MESSAGES.currentPasswordWrong);
       expect((await login(t, account.username, account.password)).status).toBe(200);
     });
@@ -92,7 +95,11 @@ describe.each(databaseKinds)('sessions on %s', (kind) => {
     });
 
     it('answers 401 without a token, before looking at the body', async () => {
-      expectError(await changePassword(undefined, { currentPassword: account.password, newPassword: 'brand-new-password' }), 401, AUTH_REQUIRED);
+      expectError(
+        await changePassword(undefined, { currentPassword: account.password, newPassword: 'brand-new-password' }),
+        401,
+        AUTH_REQUIRED,
+      );
       expectError(await changePassword(undefined, {}), 401, AUTH_REQUIRED);
     });
 

@@ -7,7 +7,13 @@ export const insertEmailToken = (
 ) =>
   db
     .insertInto('email_tokens')
-    .values({ user_id: t.userId, purpose: t.purpose, token_hash: t.tokenHash, created_at: t.now, expires_at: t.expiresAt })
+    .values({
+      user_id: t.userId,
+      purpose: t.purpose,
+      token_hash: t.tokenHash,
+      created_at: t.now,
+      expires_at: t.expiresAt,
+    })
     .execute();
 
 export const findEmailToken = (db: Executor, purpose: EmailTokenPurpose, tokenHash: string) =>

@@ -6,7 +6,13 @@ export const insertSession = (
 ) =>
   db
     .insertInto('sessions')
-    .values({ user_id: s.userId, token_hash: s.tokenHash, remember: s.remember, created_at: s.now, expires_at: s.expiresAt })
+    .values({
+      user_id: s.userId,
+      token_hash: s.tokenHash,
+      remember: s.remember,
+      created_at: s.now,
+      expires_at: s.expiresAt,
+    })
     .execute();
 
 export const findLiveSession = (db: Executor, tokenHash: string, now: string) =>

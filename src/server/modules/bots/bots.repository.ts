@@ -24,7 +24,13 @@ export function toBot(row: BotRow): Bot {
 }
 
 export const findBotsOfUser = (db: Executor, userId: number) =>
-  db.selectFrom('bots').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  db
+    .selectFrom('bots')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 
 /** The bot only when it belongs to `userId`; someone else's bot is indistinguishable from a missing one. */
 export const findOwnedBot = (db: Executor, userId: number, botId: number) =>

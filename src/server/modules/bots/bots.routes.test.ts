@@ -144,11 +144,17 @@ describe.each(databaseKinds)('bots API on %s', (kind) => {
 
   it('answers 404 for a bot that does not exist and 400 for an id that is not a positive whole number', async () => {
     for (const method of ['GET', 'PATCH', 'DELETE']) {
-      const missing = await t.request(method, '/api/bots/999999', { token: alice.token, body: method === 'PATCH' ? {} : undefined });
+      const missing = await t.request(method, '/api/bots/999999', {
+        token: alice.token,
+        body: method === 'PATCH' ? {} : undefined,
+      });
       expect(missing.status, method).toBe(404);
       expect(missing.body.message).toBe('Bot not found');
       for (const id of ['abc', '0', '1.5', '99999999999']) {
-        const bad = await t.request(method, `/api/bots/${id}`, { token: alice.token, body: method === 'PATCH' ? {} : undefined });
+        const bad = await t.request(method, `/api/bots/${id}`, {
+          token: alice.token,
+          body: method === 'PATCH' ? {} : undefined,
+        });
         expect(bad.status, `${method} ${id}`).toBe(400);
         expect(bad.body.message).toBe('Id must be a positive whole number');
       }
@@ -162,7 +168,12 @@ describe.each(databaseKinds)('bots API on %s', (kind) => {
       ['a missing name', { name: undefined }, 'name', 'Name is required'],
       ['a blank name', { name: '   ' }, 'name', 'Name is required'],
       ['a blank description', { description: '' }, 'description', 'Description is required'],
-      ['an unknown purpose', { purpose: 'gossip' }, 'purpose', 'Purpose must be one of: answering, creating, analyzing, planning'],
+      [
+        'an unknown purpose',
+        { purpose: 'gossip' },
+        'purpose',
+        'Purpose must be one of: answering, creating, analyzing, planning',
+      ],
       ['an unknown icon', { icon: 'rocket' }, 'icon', 'Choose one of the available icons'],
       [
         'an unknown capability',
@@ -170,15 +181,30 @@ describe.each(databaseKinds)('bots API on %s', (kind) => {
         'capabilities.1',
         'Capabilities must be among: web_search, document_analysis, image_understanding, memory_context',
       ],
-      ['a context window of 0', { config: { maxContextMessages: 0 } }, 'config.maxContextMessages', 'Number of previous messages to consider for context (1-20)'],
-      ['a context window of 21', { config: { maxContextMessages: 21 } }, 'config.maxContextMessages', 'Number of previous messages to consider for context (1-20)'],
+      [
+        'a context window of 0',
+        { config: { maxContextMessages: 0 } },
+        'config.maxContextMessages',
+        'Number of previous messages to consider for context (1-20)',
+      ],
+      [
+        'a context window of 21',
+        { config: { maxContextMessages: 21 } },
+        'config.maxContextMessages',
+        'Number of previous messages to consider for context (1-20)',
+      ],
       [
         'bad trusted sources',
         { config: { trustedSources: 'nature.com, not a domain' } },
         'config.trustedSources',
         'Trusted sources must be a comma-separated list of domains (e.g. nature.com, arxiv.org)',
       ],
-      ['an unknown tone', { config: { tone: 'grumpy' } }, 'config.tone', 'Tone must be one of: professional, friendly, enthusiastic'],
+      [
+        'an unknown tone',
+        { config: { tone: 'grumpy' } },
+        'config.tone',
+        'Tone must be one of: professional, friendly, enthusiastic',
+      ],
     ])('refuses to create a bot with %s', async (_, change, path, message) => {
       const res = await t.request('POST', '/api/bots', { token: alice.token, body: { ...base, ...change } });
       expect(res.status).toBe(400);
@@ -210,7 +236,13 @@ describe.each(databaseKinds)('bots API on %s', (kind) => {
     const conversationOf = (botId: number) =>
       db
         .insertInto('conversations')
-        .values({ bot_id: botId, user_id: alice.user.id, title: 'Conversation with it', created_at: now, updated_at: now })
+        .values({
+          bot_id: botId,
+          user_id: alice.user.id,
+          title: 'Conversation with it',
+          created_at: now,
+          updated_at: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
     const addMessages = (conversationId: number) =>
@@ -231,8 +263,12 @@ describe.each(databaseKinds)('bots API on %s', (kind) => {
     expect(res.body).toEqual({ message: 'Bot deleted' });
 
     expect(await db.selectFrom('conversations').select('id').where('bot_id', '=', doomed.id).execute()).toEqual([]);
-    expect(await db.selectFrom('messages').select('id').where('conversation_id', '=', doomedConversation.id).execute()).toEqual([]);
-    expect(await db.selectFrom('messages').select('id').where('conversation_id', '=', keptConversation.id).execute()).toHaveLength(2);
+    expect(
+      await db.selectFrom('messages').select('id').where('conversation_id', '=', doomedConversation.id).execute(),
+    ).toEqual([]);
+    expect(
+      await db.selectFrom('messages').select('id').where('conversation_id', '=', keptConversation.id).execute(),
+    ).toHaveLength(2);
     expect((await t.request('GET', `/api/bots/${doomed.id}`, { token: alice.token })).status).toBe(404);
     expect((await t.request('GET', `/api/bots/${kept.id}`, { token: alice.token })).status).toBe(200);
     expect((await t.request('DELETE', `/api/bots/${doomed.id}`, { token: alice.token })).status).toBe(404);

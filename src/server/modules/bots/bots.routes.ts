@@ -27,15 +27,16 @@ export const botsRoutes: FastifyPluginAsyncZod<BotsRoutesOptions> = async (app, 
   const guarded = { onRequest: app.requireUser };
   const userId = (request: Parameters<typeof sessionOf>[0]) => sessionOf(request).user.id;
 
-  app.get(
-    '/bots',
-    { ...guarded, schema: { tags, security, response: { 200: z.array(botSchema) } } },
-    async (request) => bots.listBots(deps, userId(request)),
+  app.get('/bots', { ...guarded, schema: { tags, security, response: { 200: z.array(botSchema) } } }, async (request) =>
+    bots.listBots(deps, userId(request)),
   );
 
   app.get(
     '/bots/:id',
-    { ...guarded, schema: { tags, security, params: idParamsSchema, response: { 200: botSchema, 404: errorResponseSchema } } },
+    {
+      ...guarded,
+      schema: { tags, security, params: idParamsSchema, response: { 200: botSchema, 404: errorResponseSchema } },
+    },
     async (request) => bots.getBot(deps, userId(request), request.params.id),
   );
 
@@ -49,7 +50,13 @@ export const botsRoutes: FastifyPluginAsyncZod<BotsRoutesOptions> = async (app, 
     '/bots/:id',
     {
       ...guarded,
-      schema: { tags, security, params: idParamsSchema, body: updateBotBodySchema, response: { 200: botSchema, 404: errorResponseSchema } },
+      schema: {
+        tags,
+        security,
+        params: idParamsSchema,
+        body: updateBotBodySchema,
+        response: { 200: botSchema, 404: errorResponseSchema },
+      },
     },
     async (request) => bots.updateBot(deps, userId(request), request.params.id, request.body),
   );
@@ -58,7 +65,12 @@ export const botsRoutes: FastifyPluginAsyncZod<BotsRoutesOptions> = async (app, 
     '/bots/:id',
     {
       ...guarded,
-      schema: { tags, security, params: idParamsSchema, response: { 200: messageResponseSchema, 404: errorResponseSchema } },
+      schema: {
+        tags,
+        security,
+        params: idParamsSchema,
+        response: { 200: messageResponseSchema, 404: errorResponseSchema },
+      },
     },
     async (request) => bots.deleteBot(deps, userId(request), request.params.id),
   );

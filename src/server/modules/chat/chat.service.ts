@@ -58,12 +58,20 @@ async function requireConversation(db: Executor, userId: number, conversationId:
   return row;
 }
 
-export async function createConversation(deps: ChatDeps, userId: number, body: CreateConversationBody): Promise<Conversation> {
+export async function createConversation(
+  deps: ChatDeps,
+  userId: number,
+  body: CreateConversationBody,
+): Promise<Conversation> {
   const at = now(deps);
   return deps.db.kysely.transaction().execute(async (tx) => {
     const bot = await requireOwnedBot(tx, userId, body.botId);
     if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
-    const row = await insertConversation(tx, { botId: bot.id, userId, title: body.title || conversationTitle(bot.name) }, at);
+    const row = await insertConversation(
+      tx,
+      { botId: bot.id, userId, title: body.title || conversationTitle(bot.name) },
+      at,
+    );
     await recordActivity(tx, { userId, type: 'chat_started', bot, at });
     return toConversation(row);
   });
@@ -104,7 +112,12 @@ async function saveUserMessage(deps: ChatDeps, conversationId: number, content: 
   });
 }
 
-export async function postMessage(deps: ChatDeps, userId: number, conversationId: number, content: string): Promise<Message> {
+export async function postMessage(
+  deps: ChatDeps,
+  userId: number,
+  conversationId: number,
+  content: string,
+): Promise<Message> {
   await requireConversation(deps.db.kysely, userId, conversationId);
   return saveUserMessage(deps, conversationId, content);
 }
@@ -193,7 +206,8 @@ async function resolveQuestion(deps: ChatDeps, conversationId: number, target: R
   }
   if (target.reuseIfLatest) {
     const latest = await findLastMessage(db, conversationId);
-    if (latest?.role === 'user' && latest.content === target.content) return { question: toMessage(latest), saved: null };
+    if (latest?.role === 'user' && latest.content === target.content)
+      return { question: toMessage(latest), saved: null };
   }
   const saved = await saveUserMessage(deps, conversationId, target.content);
   return { question: saved, saved };
@@ -204,9 +218,21 @@ async function writeReply(deps: ReplyDeps, job: ReplyJob, onText: (text: string)
   let text = '';
   let error: string | null = null;
   try {
-    const history = await findContextMessages(deps.db.kysely, question.conversationId, question.id, contextWindowOf(bot.config));
+    const history = await findContextMessages(
+      deps.db.kysely,
+      question.conversationId,
+      question.id,
+      contextWindowOf(bot.config),
+    );
     const prompt = composePrompt(bot, history, question.content);
-    const pieces = streamChatReply({ ai: deps.ai, botName: bot.name, ...prompt, signal: claim.signal, timeouts: deps.timeouts, log: deps.log });
+    const pieces = streamChatReply({
+      ai: deps.ai,
+      botName: bot.name,
+      ...prompt,
+      signal: claim.signal,
+      timeouts: deps.timeouts,
+      log: deps.log,
+    });
     for await (const piece of pieces) {
       text += piece;
       onText(piece);

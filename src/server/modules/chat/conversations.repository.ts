@@ -18,7 +18,12 @@ export function toConversation(row: ConversationRow): Conversation {
 
 /** The conversation only when it belongs to `userId`; someone else's is indistinguishable from a missing one. */
 export const findOwnedConversation = (db: Executor, userId: number, conversationId: number) =>
-  db.selectFrom('conversations').selectAll().where('id', '=', conversationId).where('user_id', '=', userId).executeTakeFirst();
+  db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('id', '=', conversationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 
 /** Most recently active first. */
 export const findConversationsOfBot = (db: Executor, userId: number, botId: number) =>
@@ -40,7 +45,12 @@ export const insertConversation = (db: Executor, c: { botId: number; userId: num
 
 /** Leaves updated_at alone: it records the last message, which orders the list, and a rename is not one. */
 export const updateConversationTitle = (db: Executor, conversationId: number, title: string) =>
-  db.updateTable('conversations').set({ title }).where('id', '=', conversationId).returningAll().executeTakeFirstOrThrow();
+  db
+    .updateTable('conversations')
+    .set({ title })
+    .where('id', '=', conversationId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 
 export const touchConversation = (db: Executor, conversationId: number, now: string) =>
   db.updateTable('conversations').set({ updated_at: now }).where('id', '=', conversationId).execute();

@@ -57,11 +57,17 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
       updatedAt: res.body.createdAt,
     });
     const activities = await t.request('GET', `/api/users/${alice.user.id}/activities?limit=1`, { token: alice.token });
-    expect(activities.body[0]).toMatchObject({ type: 'chat_started', description: 'Started a chat with Trip Buddy', botId: bot.id });
+    expect(activities.body[0]).toMatchObject({
+      type: 'chat_started',
+      description: 'Started a chat with Trip Buddy',
+      botId: bot.id,
+    });
 
     const named = await post('/api/conversations', { botId: bot.id, title: '  Packing list ' });
     expect(named.body.title).toBe('Packing list');
-    expect((await t.request('GET', `/api/conversations/${res.body.id}`, { token: alice.token })).body).toEqual(res.body);
+    expect((await t.request('GET', `/api/conversations/${res.body.id}`, { token: alice.token })).body).toEqual(
+      res.body,
+    );
   });
 
   it('refuses a conversation with an inactive bot, a missing bot, or no bot at all', async () => {
@@ -71,7 +77,11 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
     expectError(await post('/api/conversations', { botId: 999_999 }), 404, 'Bot not found');
     expectValidation(await post('/api/conversations', { title: 'x' }), 'botId', CHAT_MESSAGES.botRequired);
     expectValidation(await post('/api/conversations', { botId: 'one' }), 'botId', CHAT_MESSAGES.botRequired);
-    expectValidation(await post('/api/conversations', { botId: 1, title: 'x'.repeat(121) }), 'title', CHAT_MESSAGES.titleMax);
+    expectValidation(
+      await post('/api/conversations', { botId: 1, title: 'x'.repeat(121) }),
+      'title',
+      CHAT_MESSAGES.titleMax,
+    );
     const list = await t.request('GET', `/api/bots/${bot.id}/conversations`, { token: alice.token });
     expect(list.body).toEqual([]);
   });
@@ -82,10 +92,16 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
     const newer = await createConversation(t, alice.token, bot.id);
     await createConversation(t, alice.token, (await createBot(t, alice.token)).id);
     const list = async () =>
-      (await t.request('GET', `/api/bots/${bot.id}/conversations`, { token: alice.token })).body.map((c: { id: number }) => c.id);
+      (await t.request('GET', `/api/bots/${bot.id}/conversations`, { token: alice.token })).body.map(
+        (c: { id: number }) => c.id,
+      );
     expect(await list()).toEqual([newer.id, older.id]);
 
-    const message = await post('/api/messages', { conversationId: older.id, content: 'Back to this one', role: 'user' });
+    const message = await post('/api/messages', {
+      conversationId: older.id,
+      content: 'Back to this one',
+      role: 'user',
+    });
     expect(message.status).toBe(201);
     expect(await list()).toEqual([older.id, newer.id]);
     const moved = await t.request('GET', `/api/conversations/${older.id}`, { token: alice.token });
@@ -94,7 +110,8 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
 
   it('renames a conversation and refuses a blank or overlong title', async () => {
     const conversation = await createConversation(t, alice.token, (await createBot(t, alice.token)).id);
-    const patch = (title: unknown) => t.request('PATCH', `/api/conversations/${conversation.id}`, { token: alice.token, body: { title } });
+    const patch = (title: unknown) =>
+      t.request('PATCH', `/api/conversations/${conversation.id}`, { token: alice.token, body: { title } });
     const res = await patch('  Weekend plans  ');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...conversation, title: 'Weekend plans' });
@@ -114,17 +131,33 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
     const res = await t.request('DELETE', `/api/conversations/${doomed.id}`, { token: alice.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: CHAT_MESSAGES.conversationDeleted });
-    const left = await t.db.kysely.selectFrom('messages').select('id').where('conversation_id', '=', doomed.id).execute();
+    const left = await t.db.kysely
+      .selectFrom('messages')
+      .select('id')
+      .where('conversation_id', '=', doomed.id)
+      .execute();
     expect(left).toEqual([]);
-    expectError(await t.request('GET', `/api/conversations/${doomed.id}`, { token: alice.token }), 404, CHAT_MESSAGES.conversationNotFound);
-    expectError(await t.request('DELETE', `/api/conversations/${doomed.id}`, { token: alice.token }), 404, CHAT_MESSAGES.conversationNotFound);
+    expectError(
+      await t.request('GET', `/api/conversations/${doomed.id}`, { token: alice.token }),
+      404,
+      CHAT_MESSAGES.conversationNotFound,
+    );
+    expectError(
+      await t.request('DELETE', `/api/conversations/${doomed.id}`, { token: alice.token }),
+      404,
+      CHAT_MESSAGES.conversationNotFound,
+    );
     expect(await messagesOf(t, alice.token, kept.id)).toHaveLength(1);
   });
 
   describe('POST /api/messages', () => {
     it('saves a trimmed user message and lists messages in order', async () => {
       const conversation = await createConversation(t, alice.token, (await createBot(t, alice.token)).id);
-      const first = await post('/api/messages', { conversationId: conversation.id, content: '  What is for dinner?\n', role: 'user' });
+      const first = await post('/api/messages', {
+        conversationId: conversation.id,
+        content: '  What is for dinner?\n',
+        role: 'user',
+      });
       expect(first.status).toBe(201);
       expect(first.body).toEqual({
         id: expect.any(Number),
@@ -148,13 +181,22 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
       ['an assistant message', { role: 'assistant' }, 'role', CHAT_MESSAGES.userRoleOnly],
     ])('refuses %s', async (_, change, field, message) => {
       const conversation = await createConversation(t, alice.token, (await createBot(t, alice.token)).id);
-      const res = await post('/api/messages', { conversationId: conversation.id, content: 'Hi', role: 'user', ...change });
+      const res = await post('/api/messages', {
+        conversationId: conversation.id,
+        content: 'Hi',
+        role: 'user',
+        ...change,
+      });
       expectValidation(res, field, message);
       expect(await messagesOf(t, alice.token, conversation.id)).toEqual([]);
     });
 
     it('answers 404 for a conversation that does not exist', async () => {
-      expectError(await post('/api/messages', { conversationId: 999_999, content: 'Hi', role: 'user' }), 404, CHAT_MESSAGES.conversationNotFound);
+      expectError(
+        await post('/api/messages', { conversationId: 999_999, content: 'Hi', role: 'user' }),
+        404,
+        CHAT_MESSAGES.conversationNotFound,
+      );
     });
   });
 
@@ -167,7 +209,11 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
     it('answers bot-message honestly, saves both messages and counts the use', async () => {
       const bot = await createBot(t, alice.token, { name: 'Chef Bot' });
       const conversation = await createConversation(t, alice.token, bot.id);
-      const res = await post('/api/bot-message', { conversationId: conversation.id, botId: bot.id, userMessageContent: ' Any ideas? ' });
+      const res = await post('/api/bot-message', {
+        conversationId: conversation.id,
+        botId: bot.id,
+        userMessageContent: ' Any ideas? ',
+      });
       expect(res.status).toBe(200);
       expect(res.body.botResponse).toBe(offlineReplyText('Chef Bot'));
       expect(res.body.botResponse).toMatch(/^I'm Chef Bot, but no language model is connected/);
@@ -187,22 +233,31 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
     it('streams the offline reply in several pieces', async () => {
       const bot = await createBot(t, alice.token, { name: 'Scout' });
       const conversation = await createConversation(t, alice.token, bot.id);
-      const events = await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token: alice.token, body: { content: 'Hello?' } });
+      const events = await streamChat(t, `/api/conversations/${conversation.id}/stream`, {
+        token: alice.token,
+        body: { content: 'Hello?' },
+      });
       expect(events[0]).toMatchObject({ event: 'user-message', data: { role: 'user', content: 'Hello?' } });
       expect(deltasOf(events).length).toBeGreaterThan(3);
       expect(deltasOf(events).join('')).toBe(offlineReplyText('Scout'));
-      expect(events.at(-1)).toMatchObject({ event: 'done', data: { role: 'assistant', status: 'complete', content: offlineReplyText('Scout') } });
+      expect(events.at(-1)).toMatchObject({
+        event: 'done',
+        data: { role: 'assistant', status: 'complete', content: offlineReplyText('Scout') },
+      });
     });
 
     it('answers a message already posted with POST /api/messages instead of saving it twice, as the spec client sends both', async () => {
       const bot = await createBot(t, alice.token);
       const conversation = await createConversation(t, alice.token, bot.id);
-      const ask = (content: string) => post('/api/bot-message', { conversationId: conversation.id, botId: bot.id, userMessageContent: content });
+      const ask = (content: string) =>
+        post('/api/bot-message', { conversationId: conversation.id, botId: bot.id, userMessageContent: content });
       await post('/api/messages', { conversationId: conversation.id, content: 'Plan my week', role: 'user' });
       expect((await ask('Plan my week')).status).toBe(200);
       // The latest message is now the reply, so the same question asked again is a new message.
       expect((await ask('Plan my week')).status).toBe(200);
-      const roles = (await messagesOf(t, alice.token, conversation.id)).map((m) => `${m.role}:${m.role === 'user' ? m.content : '…'}`);
+      const roles = (await messagesOf(t, alice.token, conversation.id)).map(
+        (m) => `${m.role}:${m.role === 'user' ? m.content : '…'}`,
+      );
       expect(roles).toEqual(['user:Plan my week', 'assistant:…', 'user:Plan my week', 'assistant:…']);
     });
 
@@ -210,21 +265,33 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
       const bot = await createBot(t, alice.token);
       const other = await createBot(t, alice.token);
       const conversation = await createConversation(t, alice.token, bot.id);
-      const ask = (body: object) => post('/api/bot-message', { conversationId: conversation.id, botId: bot.id, userMessageContent: 'Hi', ...body });
+      const ask = (body: object) =>
+        post('/api/bot-message', { conversationId: conversation.id, botId: bot.id, userMessageContent: 'Hi', ...body });
       expectError(await ask({ botId: other.id }), 400, CHAT_MESSAGES.wrongBot);
       expectValidation(await ask({ userMessageContent: ' ' }), 'userMessageContent', CHAT_MESSAGES.messageEmpty);
       expectValidation(await ask({ conversationId: undefined }), 'conversationId', CHAT_MESSAGES.conversationRequired);
       expectError(await ask({ conversationId: 999_999 }), 404, CHAT_MESSAGES.conversationNotFound);
       await t.request('PATCH', `/api/bots/${bot.id}`, { token: alice.token, body: { active: false } });
       expectError(await ask({}), 409, CHAT_MESSAGES.botInactive);
-      expectError(await post(`/api/conversations/${conversation.id}/stream`, { content: 'Hi' }), 409, CHAT_MESSAGES.botInactive);
+      expectError(
+        await post(`/api/conversations/${conversation.id}/stream`, { content: 'Hi' }),
+        409,
+        CHAT_MESSAGES.botInactive,
+      );
       expect(await messagesOf(t, alice.token, conversation.id)).toEqual([]);
     });
 
     it('has nothing to regenerate in an empty conversation', async () => {
       const conversation = await createConversation(t, alice.token, (await createBot(t, alice.token)).id);
-      expectError(await post(`/api/conversations/${conversation.id}/regenerate`, undefined), 409, CHAT_MESSAGES.nothingToRegenerate);
-      expect(await post(`/api/conversations/${conversation.id}/stop`, undefined)).toMatchObject({ status: 200, body: { stopped: false } });
+      expectError(
+        await post(`/api/conversations/${conversation.id}/regenerate`, undefined),
+        409,
+        CHAT_MESSAGES.nothingToRegenerate,
+      );
+      expect(await post(`/api/conversations/${conversation.id}/stop`, undefined)).toMatchObject({
+        status: 200,
+        body: { stopped: false },
+      });
     });
   });
 
@@ -233,14 +300,27 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
     const conversation = await createConversation(t, alice.token, bot.id);
     await post('/api/bot-message', { conversationId: conversation.id, botId: bot.id, userMessageContent: 'Mine' });
     const id = conversation.id;
-    const before = { conversation: (await t.request('GET', `/api/conversations/${id}`, { token: alice.token })).body, messages: await messagesOf(t, alice.token, id) };
+    const before = {
+      conversation: (await t.request('GET', `/api/conversations/${id}`, { token: alice.token })).body,
+      messages: await messagesOf(t, alice.token, id),
+    };
     const notFound: [string, string, unknown, string][] = [
       ['GET', `/api/conversations/${id}`, undefined, CHAT_MESSAGES.conversationNotFound],
       ['PATCH', `/api/conversations/${id}`, { title: 'Stolen' }, CHAT_MESSAGES.conversationNotFound],
       ['DELETE', `/api/conversations/${id}`, undefined, CHAT_MESSAGES.conversationNotFound],
       ['GET', `/api/conversations/${id}/messages`, undefined, CHAT_MESSAGES.conversationNotFound],
-      ['POST', '/api/messages', { conversationId: id, content: 'Hi', role: 'user' }, CHAT_MESSAGES.conversationNotFound],
-      ['POST', '/api/bot-message', { conversationId: id, botId: bot.id, userMessageContent: 'Hi' }, CHAT_MESSAGES.conversationNotFound],
+      [
+        'POST',
+        '/api/messages',
+        { conversationId: id, content: 'Hi', role: 'user' },
+        CHAT_MESSAGES.conversationNotFound,
+      ],
+      [
+        'POST',
+        '/api/bot-message',
+        { conversationId: id, botId: bot.id, userMessageContent: 'Hi' },
+        CHAT_MESSAGES.conversationNotFound,
+      ],
       ['POST', `/api/conversations/${id}/stream`, { content: 'Hi' }, CHAT_MESSAGES.conversationNotFound],
       ['POST', `/api/conversations/${id}/regenerate`, undefined, CHAT_MESSAGES.conversationNotFound],
       ['POST', `/api/conversations/${id}/stop`, undefined, CHAT_MESSAGES.conversationNotFound],
@@ -255,7 +335,9 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
         message,
       });
     }
-    expect((await t.request('GET', `/api/conversations/${id}`, { token: alice.token })).body).toEqual(before.conversation);
+    expect((await t.request('GET', `/api/conversations/${id}`, { token: alice.token })).body).toEqual(
+      before.conversation,
+    );
     expect(await messagesOf(t, alice.token, id)).toEqual(before.messages);
     expect((await t.request('GET', `/api/bots/${bot.id}`, { token: alice.token })).body.usageCount).toBe(1);
   });
@@ -285,7 +367,10 @@ describe.each(databaseKinds)('chat history across a restart on %s', (kind) => {
     const me = await signUp(first);
     const bot = await createBot(first, me.token);
     const conversation = await createConversation(first, me.token, bot.id);
-    await first.request('POST', '/api/bot-message', { token: me.token, body: { conversationId: conversation.id, botId: bot.id, userMessageContent: 'Remember me?' } });
+    await first.request('POST', '/api/bot-message', {
+      token: me.token,
+      body: { conversationId: conversation.id, botId: bot.id, userMessageContent: 'Remember me?' },
+    });
     const before = await messagesOf(first, me.token, conversation.id);
     expect(before).toHaveLength(2);
     await first.close({ keepDb: true });
@@ -315,17 +400,36 @@ describe.each(databaseKinds)('rate limit on model calls on %s', (kind) => {
     const conversation = await createConversation(t, me.token, bot.id);
     const body = { conversationId: conversation.id, botId: bot.id, userMessageContent: 'Hi' };
     expect((await t.request('POST', '/api/bot-message', { token: me.token, body })).status).toBe(200);
-    await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token: me.token, body: { content: 'Hi again' } });
+    await streamChat(t, `/api/conversations/${conversation.id}/stream`, {
+      token: me.token,
+      body: { content: 'Hi again' },
+    });
     await streamChat(t, `/api/conversations/${conversation.id}/regenerate`, { token: me.token });
 
     const limited = await t.request('POST', '/api/bot-message', { token: me.token, body });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await t.request('POST', `/api/conversations/${conversation.id}/stream`, { token: me.token, body: { content: 'x' } })).status).toBe(429);
+    expect(
+      (
+        await t.request('POST', `/api/conversations/${conversation.id}/stream`, {
+          token: me.token,
+          body: { content: 'x' },
+        })
+      ).status,
+    ).toBe(429);
     // Reading and posting messages cost no model call; another user has a budget of their own.
-    expect((await t.request('GET', `/api/conversations/${conversation.id}/messages`, { token: me.token })).status).toBe(200);
+    expect((await t.request('GET', `/api/conversations/${conversation.id}/messages`, { token: me.token })).status).toBe(
+      200,
+    );
     const theirs = await createConversation(t, other.token, (await createBot(t, other.token)).id);
-    expect((await t.request('POST', `/api/conversations/${theirs.id}/stream`, { token: other.token, body: { content: 'Hi' } })).status).toBe(200);
+    expect(
+      (
+        await t.request('POST', `/api/conversations/${theirs.id}/stream`, {
+          token: other.token,
+          body: { content: 'Hi' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -30,21 +30,35 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ deps: chat.ChatDeps }>
         response: { 201: conversationSchema, 404: errorResponseSchema, 409: errorResponseSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await chat.createConversation(deps, userId(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await chat.createConversation(deps, userId(request), request.body)),
   );
 
   app.get(
     '/bots/:id/conversations',
     {
       ...guarded,
-      schema: { tags, security, params: idParamsSchema, response: { 200: z.array(conversationSchema), 404: errorResponseSchema } },
+      schema: {
+        tags,
+        security,
+        params: idParamsSchema,
+        response: { 200: z.array(conversationSchema), 404: errorResponseSchema },
+      },
     },
     async (request) => chat.listConversations(deps, userId(request), request.params.id),
   );
 
   app.get(
     '/conversations/:id',
-    { ...guarded, schema: { tags, security, params: idParamsSchema, response: { 200: conversationSchema, 404: errorResponseSchema } } },
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        params: idParamsSchema,
+        response: { 200: conversationSchema, 404: errorResponseSchema },
+      },
+    },
     async (request) => chat.getConversation(deps, userId(request), request.params.id),
   );
 
@@ -65,7 +79,15 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ deps: chat.ChatDeps }>
 
   app.delete(
     '/conversations/:id',
-    { ...guarded, schema: { tags, security, params: idParamsSchema, response: { 200: messageResponseSchema, 404: errorResponseSchema } } },
+    {
+      ...guarded,
+      schema: {
+        tags,
+        security,
+        params: idParamsSchema,
+        response: { 200: messageResponseSchema, 404: errorResponseSchema },
+      },
+    },
     async (request) => chat.deleteConversation(deps, userId(request), request.params.id),
   );
 
@@ -73,7 +95,12 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ deps: chat.ChatDeps }>
     '/conversations/:id/messages',
     {
       ...guarded,
-      schema: { tags, security, params: idParamsSchema, response: { 200: z.array(messageSchema), 404: errorResponseSchema } },
+      schema: {
+        tags,
+        security,
+        params: idParamsSchema,
+        response: { 200: z.array(messageSchema), 404: errorResponseSchema },
+      },
     },
     async (request) => chat.listMessages(deps, userId(request), request.params.id),
   );
@@ -82,9 +109,16 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ deps: chat.ChatDeps }>
     '/messages',
     {
       ...guarded,
-      schema: { tags, security, body: createMessageBodySchema, response: { 201: messageSchema, 404: errorResponseSchema } },
+      schema: {
+        tags,
+        security,
+        body: createMessageBodySchema,
+        response: { 201: messageSchema, 404: errorResponseSchema },
+      },
     },
     async (request, reply) =>
-      reply.status(201).send(await chat.postMessage(deps, userId(request), request.body.conversationId, request.body.content)),
+      reply
+        .status(201)
+        .send(await chat.postMessage(deps, userId(request), request.body.conversationId, request.body.content)),
   );
 };

@@ -4,10 +4,22 @@ import { CHAT_MESSAGES, type MessageRole, type MessageStatus } from '@shared/con
 import { composeSystemPrompt } from '../../ai/compose-prompt';
 import { CHAT_ERRORS } from '../../ai/tasks/chat-reply';
 import { expectError, startCheckedApp } from '../../../../tests/support/auth-api';
-import { createConversation, deltasOf, messagesOf, openChatStream, streamChat } from '../../../../tests/support/chat-api';
+import {
+  createConversation,
+  deltasOf,
+  messagesOf,
+  openChatStream,
+  streamChat,
+} from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { messageText, startFakeLlm, systemPromptOf, unreachableUrl, type FakeLlm } from '../../../../tests/support/fake-llm';
+import {
+  messageText,
+  startFakeLlm,
+  systemPromptOf,
+  unreachableUrl,
+  type FakeLlm,
+} from '../../../../tests/support/fake-llm';
 import { signUp, type TestApp } from '../../../../tests/support/test-app';
 
 // Short enough for quick timeout tests, long enough that a loaded CI machine does not trip them on a healthy reply.
@@ -20,7 +32,11 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
 
   beforeAll(async () => {
     fake = await startFakeLlm();
-    t = await startCheckedApp({ kind, env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' }, chatTimeouts: TIMEOUTS });
+    t = await startCheckedApp({
+      kind,
+      env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' },
+      chatTimeouts: TIMEOUTS,
+    });
     token = (await signUp(t)).token;
   });
   afterAll(async () => {
@@ -44,7 +60,11 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
       regenerate: () => streamChat(t, path('regenerate'), { token }),
       stop: () => t.request('POST', path('stop'), { token }),
       messages: () => messagesOf(t, token, conversation.id),
-      usage: async () => (await t.request('GET', `/api/bots/${bot.id}`, { token })).body as { usageCount: number; lastUsed: string | null },
+      usage: async () =>
+        (await t.request('GET', `/api/bots/${bot.id}`, { token })).body as {
+          usageCount: number;
+          lastUsed: string | null;
+        },
     };
   }
 
@@ -61,7 +81,10 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
     expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
     const events = await stream.finished;
 
-    expect(events[0]).toMatchObject({ event: 'user-message', data: { role: 'user', content: 'What should I cook?', status: 'complete' } });
+    expect(events[0]).toMatchObject({
+      event: 'user-message',
+      data: { role: 'user', content: 'What should I cook?', status: 'complete' },
+    });
     const deltas = events.filter((e) => e.event === 'delta');
     expect(deltas.length).toBeGreaterThanOrEqual(5);
     // Pieces arrive while the model is still writing, not in one batch at the end.
@@ -96,7 +119,15 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
       const at = new Date().toISOString();
       await t.db.kysely
         .insertInto('messages')
-        .values(history.map(([role, content, status]) => ({ conversation_id: c.conversation.id, role, content, status: status ?? 'complete', created_at: at })))
+        .values(
+          history.map(([role, content, status]) => ({
+            conversation_id: c.conversation.id,
+            role,
+            content,
+            status: status ?? 'complete',
+            created_at: at,
+          })),
+        )
         .execute();
       return c;
     }
@@ -133,7 +164,11 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
     });
 
     it('sends only the new message when conversation memory is off', async () => {
-      const c = await chatWithHistory({ conversationMemory: false, maxContextMessages: 3, systemPrompt: 'You are a soup expert.' });
+      const c = await chatWithHistory({
+        conversationMemory: false,
+        maxContextMessages: 3,
+        systemPrompt: 'You are a soup expert.',
+      });
       await c.send('q4');
       expect(modelMessages()).toEqual([
         { role: 'system', content: 'You are a soup expert.' },
@@ -150,7 +185,10 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
 
     expect(await c.stop()).toMatchObject({ status: 200, body: { stopped: true } });
     const events = await stream.finished;
-    expect(events.at(-1)).toMatchObject({ event: 'done', data: { role: 'assistant', content: 'first second ', status: 'stopped' } });
+    expect(events.at(-1)).toMatchObject({
+      event: 'done',
+      data: { role: 'assistant', content: 'first second ', status: 'stopped' },
+    });
     await expect.poll(() => fake.lastRequest().aborted).toBe(true);
     expect((await c.messages()).map((m) => [m.role, m.content, m.status])).toEqual([
       ['user', 'Tell me a long story', 'complete'],
@@ -168,10 +206,12 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
     stream.disconnect();
 
     await expect.poll(() => fake.lastRequest().aborted).toBe(true);
-    await expect.poll(async () => (await c.messages()).map((m) => [m.role, m.content, m.status])).toEqual([
-      ['user', 'Hello', 'complete'],
-      ['assistant', 'alpha ', 'stopped'],
-    ]);
+    await expect
+      .poll(async () => (await c.messages()).map((m) => [m.role, m.content, m.status]))
+      .toEqual([
+        ['user', 'Hello', 'complete'],
+        ['assistant', 'alpha ', 'stopped'],
+      ]);
     // The conversation is free for the next message.
     expect((await c.send('Still there?')).at(-1)).toMatchObject({ event: 'done', data: { status: 'complete' } });
   });
@@ -182,8 +222,16 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
     const stream = await c.open('First');
     await stream.waitFor((e) => e.event === 'delta');
     const body = { content: 'Second' };
-    expectError(await t.request('POST', `/api/conversations/${c.conversation.id}/stream`, { token, body }), 409, CHAT_MESSAGES.replyRunning);
-    expectError(await t.request('POST', `/api/conversations/${c.conversation.id}/regenerate`, { token }), 409, CHAT_MESSAGES.replyRunning);
+    expectError(
+      await t.request('POST', `/api/conversations/${c.conversation.id}/stream`, { token, body }),
+      409,
+      CHAT_MESSAGES.replyRunning,
+    );
+    expectError(
+      await t.request('POST', `/api/conversations/${c.conversation.id}/regenerate`, { token }),
+      409,
+      CHAT_MESSAGES.replyRunning,
+    );
     await c.stop();
     await stream.finished;
     expect((await c.messages()).map((m) => m.content)).toEqual(['First', 'one ']);
@@ -222,7 +270,11 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
     const events = await c.send('Take your time');
     const saved = (await c.messages()).at(-1)!;
     expect(saved).toMatchObject({ role: 'assistant', content: 'slow and ', status: 'failed' });
-    expect(events.at(-1)).toEqual({ event: 'error', data: { message: CHAT_ERRORS.totalTimeout, messageId: saved.id }, at: expect.any(Number) });
+    expect(events.at(-1)).toEqual({
+      event: 'error',
+      data: { message: CHAT_ERRORS.totalTimeout, messageId: saved.id },
+      at: expect.any(Number),
+    });
     expect((await c.usage()).usageCount).toBe(0);
   });
 
@@ -235,7 +287,10 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
 
     expect(events.map((e) => e.event)).not.toContain('user-message');
     expect(deltasOf(events).join('')).toBe('Second answer.');
-    expect(events.at(-1)).toMatchObject({ event: 'done', data: { role: 'assistant', content: 'Second answer.', status: 'complete' } });
+    expect(events.at(-1)).toMatchObject({
+      event: 'done',
+      data: { role: 'assistant', content: 'Second answer.', status: 'complete' },
+    });
     expect((await c.messages()).map((m) => [m.role, m.content])).toEqual([
       ['user', 'Name a soup'],
       ['assistant', 'Second answer.'],
@@ -258,11 +313,17 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
   it("answers bot-message with the model's reply, and a failure with 502 and a clear message", async () => {
     const c = await chat();
     const ask = (userMessageContent: string) =>
-      t.request('POST', '/api/bot-message', { token, body: { conversationId: c.conversation.id, botId: c.bot.id, userMessageContent } });
+      t.request('POST', '/api/bot-message', {
+        token,
+        body: { conversationId: c.conversation.id, botId: c.bot.id, userMessageContent },
+      });
     fake.enqueue('Tomato soup.');
     const res = await ask('Soup of the day?');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ botResponse: 'Tomato soup.', message: expect.objectContaining({ role: 'assistant', content: 'Tomato soup.' }) });
+    expect(res.body).toEqual({
+      botResponse: 'Tomato soup.',
+      message: expect.objectContaining({ role: 'assistant', content: 'Tomato soup.' }),
+    });
 
     fake.enqueue({ status: 500 });
     expectError(await ask('And tomorrow?'), 502, CHAT_ERRORS.status(500));
@@ -286,12 +347,20 @@ describe.each(databaseKinds)('replies when the model server is down, on %s', (ki
   it('says the model is not reachable and keeps the user message, streaming or not', async () => {
     const bot = await createBot(t, token);
     const conversation = await createConversation(t, token, bot.id);
-    const events = await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: 'Hello?' } });
+    const events = await streamChat(t, `/api/conversations/${conversation.id}/stream`, {
+      token,
+      body: { content: 'Hello?' },
+    });
     expect(events.map((e) => e.event)).toEqual(['user-message', 'error']);
     expect(events.at(-1)!.data).toEqual({ message: CHAT_ERRORS.unreachable });
-    expect(CHAT_ERRORS.unreachable).toBe('The language model is not reachable. Check LLM_BASE_URL and that the model server is running.');
+    expect(CHAT_ERRORS.unreachable).toBe(
+      'The language model is not reachable. Check LLM_BASE_URL and that the model server is running.',
+    );
 
-    const res = await t.request('POST', '/api/bot-message', { token, body: { conversationId: conversation.id, botId: bot.id, userMessageContent: 'Still?' } });
+    const res = await t.request('POST', '/api/bot-message', {
+      token,
+      body: { conversationId: conversation.id, botId: bot.id, userMessageContent: 'Still?' },
+    });
     expectError(res, 502, CHAT_ERRORS.unreachable);
     expect((await messagesOf(t, token, conversation.id)).map((m) => [m.role, m.content])).toEqual([
       ['user', 'Hello?'],
@@ -307,13 +376,23 @@ describe.each(databaseKinds)('shutting down during a reply, on %s', (kind) => {
     try {
       const { token } = await signUp(t);
       const conversation = await createConversation(t, token, (await createBot(t, token)).id);
-      const stream = await openChatStream(t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: 'Hi' } });
+      const stream = await openChatStream(t, `/api/conversations/${conversation.id}/stream`, {
+        token,
+        body: { content: 'Hi' },
+      });
       await stream.waitFor((e) => e.event === 'delta');
       const started = performance.now();
       await t.close({ keepDb: true });
       expect(performance.now() - started).toBeLessThan(2000);
-      expect((await stream.finished).at(-1)).toMatchObject({ event: 'done', data: { content: 'never ', status: 'stopped' } });
-      const saved = await t.db.kysely.selectFrom('messages').select(['role', 'content', 'status']).orderBy('id').execute();
+      expect((await stream.finished).at(-1)).toMatchObject({
+        event: 'done',
+        data: { content: 'never ', status: 'stopped' },
+      });
+      const saved = await t.db.kysely
+        .selectFrom('messages')
+        .select(['role', 'content', 'status'])
+        .orderBy('id')
+        .execute();
       expect(saved).toEqual([
         { role: 'user', content: 'Hi', status: 'complete' },
         { role: 'assistant', content: 'never ', status: 'stopped' },

@@ -25,7 +25,8 @@ const STREAM_DESCRIPTION =
   '`delta` ({ text }) as the reply is written, then `done` (the saved reply, or null when stopped before any text) ' +
   'or `error` ({ message, messageId? }). Refusals (404, 409, 429) are plain JSON errors.';
 
-const failureDetails = (outcome: { message: { id: number } | null }) => (outcome.message ? { messageId: outcome.message.id } : {});
+const failureDetails = (outcome: { message: { id: number } | null }) =>
+  outcome.message ? { messageId: outcome.message.id } : {};
 
 /** Sends a reply as the events of STREAM_DESCRIPTION; the client going away stops the reply like POST /stop. */
 async function streamReply(reply: FastifyReply, pending: chat.PendingReply) {
@@ -69,9 +70,16 @@ export const repliesRoutes: FastifyPluginAsyncZod<RepliesRoutesOptions> = async 
       schema: {
         tags,
         security,
-        description: 'Non-streaming reply (spec §7). Model failures answer 502 with a readable message; the user message is kept.',
+        description:
+          'Non-streaming reply (spec §7). Model failures answer 502 with a readable message; the user message is kept.',
         body: botMessageBodySchema,
-        response: { 200: botMessageResponseSchema, 400: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema, 502: errorResponseSchema },
+        response: {
+          200: botMessageResponseSchema,
+          400: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+          502: errorResponseSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -137,7 +145,12 @@ export const repliesRoutes: FastifyPluginAsyncZod<RepliesRoutesOptions> = async 
     '/conversations/:id/stop',
     {
       onRequest: app.requireUser,
-      schema: { tags, security, params: idParamsSchema, response: { 200: stopResponseSchema, 404: errorResponseSchema } },
+      schema: {
+        tags,
+        security,
+        params: idParamsSchema,
+        response: { 200: stopResponseSchema, 404: errorResponseSchema },
+      },
     },
     async (request) => chat.stopReply(deps, userId(request), request.params.id),
   );

@@ -31,10 +31,15 @@ describe.each(databaseKinds)('health and plumbing on %s', (kind) => {
   });
 
   it('rejects malformed JSON with 400 and an oversized body with 413', async () => {
-    const bad = await t.request('POST', '/api/auth/login', { body: '{"username":', headers: { 'content-type': 'application/json' } });
+    const bad = await t.request('POST', '/api/auth/login', {
+      body: '{"username":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toEqual(expect.any(String));
-    const big = await t.request('POST', '/api/auth/login', { body: { username: 'x'.repeat(2 * 1024 * 1024), password: 'y' } });
+    const big = await t.request('POST', '/api/auth/login', {
+      body: { username: 'x'.repeat(2 * 1024 * 1024), password: 'y' },
+    });
     expect(big.status).toBe(413);
     expect(big.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -43,7 +48,9 @@ describe.each(databaseKinds)('health and plumbing on %s', (kind) => {
     const doc = await t.request('GET', '/api/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/auth/login', '/api/auth/register', '/api/health']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/api/auth/login', '/api/auth/register', '/api/health']),
+    );
     const page = await t.request('GET', '/api/docs/');
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain('swagger');

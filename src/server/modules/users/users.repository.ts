@@ -27,28 +27,39 @@ export const findUserByLogin = (db: Executor, login: string) =>
     .selectFrom('users')
     .selectAll()
     .where((eb) =>
-      eb.or([
-        eb(sql`lower(username)`, '=', login.toLowerCase()),
-        eb(sql`lower(email)`, '=', login.toLowerCase()),
-      ]),
+      eb.or([eb(sql`lower(username)`, '=', login.toLowerCase()), eb(sql`lower(email)`, '=', login.toLowerCase())]),
     )
     .orderBy('id')
     .executeTakeFirst();
 
 export const findUserByUsername = (db: Executor, username: string) =>
-  db.selectFrom('users').selectAll().where(sql`lower(username)`, '=', username.toLowerCase()).executeTakeFirst();
+  db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
 
 export const findUserByEmail = (db: Executor, email: string) =>
-  db.selectFrom('users').selectAll().where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+  db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
 
 export async function usernameTaken(db: Executor, username: string, exceptUserId?: number): Promise<boolean> {
-  let query = db.selectFrom('users').select('id').where(sql`lower(username)`, '=', username.toLowerCase());
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(username)`, '=', username.toLowerCase());
   if (exceptUserId !== undefined) query = query.where('id', '!=', exceptUserId);
   return (await query.executeTakeFirst()) !== undefined;
 }
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

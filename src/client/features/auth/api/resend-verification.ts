@@ -14,7 +14,11 @@ export function useResendVerification() {
       toast({ title: 'Verification email sent', description: 'Please check your inbox for the verification link.' });
     },
     onError: () => {
-      toast({ variant: 'destructive', title: 'Failed to send verification email', description: 'Please try again later.' });
+      toast({
+        variant: 'destructive',
+        title: 'Failed to send verification email',
+        description: 'Please try again later.',
+      });
     },
   });
 }

@@ -26,21 +26,32 @@ export function AuthLayout({ title, description, icon, footer, children }: AuthL
           {description && <CardDescription>{description}</CardDescription>}
         </CardHeader>
         {children && <CardContent>{children}</CardContent>}
-        {footer && <CardFooter className="justify-center text-center text-sm text-muted-foreground">{footer}</CardFooter>}
+        {footer && (
+          <CardFooter className="justify-center text-center text-sm text-muted-foreground">{footer}</CardFooter>
+        )}
       </Card>
     </div>
   );
 }
 
 /** A round tinted badge for the state icons shown above an auth card's title. */
-export function AuthIcon({ tone = 'primary', children }: { tone?: 'primary' | 'success' | 'error'; children: ReactNode }) {
+export function AuthIcon({
+  tone = 'primary',
+  children,
+}: {
+  tone?: 'primary' | 'success' | 'error';
+  children: ReactNode;
+}) {
   const tones = {
     primary: 'bg-accent text-accent-foreground',
     success: 'bg-success text-success-foreground',
     error: 'bg-destructive/10 text-error',
   } as const;
   return (
-    <div className={`mb-2 flex size-12 items-center justify-center rounded-full [&_svg]:size-6 ${tones[tone]}`} aria-hidden="true">
+    <div
+      className={`mb-2 flex size-12 items-center justify-center rounded-full [&_svg]:size-6 ${tones[tone]}`}
+      aria-hidden="true"
+    >
       {children}
     </div>
   );

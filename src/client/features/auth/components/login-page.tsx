@@ -123,7 +123,13 @@ export function LoginPage() {
       )}
       <form onSubmit={onSubmit} noValidate className="grid gap-5">
         <FormField label="Username" error={errors.username?.message}>
-          <Input autoComplete="username" placeholder="Username or email" autoCapitalize="none" spellCheck={false} {...form.register('username')} />
+          <Input
+            autoComplete="username"
+            placeholder="Username or email"
+            autoCapitalize="none"
+            spellCheck={false}
+            {...form.register('username')}
+          />
         </FormField>
         <FormField label="Password" error={errors.password?.message}>
           <Input type="password" autoComplete="current-password" {...form.register('password')} />

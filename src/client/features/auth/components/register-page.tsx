@@ -53,7 +53,8 @@ export function RegisterPage() {
           toast({
             title: 'Registration successful',
             // Without mail delivery configured the server does not ask for verification (decisions §2).
-            description: needsVerification === false ? 'You can now sign in.' : 'Please check your email to verify your account',
+            description:
+              needsVerification === false ? 'You can now sign in.' : 'Please check your email to verify your account',
           });
           void navigate('/login');
         },

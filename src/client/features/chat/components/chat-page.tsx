@@ -100,7 +100,13 @@ function ChatWorkspace({ bot }: { bot: Bot }) {
         className="h-[calc(100dvh-5.5rem)]"
         headerActions={
           <WithTooltip label="Conversations">
-            <Button variant="ghost" size="icon" className="md:hidden" aria-label="Conversations" onClick={() => setDrawerOpen(true)}>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="md:hidden"
+              aria-label="Conversations"
+              onClick={() => setDrawerOpen(true)}
+            >
               <PanelLeft aria-hidden="true" />
             </Button>
           </WithTooltip>
@@ -108,7 +114,9 @@ function ChatWorkspace({ bot }: { bot: Bot }) {
       />
       <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
         <DialogContent className="top-0 left-0 flex h-dvh max-h-dvh w-[min(20rem,85vw)] max-w-none translate-x-0 translate-y-0 flex-col gap-0 rounded-none border-y-0 border-l-0 p-0 data-[state=open]:animate-fade-in">
-          <DialogDescription className="sr-only">Your conversations with {bot.name}, most recent first.</DialogDescription>
+          <DialogDescription className="sr-only">
+            Your conversations with {bot.name}, most recent first.
+          </DialogDescription>
           {list(<DialogTitle className="pr-10 text-base">Conversations</DialogTitle>)}
         </DialogContent>
       </Dialog>
@@ -133,7 +141,10 @@ export function ChatPage() {
   useEffect(() => {
     if (botId === undefined || isError) void navigate('/', { replace: true });
     else if (id === undefined) {
-      void navigate({ pathname: `/chat/${botId}`, search: conversation ? `?${CONVERSATION_PARAM}=${conversation}` : '' }, { replace: true });
+      void navigate(
+        { pathname: `/chat/${botId}`, search: conversation ? `?${CONVERSATION_PARAM}=${conversation}` : '' },
+        { replace: true },
+      );
     }
   }, [botId, id, isError, conversation, navigate]);
 

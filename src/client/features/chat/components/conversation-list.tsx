@@ -47,7 +47,14 @@ function RenameForm({ conversation, onDone }: { conversation: Conversation; onDo
         onKeyDown={(event) => event.key === 'Escape' && onDone()}
         className="h-10 md:h-9"
       />
-      <Button type="submit" variant="ghost" size="icon" className={ROW_ACTION} aria-label="Save title" disabled={rename.isPending}>
+      <Button
+        type="submit"
+        variant="ghost"
+        size="icon"
+        className={ROW_ACTION}
+        aria-label="Save title"
+        disabled={rename.isPending}
+      >
         <Check aria-hidden="true" />
       </Button>
       <Button variant="ghost" size="icon" className={ROW_ACTION} aria-label="Cancel renaming" onClick={onDone}>
@@ -70,14 +77,21 @@ function ConversationRow({ conversation, active, onSelect, onDelete }: RowProps)
 
   const { title } = conversation;
   return (
-    <div className={cn('group flex items-center rounded-lg transition-colors hover:bg-accent/60', active && 'bg-accent hover:bg-accent')}>
+    <div
+      className={cn(
+        'group flex items-center rounded-lg transition-colors hover:bg-accent/60',
+        active && 'bg-accent hover:bg-accent',
+      )}
+    >
       <button
         type="button"
         aria-current={active ? 'true' : undefined}
         onClick={onSelect}
         className="min-w-0 flex-1 rounded-lg px-3 py-2 text-left focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
       >
-        <span className={cn('block truncate text-sm', active ? 'font-semibold text-accent-foreground' : 'font-medium')}>{title}</span>
+        <span className={cn('block truncate text-sm', active ? 'font-semibold text-accent-foreground' : 'font-medium')}>
+          {title}
+        </span>
         <span className="block text-xs text-muted-foreground">
           <RelativeTime date={conversation.updatedAt} />
         </span>
@@ -89,10 +103,24 @@ function ConversationRow({ conversation, active, onSelect, onDelete }: RowProps)
           active && 'md:opacity-100',
         )}
       >
-        <Button variant="ghost" size="icon" className={ROW_ACTION} aria-label={`Rename ${title}`} title="Rename" onClick={() => setRenaming(true)}>
+        <Button
+          variant="ghost"
+          size="icon"
+          className={ROW_ACTION}
+          aria-label={`Rename ${title}`}
+          title="Rename"
+          onClick={() => setRenaming(true)}
+        >
           <Pencil aria-hidden="true" />
         </Button>
-        <Button variant="ghost" size="icon" className={ROW_ACTION} aria-label={`Delete ${title}`} title="Delete" onClick={onDelete}>
+        <Button
+          variant="ghost"
+          size="icon"
+          className={ROW_ACTION}
+          aria-label={`Delete ${title}`}
+          title="Delete"
+          onClick={onDelete}
+        >
           <Trash2 aria-hidden="true" />
         </Button>
       </div>
@@ -112,7 +140,15 @@ interface ConversationListProps {
 }
 
 /** A bot's conversations, most recently active first: start, switch, rename, delete. */
-export function ConversationList({ botId, activeId, heading, onSelect, onNew, creating, onDelete }: ConversationListProps) {
+export function ConversationList({
+  botId,
+  activeId,
+  heading,
+  onSelect,
+  onNew,
+  creating,
+  onDelete,
+}: ConversationListProps) {
   const { data: conversations } = useConversations(botId);
 
   return (

@@ -1,7 +1,14 @@
 import type { Conversation } from '@shared/contracts/chat';
 import { useDeleteConversation } from '@/api/chat/delete-conversation';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/request';
 
@@ -34,7 +41,8 @@ export function DeleteConversationDialog({ conversation, onClose }: DeleteConver
           <DialogHeader>
             <DialogTitle>Delete this conversation?</DialogTitle>
             <DialogDescription>
-              &quot;{conversation.title}&quot; and all its messages will be permanently deleted. This action cannot be undone.
+              &quot;{conversation.title}&quot; and all its messages will be permanently deleted. This action cannot be
+              undone.
             </DialogDescription>
           </DialogHeader>
           <DialogFooter>

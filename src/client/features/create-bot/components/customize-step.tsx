@@ -23,7 +23,10 @@ type CustomizationInput = z.input<typeof customizationSchema>;
 type ChoiceName = 'tone' | 'writingStyle';
 
 const SWITCHES = {
-  webBrowsing: { label: 'Web browsing', description: 'Search the web for current information (the Web search capability).' },
+  webBrowsing: {
+    label: 'Web browsing',
+    description: 'Search the web for current information (the Web search capability).',
+  },
   useKnowledgeCutoff: { label: 'Knowledge cutoff', description: 'Say when an answer may be out of date.' },
   citationGeneration: { label: 'Citation generation', description: 'Name the sources behind each answer.' },
   conversationMemory: { label: 'Conversation memory', description: 'Remember earlier messages of the conversation.' },

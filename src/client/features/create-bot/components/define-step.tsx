@@ -1,4 +1,11 @@
-import { ArrowRight, CalendarCheck, ChartColumn, MessageCircleQuestionMark, PenLine, type LucideIcon } from 'lucide-react';
+import {
+  ArrowRight,
+  CalendarCheck,
+  ChartColumn,
+  MessageCircleQuestionMark,
+  PenLine,
+  type LucideIcon,
+} from 'lucide-react';
 import { useId } from 'react';
 import { CAPABILITIES, CAPABILITY_INFO } from '@shared/bots/capabilities';
 import { BOT_ICONS, FALLBACK_ICON } from '@shared/bots/icons';

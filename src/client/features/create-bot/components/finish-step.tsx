@@ -23,7 +23,11 @@ const PROMPT_EXCERPT_LENGTH = 280;
 /** A 401 means the session ended while the wizard was open, which the user can fix by signing in again. */
 function failed(title: string, error?: unknown) {
   const signedOut = !error || (error instanceof ApiError && error.status === 401);
-  toast({ variant: 'destructive', title, description: signedOut ? NOT_SIGNED_IN : 'Something went wrong. Please try again.' });
+  toast({
+    variant: 'destructive',
+    title,
+    description: signedOut ? NOT_SIGNED_IN : 'Something went wrong. Please try again.',
+  });
 }
 
 const onOff = (value: boolean) => (value ? 'On' : 'Off');
@@ -156,7 +160,13 @@ function ReviewSection({ title, step, onEdit, disabled, children }: ReviewSectio
     <section className="grid gap-3 border-t pt-5">
       <div className="flex items-center justify-between gap-3">
         <h3 className="text-base font-semibold">{title}</h3>
-        <Button variant="ghost" size="sm" onClick={() => onEdit(step)} disabled={disabled} aria-label={`Change ${title.toLowerCase()}`}>
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => onEdit(step)}
+          disabled={disabled}
+          aria-label={`Change ${title.toLowerCase()}`}
+        >
           Change
         </Button>
       </div>

@@ -43,7 +43,11 @@ export function PromptDialog({ prompt, onSave, onSaved }: PromptDialogProps) {
       setTimeout(onSaved, DELAY_NEXT_STEP_MS);
     },
     onError: () =>
-      toast({ variant: 'destructive', title: 'Error saving prompt', description: 'There was a problem saving your custom prompt.' }),
+      toast({
+        variant: 'destructive',
+        title: 'Error saving prompt',
+        description: 'There was a problem saving your custom prompt.',
+      }),
   });
 
   const changeOpen = (next: boolean) => {

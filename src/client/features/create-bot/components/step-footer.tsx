@@ -3,7 +3,15 @@ import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 
 /** Back on the left (from step 2 on), the step's forward action on the right. */
-export function StepFooter({ onBack, backDisabled, children }: { onBack?: () => void; backDisabled?: boolean; children?: ReactNode }) {
+export function StepFooter({
+  onBack,
+  backDisabled,
+  children,
+}: {
+  onBack?: () => void;
+  backDisabled?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <div className="mt-8 flex items-center justify-between gap-3 border-t pt-5">
       {onBack ? (

@@ -29,7 +29,12 @@ export function StepIndicator({ current, onSelect, disabled = false }: StepIndic
               >
                 {completed ? <Check className="size-5" strokeWidth={3} aria-hidden="true" /> : step}
               </span>
-              <span className={cn('text-xs font-medium sm:text-sm', isCurrent || completed ? 'text-foreground' : 'text-muted-foreground')}>
+              <span
+                className={cn(
+                  'text-xs font-medium sm:text-sm',
+                  isCurrent || completed ? 'text-foreground' : 'text-muted-foreground',
+                )}
+              >
                 {label}
                 {completed && <span className="sr-only"> (completed)</span>}
               </span>
@@ -40,7 +45,10 @@ export function StepIndicator({ current, onSelect, disabled = false }: StepIndic
               {step > 1 && (
                 <span
                   aria-hidden="true"
-                  className={cn('absolute top-5 right-1/2 h-0.5 w-full -translate-y-1/2', step <= current ? 'bg-primary' : 'bg-border')}
+                  className={cn(
+                    'absolute top-5 right-1/2 h-0.5 w-full -translate-y-1/2',
+                    step <= current ? 'bg-primary' : 'bg-border',
+                  )}
                 />
               )}
               {completed ? (

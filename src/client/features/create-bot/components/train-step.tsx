@@ -13,7 +13,13 @@ import { PromptDialog } from './prompt-dialog';
 import { StepFooter } from './step-footer';
 
 /** Step 3: example queries, the local prompt, training, and its result (spec §4 "Training step"). */
-export function TrainStep({ wizard, onTrainingChange }: { wizard: Wizard; onTrainingChange: (training: boolean) => void }) {
+export function TrainStep({
+  wizard,
+  onTrainingChange,
+}: {
+  wizard: Wizard;
+  onTrainingChange: (training: boolean) => void;
+}) {
   const { draft, exampleQueries, generatedQueries } = wizard.state;
   const training = useTraining(wizard.trained);
   const trainedPrompt = draft.config.systemPrompt;
@@ -51,7 +57,9 @@ export function TrainStep({ wizard, onTrainingChange }: { wizard: Wizard; onTrai
             {trainedPrompt ? 'Train again' : 'Start Training'}
           </Button>
           {!canStartTraining(exampleQueries) && (
-            <p className="text-sm text-muted-foreground">Add at least {MIN_TRAINING_EXAMPLES} example queries to start training.</p>
+            <p className="text-sm text-muted-foreground">
+              Add at least {MIN_TRAINING_EXAMPLES} example queries to start training.
+            </p>
           )}
         </div>
         {training.progress !== null && (
@@ -137,7 +145,9 @@ function ExampleQueries({ examples, onAdd, onRemove, disabled, tipId }: ExampleQ
         <h3 id={`${inputId}-title`} className="text-base font-semibold">
           Example queries
         </h3>
-        <p className="text-sm text-muted-foreground">Questions people will ask your botty. Training uses them to shape its prompt.</p>
+        <p className="text-sm text-muted-foreground">
+          Questions people will ask your botty. Training uses them to shape its prompt.
+        </p>
       </div>
       <form onSubmit={add} className="grid gap-2">
         <Label htmlFor={inputId}>Example query</Label>
@@ -160,9 +170,18 @@ function ExampleQueries({ examples, onAdd, onRemove, disabled, tipId }: ExampleQ
       {examples.length > 0 && (
         <ol className="grid gap-2" aria-label="Your example queries">
           {examples.map((example, index) => (
-            <li key={example} className="flex items-center gap-2 rounded-lg border bg-background py-1 pr-1 pl-3 text-sm">
+            <li
+              key={example}
+              className="flex items-center gap-2 rounded-lg border bg-background py-1 pr-1 pl-3 text-sm"
+            >
               <span className="min-w-0 flex-1 break-words">{example}</span>
-              <Button variant="ghost" size="icon" onClick={() => onRemove(index)} disabled={disabled} aria-label={`Remove example: ${example}`}>
+              <Button
+                variant="ghost"
+                size="icon"
+                onClick={() => onRemove(index)}
+                disabled={disabled}
+                aria-label={`Remove example: ${example}`}
+              >
                 <X aria-hidden="true" />
               </Button>
             </li>

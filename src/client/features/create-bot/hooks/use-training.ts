@@ -15,7 +15,10 @@ async function promptFor(subject: GeneratePromptBody): Promise<TrainingResult> {
   try {
     return await generatePrompt(subject);
   } catch {
-    return { systemPrompt: buildLocalPrompt(subject), exampleQueries: localExampleQueries(subject.purpose, subject.name) };
+    return {
+      systemPrompt: buildLocalPrompt(subject),
+      exampleQueries: localExampleQueries(subject.purpose, subject.name),
+    };
   }
 }
 

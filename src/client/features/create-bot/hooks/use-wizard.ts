@@ -98,9 +98,12 @@ export function useWizard(initial: WizardState, storageKey: string | null) {
     setState((s) => ({ ...s, exampleQueries: s.exampleQueries.filter((_, i) => i !== index) }));
   }, []);
 
-  const trained = useCallback(({ systemPrompt, exampleQueries }: { systemPrompt: string; exampleQueries: string[] }) => {
-    setState((s) => ({ ...withPrompt(s, systemPrompt), generatedQueries: exampleQueries }));
-  }, []);
+  const trained = useCallback(
+    ({ systemPrompt, exampleQueries }: { systemPrompt: string; exampleQueries: string[] }) => {
+      setState((s) => ({ ...withPrompt(s, systemPrompt), generatedQueries: exampleQueries }));
+    },
+    [],
+  );
 
   /** Unlike other changes, a saved prompt must be stored, or the prompt dialog reports the failure. */
   const savePrompt = useCallback(

@@ -124,9 +124,7 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
 
       <div className="mt-auto grid gap-1 border-t pt-4 text-xs text-muted-foreground">
         <p>{`Used: ${bot.usageCount ?? 0} times`}</p>
-        <p>
-          Last used: {bot.lastUsed ? <RelativeTime date={bot.lastUsed} /> : 'Never'}
-        </p>
+        <p>Last used: {bot.lastUsed ? <RelativeTime date={bot.lastUsed} /> : 'Never'}</p>
       </div>
 
       {bot.active ? (

@@ -56,7 +56,10 @@ function CustomPromptForm({ bot, onSaved }: { bot: Bot; onSaved: () => void }) {
       { id: bot.id, changes: { config: { customPrompt: text.trim() } } },
       {
         onSuccess: () => {
-          toast({ title: 'Custom prompt saved', description: 'Your bot will now use this custom prompt for interactions.' });
+          toast({
+            title: 'Custom prompt saved',
+            description: 'Your bot will now use this custom prompt for interactions.',
+          });
           onSaved();
         },
         onError: (error) => {

@@ -40,13 +40,16 @@ function BotGridSkeleton() {
 function EmptyState() {
   return (
     <div className="flex flex-col items-center rounded-xl border border-dashed px-6 py-12 text-center">
-      <span className="flex size-12 items-center justify-center rounded-2xl bg-accent text-accent-foreground" aria-hidden="true">
+      <span
+        className="flex size-12 items-center justify-center rounded-2xl bg-accent text-accent-foreground"
+        aria-hidden="true"
+      >
         <BotGlyph className="size-6" />
       </span>
       <h3 className="mt-4 font-semibold">No botties yet</h3>
       <p className="mt-1 max-w-sm text-sm text-muted-foreground">
-        A botty is an AI research assistant you shape yourself: give it a purpose, teach it with a few example questions,
-        then chat with it whenever you need it.
+        A botty is an AI research assistant you shape yourself: give it a purpose, teach it with a few example
+        questions, then chat with it whenever you need it.
       </p>
       <NewBotButton className="mt-6" />
     </div>

@@ -28,8 +28,8 @@ export function PromptGuide() {
   return (
     <div className="grid gap-4 text-sm">
       <p className="text-muted-foreground">
-        A good prompt reads like a brief to a new colleague. Be specific: the more the botty knows about its job, the better
-        its answers.
+        A good prompt reads like a brief to a new colleague. Be specific: the more the botty knows about its job, the
+        better its answers.
       </p>
       <ul className="grid gap-3 sm:grid-cols-2">
         {TIPS.map(({ title, text }) => (

@@ -12,7 +12,11 @@ interface Stat {
 
 const STATS: Stat[] = [
   { label: 'Total Botties', icon: BotGlyph, value: (bots) => bots.length },
-  { label: 'Botty Interactions', icon: MessagesSquare, value: (bots) => bots.reduce((sum, bot) => sum + (bot.usageCount ?? 0), 0) },
+  {
+    label: 'Botty Interactions',
+    icon: MessagesSquare,
+    value: (bots) => bots.reduce((sum, bot) => sum + (bot.usageCount ?? 0), 0),
+  },
   { label: 'Active Botties', icon: Activity, value: (bots) => bots.filter((bot) => bot.active).length },
   { label: 'Usage Credits', icon: Coins, value: () => USAGE_CREDITS },
 ];

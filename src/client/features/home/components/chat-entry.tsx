@@ -57,7 +57,9 @@ function BotPicker({ top, others, onStart }: { top: Bot[]; others: Bot[]; onStar
       <form onSubmit={start} className="grid max-w-2xl gap-6">
         <div>
           <h2 className="text-xl font-semibold tracking-tight">Start a conversation</h2>
-          <p className="mt-1 text-muted-foreground">Choose one of your botties and ask it anything within its expertise.</p>
+          <p className="mt-1 text-muted-foreground">
+            Choose one of your botties and ask it anything within its expertise.
+          </p>
         </div>
         <div className="grid gap-2">
           <Label htmlFor={id}>Botty</Label>
@@ -142,7 +144,10 @@ export function ChatEntry({ chatBotId, onOpenChat, onCloseChat }: ChatEntryProps
   const { top, others } = chatOptions(bots, pinnedBots);
   if (top.length + others.length === 0) {
     return (
-      <NextStep title="Start a conversation" text="All your botties are inactive. Activate one on the dashboard to chat with it.">
+      <NextStep
+        title="Start a conversation"
+        text="All your botties are inactive. Activate one on the dashboard to chat with it."
+      >
         <Button asChild size="lg" variant="outline">
           <Link to="/dashboard">
             <LayoutGrid aria-hidden="true" />

@@ -23,8 +23,12 @@ export function HomePage() {
       <div className="mx-auto grid w-full max-w-6xl items-start gap-6 px-4 py-8 sm:px-6 sm:py-10 lg:grid-cols-[minmax(0,4fr)_minmax(16rem,1fr)]">
         <div className="grid min-w-0 gap-6">
           <div>
-            <h1 className="text-2xl font-semibold tracking-tight break-words sm:text-3xl">Welcome{name ? `, ${name}` : ''}</h1>
-            <p className="mt-1 text-muted-foreground">Chat with one of your botties, and keep your favourites close at hand.</p>
+            <h1 className="text-2xl font-semibold tracking-tight break-words sm:text-3xl">
+              Welcome{name ? `, ${name}` : ''}
+            </h1>
+            <p className="mt-1 text-muted-foreground">
+              Chat with one of your botties, and keep your favourites close at hand.
+            </p>
           </div>
           <ChatEntry chatBotId={chatBotId} onOpenChat={openChat} onCloseChat={() => setChatBotId(null)} />
         </div>

@@ -9,7 +9,12 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import {
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { GripVertical, X } from 'lucide-react';
 import { DRAG_MOUSE_DISTANCE_PX, DRAG_TOUCH_DELAY_MS } from '@shared/constants';
@@ -73,7 +78,8 @@ export function SortablePinnedList({ bots, onRemove, onReorder }: SortablePinned
   );
 
   const nameOf = (id: UniqueIdentifier) => bots.find((bot) => bot.id === id)?.name ?? 'Botty';
-  const positionOf = (id: UniqueIdentifier) => `position ${bots.findIndex((bot) => bot.id === id) + 1} of ${bots.length}`;
+  const positionOf = (id: UniqueIdentifier) =>
+    `position ${bots.findIndex((bot) => bot.id === id) + 1} of ${bots.length}`;
 
   const onDragEnd = ({ active, over }: DragEndEvent) => onReorder(Number(active.id), over ? Number(over.id) : null);
 
@@ -84,13 +90,17 @@ export function SortablePinnedList({ bots, onRemove, onReorder }: SortablePinned
       onDragEnd={onDragEnd}
       accessibility={{
         screenReaderInstructions: {
-          draggable: 'To reorder, press Space or Enter to pick up, use the arrow keys to move, then Space or Enter to drop. Press Escape to cancel.',
+          draggable:
+            'To reorder, press Space or Enter to pick up, use the arrow keys to move, then Space or Enter to drop. Press Escape to cancel.',
         },
         announcements: {
           onDragStart: ({ active }) => `Picked up ${nameOf(active.id)}, at ${positionOf(active.id)}.`,
-          onDragOver: ({ active, over }) => (over ? `${nameOf(active.id)} moved to ${positionOf(over.id)}.` : undefined),
+          onDragOver: ({ active, over }) =>
+            over ? `${nameOf(active.id)} moved to ${positionOf(over.id)}.` : undefined,
           onDragEnd: ({ active, over }) =>
-            over ? `${nameOf(active.id)} dropped at ${positionOf(over.id)}.` : `${nameOf(active.id)} dropped where it was.`,
+            over
+              ? `${nameOf(active.id)} dropped at ${positionOf(over.id)}.`
+              : `${nameOf(active.id)} dropped where it was.`,
           onDragCancel: ({ active }) => `Reordering cancelled; ${nameOf(active.id)} is back where it was.`,
         },
       }}

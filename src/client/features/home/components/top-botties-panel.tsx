@@ -33,11 +33,16 @@ function PinnedList({ bots, onOpenChat }: { bots: Bot[]; onOpenChat: (botId: num
 function EmptyPins() {
   return (
     <div className="flex flex-col items-center px-2 py-6 text-center">
-      <span className="flex size-10 items-center justify-center rounded-full bg-accent text-accent-foreground" aria-hidden="true">
+      <span
+        className="flex size-10 items-center justify-center rounded-full bg-accent text-accent-foreground"
+        aria-hidden="true"
+      >
         <Pin className="size-5" />
       </span>
       <p className="mt-3 text-sm font-medium">No pinned bots yet</p>
-      <p className="mt-1 text-xs text-muted-foreground">Keep up to {MAX_PINNED_BOTS} favourites here for a quick chat.</p>
+      <p className="mt-1 text-xs text-muted-foreground">
+        Keep up to {MAX_PINNED_BOTS} favourites here for a quick chat.
+      </p>
       <Button asChild variant="outline" size="sm" className="mt-4">
         <Link to="/dashboard">Pin your favorite bots</Link>
       </Button>

@@ -59,7 +59,10 @@ export function LandingPage() {
       <ol className="mt-16 grid w-full max-w-4xl gap-4 text-left sm:mt-24 sm:grid-cols-3">
         {STEPS.map(({ icon: Icon, title, text }) => (
           <li key={title} className="rounded-xl border bg-card p-5">
-            <span className="flex size-10 items-center justify-center rounded-lg bg-accent text-accent-foreground" aria-hidden="true">
+            <span
+              className="flex size-10 items-center justify-center rounded-lg bg-accent text-accent-foreground"
+              aria-hidden="true"
+            >
               <Icon className="size-5" />
             </span>
             <h2 className="mt-4 font-semibold">{title}</h2>

@@ -19,6 +19,10 @@ export function useExportAccount() {
     mutationFn: exportAccount,
     onSuccess: () => toast({ title: 'Export ready', description: 'Your data has been downloaded as a JSON file.' }),
     onError: (error) =>
-      toast({ variant: 'destructive', title: 'Export failed', description: serverMessage(error) ?? 'Please try again later.' }),
+      toast({
+        variant: 'destructive',
+        title: 'Export failed',
+        description: serverMessage(error) ?? 'Please try again later.',
+      }),
   });
 }

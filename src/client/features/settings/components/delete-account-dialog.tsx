@@ -2,7 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { deleteAccountBodySchema, type DeleteAccountBody } from '@shared/contracts/account';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { PendingButton } from '@/components/ui/pending-button';
 import { Label } from '@/components/ui/label';
@@ -11,8 +18,12 @@ import { useDeleteAccount } from '../api/delete-account';
 
 export function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const mutation = useDeleteAccount();
-  const form = useForm<DeleteAccountBody>({ resolver: zodResolver(deleteAccountBodySchema), defaultValues: { password: '' } });
-  const error = form.formState.errors.password?.message ?? (mutation.isError ? serverMessage(mutation.error) : undefined);
+  const form = useForm<DeleteAccountBody>({
+    resolver: zodResolver(deleteAccountBodySchema),
+    defaultValues: { password: '' },
+  });
+  const error =
+    form.formState.errors.password?.message ?? (mutation.isError ? serverMessage(mutation.error) : undefined);
 
   const change = (next: boolean) => {
     if (!next) {
@@ -28,7 +39,8 @@ export function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onO
         <DialogHeader>
           <DialogTitle>Delete your account?</DialogTitle>
           <DialogDescription>
-            This permanently deletes your account, all your botties, their conversations and your activity. It cannot be undone.
+            This permanently deletes your account, all your botties, their conversations and your activity. It cannot be
+            undone.
           </DialogDescription>
         </DialogHeader>
         <form className="grid gap-4" onSubmit={form.handleSubmit((body) => mutation.mutate(body))} noValidate>

@@ -14,7 +14,9 @@ export function PlanDetailsDialog({ open, onOpenChange }: { open: boolean; onOpe
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Beta Free Account</DialogTitle>
-          <DialogDescription>All features included during beta. There is nothing to pay and no card on file.</DialogDescription>
+          <DialogDescription>
+            All features included during beta. There is nothing to pay and no card on file.
+          </DialogDescription>
         </DialogHeader>
         <ul className="grid gap-2 text-sm">
           {INCLUDED.map((item) => (

@@ -4,7 +4,15 @@ import { CardFooter } from '@/components/ui/card';
 import { PendingButton } from '@/components/ui/pending-button';
 
 /** Cancel (back to the dashboard, spec §2) and the form's submit button, as both settings forms lay them out. */
-export function SettingsFormFooter({ pending, label, pendingLabel }: { pending: boolean; label: string; pendingLabel: string }) {
+export function SettingsFormFooter({
+  pending,
+  label,
+  pendingLabel,
+}: {
+  pending: boolean;
+  label: string;
+  pendingLabel: string;
+}) {
   return (
     <CardFooter className="flex-col-reverse gap-3 border-t pt-5 sm:flex-row sm:justify-end sm:pt-6">
       <Button asChild variant="outline" className="w-full sm:w-auto">
