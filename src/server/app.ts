@@ -22,6 +22,7 @@ import { openapiPlugin } from './plugins/openapi';
 import { rateLimitPlugin, type RateLimit } from './plugins/rate-limit';
 import { securityPlugin } from './plugins/security';
 import { staticClientPlugin } from './plugins/static-client';
+import { textSafetyPlugin } from './plugins/text-safety';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const DEFAULT_AUTH_RATE_LIMIT: RateLimit = { max: 10, timeWindow: 60_000 };
@@ -72,6 +73,7 @@ export async function buildApp(options: AppOptions) {
 
   await app.register(errorsPlugin);
   await app.register(securityPlugin);
+  await app.register(textSafetyPlugin);
   await app.register(openapiPlugin);
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl });
   await app.register(authGuardPlugin, { db, clock });

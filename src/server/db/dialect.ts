@@ -52,10 +52,16 @@ function sqliteDatabase(path: string): SqliteDatabase {
   };
 }
 
-function postgresPool(url: string, searchPath?: string) {
-  return new pg.Pool({
+/** How long a request waits for a pooled connection before the database counts as unavailable (503). */
+const PG_CONNECT_TIMEOUT_MS = 3_000;
+
+function postgresPool(url: string, searchPath: string | undefined, onError: (err: Error) => void) {
+  const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    // Half-open connections after a network blip are found by the kernel instead of hanging a request.
+    keepAlive: true,
     ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
@@ -65,9 +71,21 @@ function postgresPool(url: string, searchPath?: string) {
       }) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle client whose connection the server closed (restart, failover, pg_terminate_backend) emits 'error'
+  // on the pool; unheard, that kills the process. The pool already drops the client and connects anew on demand.
+  pool.on('error', onError);
+  // A client that is checked out has no pool listener: its query rejects (the request answers 503), but the
+  // client's own 'error' event would still be unhandled. On release the pool sees it is broken and drops it.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
 }
 
-export function openDatabase(target: DatabaseTarget): Db {
+export interface OpenDatabaseOptions {
+  /** Told about connections the database dropped while idle; the pool replaces them by itself. */
+  onConnectionError?: (err: Error) => void;
+}
+
+export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Db {
   if (target.kind === 'sqlite') {
     const kysely = new Kysely<Database>({
       dialect: new SqliteDialect({ database: sqliteDatabase(target.path) }),
@@ -75,7 +93,9 @@ export function openDatabase(target: DatabaseTarget): Db {
     return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
   }
   const kysely = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: postgresPool(target.url, target.searchPath) }),
+    dialect: new PostgresDialect({
+      pool: postgresPool(target.url, target.searchPath, options.onConnectionError ?? (() => {})),
+    }),
   });
   return { kysely, kind: 'postgres', schema: target.searchPath, close: () => kysely.destroy() };
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable';
 import { AppError } from '../lib/errors';
 
 interface FieldError {
@@ -45,6 +46,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (malformed JSON, wrong content type) carry safe messages.
       return reply.status(status).send({ message: error.message, code: 'BAD_REQUEST', requestId });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(503).send({ message: DATABASE_UNAVAILABLE_MESSAGE, code: 'UNAVAILABLE', requestId });
     }
     request.log.error({ err: error }, 'request failed');
     return reply

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Message, MessageRole, MessageStatus } from '@shared/contracts/chat';
-import type { MessagesTable } from '../../db/database';
-import type { Executor } from '../users/users.repository';
+import type { Executor, MessagesTable } from '../../db/database';
+import { toStorableText } from '../../lib/storable-text';
 
 export type MessageRow = Selectable<MessagesTable>;
 
@@ -26,7 +26,13 @@ export interface NewMessage {
 export const insertMessage = (db: Executor, m: NewMessage, now: string) =>
   db
     .insertInto('messages')
-    .values({ conversation_id: m.conversationId, role: m.role, content: m.content, status: m.status, created_at: now })
+    .values({
+      conversation_id: m.conversationId,
+      role: m.role,
+      content: toStorableText(m.content),
+      status: m.status,
+      created_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 
