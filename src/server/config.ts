@@ -12,6 +12,11 @@ const optionalString = z
 const url = (protocols: RegExp, hint: string) =>
   optionalString.refine((v) => v === undefined || (URL.canParse(v) && protocols.test(new URL(v).protocol)), hint);
 
+const positiveInt = (fallback: number) =>
+  optionalString
+    .transform((v) => (v === undefined ? fallback : Number(v)))
+    .pipe(z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1'));
+
 const envSchema = z.object({
   PORT: optionalString
     .transform((v) => (v === undefined ? 5000 : Number(v)))
@@ -40,6 +45,18 @@ const envSchema = z.object({
         .int('must be true, false or the number of proxies in front')
         .min(0),
     ),
+  // Knowledge files and attachments (issue 8).
+  FILES_DIR: optionalString.pipe(z.string().default('./data/files')),
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: url(/^https?:$/, 'must be an http(s) URL such as https://s3.example.com'),
+  S3_REGION: optionalString.pipe(z.string().default('us-east-1')),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  FILES_MAX_DOCUMENT_BYTES: positiveInt(20 * 1024 * 1024),
+  FILES_MAX_IMAGE_BYTES: positiveInt(10 * 1024 * 1024),
+  FILES_MAX_PER_BOT: positiveInt(50),
+  FILES_MAX_BYTES_PER_USER: positiveInt(500 * 1024 * 1024),
+  LLM_EMBEDDING_MODEL: optionalString,
   LOG_LEVEL: optionalString.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
@@ -60,6 +77,24 @@ export interface Config {
   logLevel: string;
   /** How many reverse proxies in front of the server may set X-Forwarded-For. */
   trustedProxyHops: number;
+  files: FilesConfig;
+}
+
+export interface FilesConfig {
+  dir: string;
+  /** Set when S3_BUCKET is: the files live in S3-compatible object storage instead of `dir`. */
+  s3:
+    | {
+        bucket: string;
+        endpoint: string | undefined;
+        region: string;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+      }
+    | undefined;
+  limits: { documentBytes: number; imageBytes: number; filesPerBot: number; bytesPerUser: number };
+  /** Embeddings model of the configured provider; without it, retrieval is full-text search alone. */
+  embeddingModel: string | undefined;
 }
 
 function parseDatabase(value: string): Config['database'] {
@@ -108,5 +143,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     logLevel: e.LOG_LEVEL,
     trustedProxyHops: e.TRUST_PROXY,
+    files: {
+      dir: e.FILES_DIR,
+      s3: e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          }
+        : undefined,
+      limits: {
+        documentBytes: e.FILES_MAX_DOCUMENT_BYTES,
+        imageBytes: e.FILES_MAX_IMAGE_BYTES,
+        filesPerBot: e.FILES_MAX_PER_BOT,
+        bytesPerUser: e.FILES_MAX_BYTES_PER_USER,
+      },
+      embeddingModel: e.LLM_EMBEDDING_MODEL,
+    },
   };
 }

@@ -92,6 +92,43 @@ export interface MessagesTable {
   created_at: Timestamp;
 }
 
+export type FileStatus = 'processing' | 'ready' | 'failed';
+
+export interface FilesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The bot whose knowledge it is, or whose conversation it was attached to. */
+  bot_id: number | null;
+  /** Set for a conversation's attachment; null for a bot's knowledge file. */
+  conversation_id: number | null;
+  name: string;
+  media_type: string;
+  size: number;
+  storage_key: string;
+  status: FileStatus;
+  error: string | null;
+  chunk_count: Generated<number>;
+  attempts: Generated<number>;
+  lease_until: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FileChunksTable {
+  id: Generated<number>;
+  file_id: number;
+  ord: number;
+  text: string;
+  page: number | null;
+  section: string | null;
+  /** Float32 little-endian vector, when an embeddings model is configured. */
+  embedding: Buffer | null;
+}
+
+export interface FileBlobDeletionsTable {
+  storage_key: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -100,6 +137,9 @@ export interface Database {
   activities: ActivitiesTable;
   conversations: ConversationsTable;
   messages: MessagesTable;
+  files: FilesTable;
+  file_chunks: FileChunksTable;
+  file_blob_deletions: FileBlobDeletionsTable;
 }
 
 export type DatabaseKind = 'sqlite' | 'postgres';

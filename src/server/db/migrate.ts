@@ -3,6 +3,7 @@ import type { Db } from './database';
 import { accounts } from './migrations/0001-accounts';
 import { bots } from './migrations/0002-bots';
 import { conversations } from './migrations/0003-conversations';
+import { files } from './migrations/0004-files';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-bots': bots,
   '0003-conversations': conversations,
+  '0004-files': files,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -3,6 +3,8 @@ import type { DatabaseKind } from '../database';
 
 /** The few column types that differ between SQLite and PostgreSQL, so each migration is written once. */
 export interface ColumnTypes {
+  /** For the few statements with no common spelling (full-text search, triggers). */
+  kind: DatabaseKind;
   id: 'integer' | 'serial';
   primaryKey(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   boolean: 'integer' | 'boolean';
@@ -10,11 +12,13 @@ export interface ColumnTypes {
   true: 1 | true;
   timestamp: 'text' | 'timestamptz';
   json: 'text' | 'jsonb';
+  binary: 'blob' | 'bytea';
 }
 
 export function columnTypes(kind: DatabaseKind): ColumnTypes {
   return kind === 'sqlite'
     ? {
+        kind,
         id: 'integer',
         primaryKey: (c) => c.primaryKey().autoIncrement(),
         boolean: 'integer',
@@ -22,8 +26,10 @@ export function columnTypes(kind: DatabaseKind): ColumnTypes {
         true: 1,
         timestamp: 'text',
         json: 'text',
+        binary: 'blob',
       }
     : {
+        kind,
         id: 'serial',
         primaryKey: (c) => c.primaryKey(),
         boolean: 'boolean',
@@ -31,6 +37,7 @@ export function columnTypes(kind: DatabaseKind): ColumnTypes {
         true: true,
         timestamp: 'timestamptz',
         json: 'jsonb',
+        binary: 'bytea',
       };
 }
 
