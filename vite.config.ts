@@ -21,12 +21,6 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
   },
   server: {
-    proxy: {
-      '/api': {
-        target: 'http://127.0.0.1:5000',
-        // The client's own src/client/api/* modules are served at /api/... too: those stay with Vite.
-        bypass: (req) => (/\.(?:[cm]?[jt]sx?|css)$/.test(req.url?.split('?')[0] ?? '') ? req.url : undefined),
-      },
-    },
+    proxy: { '/api': 'http://127.0.0.1:5000' },
   },
 });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { greetingFor } from '../src/shared/chat/greeting';
+import { greetingFor } from '../src/client/entities/chat/model/greeting';
 import type { Bot } from '../src/shared/contracts/bots';
 import type { Conversation, Message } from '../src/shared/contracts/chat';
 import { createConversation, messagesOf, streamChat } from '../tests/support/chat-api';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WizardState } from '../src/shared/bots/wizard';
+import type { WizardState } from '../src/client/features/create-bot/model/wizard';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
 import { startFakeLlm, type FakeLlm } from '../tests/support/fake-llm';

@@ -1,9 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { TOOLTIP_DELAY_MS } from '@shared/constants';
 import { Toaster } from '@/components/ui/toaster';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { queryClient } from '@/lib/query-client';
+
+/** Spec §9. */
+const TOOLTIP_DELAY_MS = 700;
 
 export function Providers({ children }: { children: ReactNode }) {
   return (

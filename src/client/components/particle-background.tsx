@@ -1,7 +1,10 @@
 import { useEffect, useRef } from 'react';
-import { PARTICLE_COUNT, PARTICLE_LINK_DISTANCE_PX } from '@shared/constants';
 import { cn } from '@/lib/cn';
 import { useTheme } from '@/lib/theme';
+
+/** Spec §9: 70 particles, linked when closer than 120 px. */
+const PARTICLE_COUNT = 70;
+const PARTICLE_LINK_DISTANCE_PX = 120;
 
 interface Particle {
   x: number;

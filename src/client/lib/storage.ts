@@ -1,5 +1,16 @@
 import type { User } from '@shared/contracts/auth';
-import { STORAGE_KEYS } from '@shared/constants';
+
+/** Client storage keys (spec §3). */
+export const STORAGE_KEYS = {
+  authToken: 'authToken',
+  user: 'user',
+  redirectAfterLogin: 'redirectAfterLogin',
+  pinnedBots: 'pinnedBots',
+  /** 'light' or 'dark' once chosen in Settings; absent means follow the system. */
+  theme: 'theme',
+  /** The bot whose chat was opened last; the chat route falls back to it (spec §2). */
+  activeBotId: 'activeBotId',
+} as const;
 
 /** Storage can throw (Safari private mode, disabled cookies); the app then behaves as signed out. */
 function read(storage: Storage, key: string): string | null {

@@ -1,6 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { STORAGE_KEYS } from '@shared/constants';
-import { readLocal, writeLocal } from '@/lib/storage';
+import { readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
 
 export type Theme = 'light' | 'dark';
 

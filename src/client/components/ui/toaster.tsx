@@ -1,6 +1,9 @@
-import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD } from '@shared/constants';
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from '@/components/ui/toast';
 import { useToast } from '@/components/ui/use-toast';
+
+/** Spec §9: toasts last 5000 ms and are swiped away to the right past 50 px. */
+const TOAST_DURATION_MS = 5000;
+const TOAST_SWIPE_THRESHOLD = 50;
 
 export function Toaster() {
   const { toasts } = useToast();

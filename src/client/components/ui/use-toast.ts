@@ -1,6 +1,9 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import { TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from '@shared/constants';
 import type { ToastActionElement, ToastProps } from '@/components/ui/toast';
+
+/** Spec §9: one toast at a time; a dismissed toast is removed after 1,000,000 ms. */
+const TOAST_LIMIT = 1;
+const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 type ToasterToast = ToastProps & {
   id: string;

@@ -1,5 +1,5 @@
 import { type QueryClient, useQuery } from '@tanstack/react-query';
-import type { Activity } from '@shared/contracts/bots';
+import type { Activity } from '@shared/contracts/activities';
 import { useAuth } from '@/lib/auth';
 
 export const activitiesQueryKey = (userId: number, limit: number) =>

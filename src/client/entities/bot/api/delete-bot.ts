@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Bot } from '@shared/contracts/bots';
-import { invalidateActivities } from '@/api/activities/get-activities';
+import { invalidateActivities } from '@/entities/activity/api/get-activities';
 import { apiRequest } from '@/lib/request';
 import { BOTS_QUERY_KEY } from './get-bots';
 

@@ -1,5 +1,4 @@
-import { STORAGE_KEYS } from '@shared/constants';
-import { readLocal, writeLocal } from '@/lib/storage';
+import { readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
 
 /** Written whenever a chat opens, so /chat without a bot id can return to it (spec §2). */
 export function rememberActiveBot(id: number): void {

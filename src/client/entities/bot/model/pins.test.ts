@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PINNED_BOTS } from '../constants';
-import { loadPinnedIds, movePinnedId, parsePinnedIds, pinId, unpinId } from './pins';
+import { loadPinnedIds, MAX_PINNED_BOTS, movePinnedId, parsePinnedIds, pinId, unpinId } from './pins';
 
 describe('parsePinnedIds', () => {
   it('reads a stored JSON array of ids', () => {

@@ -1,4 +1,5 @@
-import { MAX_PINNED_BOTS } from '../constants';
+/** Spec §9. */
+export const MAX_PINNED_BOTS = 5;
 
 /**
  * The pinned-bot list (spec §4, §5): ids in the user's chosen order, at most MAX_PINNED_BOTS.

@@ -1,10 +1,9 @@
 import { useMemo, useSyncExternalStore } from 'react';
-import { loadPinnedIds, movePinnedId, parsePinnedIds, pinId, unpinId, type PinnedIds } from '@shared/bots/pins';
-import { MAX_PINNED_BOTS, STORAGE_KEYS } from '@shared/constants';
 import type { Bot } from '@shared/contracts/bots';
-import { useBots } from '@/api/bots/get-bots';
+import { useBots } from '@/entities/bot/api/get-bots';
 import { toast } from '@/components/ui/use-toast';
-import { readLocal, writeLocal } from '@/lib/storage';
+import { readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
+import { loadPinnedIds, MAX_PINNED_BOTS, movePinnedId, parsePinnedIds, pinId, unpinId, type PinnedIds } from './pins';
 
 /*
  * One in-memory copy of the stored pin list for the whole app, so the dashboard's menu and the home panel

@@ -22,7 +22,8 @@ import {
   Utensils,
   type LucideIcon,
 } from 'lucide-react';
-import { iconStyle, type IconName } from '@shared/bots/icons';
+import { type IconName } from '@shared/bots/icons';
+import { iconStyle } from './icon-colors';
 import { cn } from '@/lib/cn';
 
 /** The spec's icon names (Font Awesome's) drawn with bundled lucide SVGs. */

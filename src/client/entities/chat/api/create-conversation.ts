@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Conversation, CreateConversationBody } from '@shared/contracts/chat';
-import { invalidateActivities } from '@/api/activities/get-activities';
+import { invalidateActivities } from '@/entities/activity/api/get-activities';
 import { apiRequest } from '@/lib/request';
 import { conversationsQueryKey } from './get-conversations';
 

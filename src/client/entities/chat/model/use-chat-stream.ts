@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { Message } from '@shared/contracts/chat';
-import { botQueryKey } from '@/api/bots/get-bot';
-import { BOTS_QUERY_KEY } from '@/api/bots/get-bots';
-import { conversationsQueryKey } from '@/api/chat/get-conversations';
-import { messagesQueryKey, useMessages } from '@/api/chat/get-messages';
-import { stopReply } from '@/api/chat/stop-reply';
-import { streamReply } from '@/api/chat/stream-reply';
+import { botQueryKey } from '@/entities/bot/api/get-bot';
+import { BOTS_QUERY_KEY } from '@/entities/bot/api/get-bots';
+import { conversationsQueryKey } from '@/entities/chat/api/get-conversations';
+import { messagesQueryKey, useMessages } from '@/entities/chat/api/get-messages';
+import { stopReply } from '@/entities/chat/api/stop-reply';
+import { streamReply } from '@/entities/chat/api/stream-reply';
 import { ApiError, serverMessage } from '@/lib/request';
 
 /** Messages shown before the server has saved them carry negative ids; the saved copy replaces them. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Bot } from '@shared/contracts/bots';
 import type { Conversation } from '@shared/contracts/chat';
-import { useCreateConversation } from '@/api/chat/create-conversation';
+import { useCreateConversation } from '@/entities/chat/api/create-conversation';
 import { serverMessage } from '@/lib/request';
 
 /**

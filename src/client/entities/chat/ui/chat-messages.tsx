@@ -2,11 +2,11 @@ import { AlertCircle, ArrowDown, RefreshCw } from 'lucide-react';
 import { lazy, type ReactNode, Suspense } from 'react';
 import type { Bot } from '@shared/contracts/bots';
 import type { Message } from '@shared/contracts/chat';
-import { BotIcon } from '@/components/bot-icon';
+import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { CopyButton } from './copy-button';
-import { isDraft, type useChatStream } from './use-chat-stream';
+import { isDraft, type useChatStream } from '../model/use-chat-stream';
 import type { useFollowLatest } from './use-follow-latest';
 
 // The markdown and highlighting code is most of the chat's weight; it loads with the first chat, not the app.

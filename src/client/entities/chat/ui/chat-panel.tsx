@@ -1,21 +1,23 @@
 import { Info, Maximize2, PlugZap } from 'lucide-react';
 import { type CSSProperties, type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { greetingFor } from '@shared/chat/greeting';
-import { CHAT_PANEL_HEIGHT_PX } from '@shared/constants';
+import { greetingFor } from '@/entities/chat/model/greeting';
 import type { Bot } from '@shared/contracts/bots';
 import type { Conversation } from '@shared/contracts/chat';
-import { useChatStatus } from '@/api/chat/get-chat-status';
+import { useChatStatus } from '@/entities/chat/api/get-chat-status';
 import { Button } from '@/components/ui/button';
 import { WithTooltip } from '@/components/ui/tooltip';
-import { rememberActiveBot } from '@/lib/active-bot';
+import { rememberActiveBot } from '@/entities/bot/model/active-bot';
 import { cn } from '@/lib/cn';
 import { ChatComposer } from './chat-composer';
 import { ChatHeader } from './chat-header';
 import { ChatMessages } from './chat-messages';
-import { useChatStream } from './use-chat-stream';
+import { useChatStream } from '../model/use-chat-stream';
 import { useFollowLatest } from './use-follow-latest';
-import { useStartConversation } from './use-start-conversation';
+import { useStartConversation } from '../model/use-start-conversation';
+
+/** Spec §9. */
+const CHAT_PANEL_HEIGHT_PX = 700;
 
 export interface ChatPanelProps {
   bot: Bot;

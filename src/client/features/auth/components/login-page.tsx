@@ -5,7 +5,6 @@ import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { DELAY_LOGIN_REDIRECT_MS } from '@shared/constants';
 import { type LoginBody, loginFormSchema } from '@shared/contracts/auth';
 import { PendingButton } from '@/components/ui/pending-button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -20,6 +19,9 @@ import { useResendVerification } from '@/features/auth/api/resend-verification';
 import { USER_QUERY_KEY, useAuth } from '@/lib/auth';
 import { ApiError, serverMessage } from '@/lib/request';
 import { saveSession, takeRedirectAfterLogin } from '@/lib/storage';
+
+/** Spec §9: a signed-in visitor leaves /login after 100 ms. */
+const DELAY_LOGIN_REDIRECT_MS = 100;
 
 const LOGIN_FAILED = 'Invalid username or password. Please try again.';
 

@@ -1,5 +1,5 @@
 import type { Conversation } from '@shared/contracts/chat';
-import { useDeleteConversation } from '@/api/chat/delete-conversation';
+import { useDeleteConversation } from '@/entities/chat/api/delete-conversation';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,

@@ -1,6 +1,6 @@
 import { RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { WIZARD_STEPS, type WizardState, type WizardStep } from '@shared/bots/wizard';
+import { WIZARD_STEPS, type WizardState, type WizardStep } from '../model/wizard';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { draftFromBot, initialWizardState } from '@shared/bots/wizard';
+import { draftFromBot, initialWizardState } from '../model/wizard';
 import { idParamSchema } from '@shared/contracts/common';
-import { botQueryOptions } from '@/api/bots/get-bot';
+import { botQueryOptions } from '@/entities/bot/api/get-bot';
 import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/lib/auth';

@@ -3,11 +3,10 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { CAPABILITY_INFO } from '@shared/bots/capabilities';
 import { purposeLabel } from '@shared/bots/purposes';
-import { botFieldsOf, customizationOf, type WizardStep } from '@shared/bots/wizard';
-import { DELAY_AFTER_CREATE_MS } from '@shared/constants';
-import { useCreateBot } from '@/api/bots/create-bot';
-import { useUpdateBot } from '@/api/bots/update-bot';
-import { BotIcon } from '@/components/bot-icon';
+import { botFieldsOf, customizationOf, type WizardStep } from '../model/wizard';
+import { useCreateBot } from '@/entities/bot/api/create-bot';
+import { useUpdateBot } from '@/entities/bot/api/update-bot';
+import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
@@ -16,6 +15,9 @@ import { ApiError } from '@/lib/request';
 import type { Wizard } from '../hooks/use-wizard';
 import { TONE_LABELS, WRITING_STYLE_LABELS } from './labels';
 import { StepFooter } from './step-footer';
+
+/** Spec §9: the pause before the redirect after creation. */
+const DELAY_AFTER_CREATE_MS = 300;
 
 const NOT_SIGNED_IN = 'You must be logged in to create a bot';
 const PROMPT_EXCERPT_LENGTH = 280;

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Pencil } from 'lucide-react';
 import { useState } from 'react';
-import { BOT_PROMPT_MAX, DELAY_NEXT_STEP_MS, DELAY_PROMPT_SAVE_MS } from '@shared/constants';
+import { BOT_PROMPT_MAX } from '@shared/constants';
 import { Button } from '@/components/ui/button';
 import { PendingButton } from '@/components/ui/pending-button';
 import {
@@ -17,6 +17,10 @@ import {
 import { FormField } from '@/components/ui/form';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
+
+/** Spec §9: prompt save 500 ms, next step 300 ms. */
+const DELAY_PROMPT_SAVE_MS = 500;
+const DELAY_NEXT_STEP_MS = 300;
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

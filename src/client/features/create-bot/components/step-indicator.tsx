@@ -1,5 +1,5 @@
 import { Check } from 'lucide-react';
-import { isStepCompleted, WIZARD_STEPS, type WizardStep } from '@shared/bots/wizard';
+import { isStepCompleted, WIZARD_STEPS, type WizardStep } from '../model/wizard';
 import { cn } from '@/lib/cn';
 
 interface StepIndicatorProps {

@@ -1,8 +1,8 @@
 import { ArrowRight, CircleCheck, Lightbulb, Plus, Sparkles, X } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { buildLocalPrompt } from '@shared/bots/prompt-template';
-import { canStartTraining } from '@shared/bots/wizard';
-import { ADVISED_TRAINING_EXAMPLES, EXAMPLE_QUERY_MAX, MIN_TRAINING_EXAMPLES } from '@shared/constants';
+import { ADVISED_TRAINING_EXAMPLES, canStartTraining, MIN_TRAINING_EXAMPLES } from '../model/wizard';
+import { EXAMPLE_QUERY_MAX } from '@shared/constants';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';

@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { buildLocalPrompt, localExampleQueries } from '@shared/bots/prompt-template';
-import { nextTrainingProgress } from '@shared/bots/wizard';
-import { TRAINING_INTERVAL_MS } from '@shared/constants';
+import { nextTrainingProgress, TRAINING_INTERVAL_MS } from '../model/wizard';
 import type { GeneratePromptBody } from '@shared/contracts/bots';
-import { generatePrompt } from '@/api/bots/generate-prompt';
+import { generatePrompt } from '@/entities/bot/api/generate-prompt';
 
 export interface TrainingResult {
   systemPrompt: string;

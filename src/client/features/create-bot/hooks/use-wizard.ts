@@ -9,7 +9,7 @@ import {
   type WizardDraft,
   type WizardState,
   type WizardStep,
-} from '@shared/bots/wizard';
+} from '../model/wizard';
 
 /** Session storage: the draft survives reloads in this tab, and is gone with it rather than lingering on a shared device. */
 export const draftStorageKey = (userId: number) => `botDraft:${userId}`;

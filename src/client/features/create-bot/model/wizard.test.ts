@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Bot } from '../contracts/bots';
+import type { Bot } from '@shared/contracts/bots';
 import {
   addExampleQuery,
   botFieldsOf,

@@ -1,11 +1,8 @@
 import { z } from 'zod';
-import {
-  CONTEXT_WINDOW_DEFAULT,
-  EXAMPLE_QUERY_MAX,
-  MIN_TRAINING_EXAMPLES,
-  TRAINING_CAP,
-  TRAINING_STEP,
-} from '../constants';
+import type { Capability } from '@shared/bots/capabilities';
+import { FALLBACK_ICON, type IconName } from '@shared/bots/icons';
+import type { Purpose } from '@shared/bots/purposes';
+import { CONTEXT_WINDOW_DEFAULT, EXAMPLE_QUERY_MAX } from '@shared/constants';
 import {
   botConfigSchema,
   capabilitySchema,
@@ -13,10 +10,14 @@ import {
   purposeSchema,
   type Bot,
   type BotConfig,
-} from '../contracts/bots';
-import type { Capability } from './capabilities';
-import { FALLBACK_ICON, type IconName } from './icons';
-import type { Purpose } from './purposes';
+} from '@shared/contracts/bots';
+
+/** Spec §9: at least 2 example queries to train, 5 advised; progress +5 every 300 ms, held at 95 until done. */
+export const MIN_TRAINING_EXAMPLES = 2;
+export const ADVISED_TRAINING_EXAMPLES = 5;
+export const TRAINING_STEP = 5;
+export const TRAINING_INTERVAL_MS = 300;
+export const TRAINING_CAP = 95;
 
 /** The create-bot wizard's steps (spec §2), in order. */
 export const WIZARD_STEPS = [

@@ -13,9 +13,9 @@ import {
 import { useNavigate } from 'react-router';
 import { tidyDescription } from '@shared/bots/description';
 import type { Bot } from '@shared/contracts/bots';
-import { useUpdateBot } from '@/api/bots/update-bot';
-import { BotIcon } from '@/components/bot-icon';
-import { BotStatusBadge } from '@/components/bot-status-badge';
+import { useUpdateBot } from '@/entities/bot/api/update-bot';
+import { BotIcon } from '@/entities/bot/ui/bot-icon';
+import { BotStatusBadge } from '@/entities/bot/ui/bot-status-badge';
 import { RelativeTime } from '@/components/relative-time';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';

@@ -1,9 +1,9 @@
 import { CircleCheck, Info } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import { CUSTOM_PROMPT_GUIDANCE_TEXT, customPromptGuidance } from '@shared/bots/custom-prompt';
+import { CUSTOM_PROMPT_GUIDANCE_TEXT, customPromptGuidance } from '../model/custom-prompt';
 import { BOT_PROMPT_MAX } from '@shared/constants';
 import type { Bot } from '@shared/contracts/bots';
-import { useUpdateBot } from '@/api/bots/update-bot';
+import { useUpdateBot } from '@/entities/bot/api/update-bot';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,

@@ -1,5 +1,5 @@
 import type { Bot } from '@shared/contracts/bots';
-import { useDeleteBot } from '@/api/bots/delete-bot';
+import { useDeleteBot } from '@/entities/bot/api/delete-bot';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,

@@ -10,13 +10,15 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { useEffect } from 'react';
-import { DASHBOARD_ACTIVITIES_LIMIT } from '@shared/constants';
-import type { ActivityType } from '@shared/contracts/bots';
-import { useActivities } from '@/api/activities/get-activities';
+import type { ActivityType } from '@shared/contracts/activities';
+import { useActivities } from '@/entities/activity/api/get-activities';
 import { RelativeTime } from '@/components/relative-time';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
+
+/** Spec §9. */
+const DASHBOARD_ACTIVITIES_LIMIT = 3;
 
 const ICONS: Record<ActivityType, LucideIcon> = {
   bot_created: CirclePlus,

@@ -1,8 +1,10 @@
 import { Activity, Bot as BotGlyph, Coins, MessagesSquare, type LucideIcon } from 'lucide-react';
-import { USAGE_CREDITS } from '@shared/constants';
 import type { Bot } from '@shared/contracts/bots';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+
+/** Spec §9: a fixed figure. */
+const USAGE_CREDITS = 750;
 
 interface Stat {
   label: string;

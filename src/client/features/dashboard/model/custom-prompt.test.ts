@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CUSTOM_PROMPT_LONG, CUSTOM_PROMPT_SHORT } from '../constants';
-import { customPromptGuidance } from './custom-prompt';
+import { CUSTOM_PROMPT_LONG, CUSTOM_PROMPT_SHORT, customPromptGuidance } from './custom-prompt';
 
 const text = (length: number) => 'a'.repeat(length);
 

@@ -1,4 +1,6 @@
-import { CUSTOM_PROMPT_LONG, CUSTOM_PROMPT_SHORT } from '../constants';
+/** Spec §9: the short-warning and praise thresholds. */
+export const CUSTOM_PROMPT_SHORT = 100;
+export const CUSTOM_PROMPT_LONG = 800;
 
 export type CustomPromptGuidance = 'short' | 'detailed' | null;
 

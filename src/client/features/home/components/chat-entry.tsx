@@ -4,15 +4,15 @@ import { Link } from 'react-router';
 import { tidyDescription } from '@shared/bots/description';
 import { purposeLabel } from '@shared/bots/purposes';
 import type { Bot } from '@shared/contracts/bots';
-import { useBots } from '@/api/bots/get-bots';
-import { BotIcon } from '@/components/bot-icon';
-import { ChatPanel } from '@/components/chat/chat-panel';
+import { useBots } from '@/entities/bot/api/get-bots';
+import { BotIcon } from '@/entities/bot/ui/bot-icon';
+import { ChatPanel } from '@/entities/chat/ui/chat-panel';
 import { NewBotButton } from '@/components/new-bot-button';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
-import { usePinnedBots } from '@/lib/use-pinned-bots';
+import { usePinnedBots } from '@/entities/bot/model/use-pinned-bots';
 
 const CARD = 'bg-card/90 p-5 backdrop-blur-sm sm:p-8';
 

@@ -1,5 +1,5 @@
 import type { Bot } from '@shared/contracts/bots';
-import { BotIcon } from '@/components/bot-icon';
+import { BotIcon } from '@/entities/bot/ui/bot-icon';
 
 /** Icon, name and usage of a pinned bot, as both the plain and the edit-mode list show it. */
 export function PinnedBotSummary({ bot }: { bot: Bot }) {

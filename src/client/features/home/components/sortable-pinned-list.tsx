@@ -17,11 +17,14 @@ import {
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { GripVertical, X } from 'lucide-react';
-import { DRAG_MOUSE_DISTANCE_PX, DRAG_TOUCH_DELAY_MS } from '@shared/constants';
 import type { Bot } from '@shared/contracts/bots';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import { PinnedBotSummary } from './pinned-bot-summary';
+
+/** Spec §9: a mouse drag starts after 5 px of movement, a touch drag after a 120 ms long press. */
+const DRAG_MOUSE_DISTANCE_PX = 5;
+const DRAG_TOUCH_DELAY_MS = 120;
 
 /** How far a finger may wander during the long press before it counts as a scroll instead. */
 const TOUCH_TOLERANCE_PX = 8;

@@ -1,12 +1,12 @@
 import { ArrowRight, Pin } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { MAX_PINNED_BOTS } from '@shared/constants';
 import type { Bot } from '@shared/contracts/bots';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { usePinnedBots } from '@/lib/use-pinned-bots';
+import { MAX_PINNED_BOTS } from '@/entities/bot/model/pins';
+import { usePinnedBots } from '@/entities/bot/model/use-pinned-bots';
 import { PinnedBotSummary } from './pinned-bot-summary';
 import { SortablePinnedList } from './sortable-pinned-list';
 

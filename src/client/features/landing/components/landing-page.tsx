@@ -1,13 +1,15 @@
 import { GraduationCap, MessagesSquare, Plus, Sparkles, type LucideIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { DELAY_LOGO_ANIMATION_MS } from '@shared/constants';
 import { LogoMark } from '@/components/logo';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/cn';
 import { setRedirectAfterLogin } from '@/lib/storage';
 import { useDocumentTitle } from '@/lib/use-document-title';
+
+/** Spec §9. */
+const DELAY_LOGO_ANIMATION_MS = 300;
 
 const STEPS: { icon: LucideIcon; title: string; text: string }[] = [
   { icon: Sparkles, title: 'Define', text: 'Give your botty a name, a purpose and the skills it needs.' },

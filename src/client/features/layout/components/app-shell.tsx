@@ -1,6 +1,8 @@
 import { Outlet, useLocation } from 'react-router';
-import { AUTH_PATH_PREFIXES } from '@shared/constants';
 import { NavigationBar } from '@/features/layout/components/navigation-bar';
+
+/** Paths on which the navigation bar is hidden (spec §2). */
+const AUTH_PATH_PREFIXES = ['/login', '/register', '/forgot-password', '/reset-password', '/verify-email'];
 
 function isAuthPath(pathname: string): boolean {
   return AUTH_PATH_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
