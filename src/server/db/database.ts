@@ -151,3 +151,6 @@ export interface Db {
   schema?: string;
   close(): Promise<void>;
 }
+/** What repositories run their queries on: the database itself or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+

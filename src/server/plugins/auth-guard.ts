@@ -28,6 +28,9 @@ export function sessionOf(request: FastifyRequest): Session {
   return request.session;
 }
 
+/** The id of the signed-in caller of a route declared inside `signedInRoutes`. */
+export const currentUserId = (request: FastifyRequest) => sessionOf(request).user.id;
+
 export const authGuardPlugin = fp(async (app: FastifyInstance, deps: { db: Db; clock: Clock }) => {
   app.decorateRequest('session', null);
   app.decorateRequest('bearerToken', null);

@@ -137,5 +137,4 @@ export const createAdminBodySchema = z.object({
   role: z.string().optional(),
 });
 
-export const messageResponseSchema = z.object({ message: z.string() });
 export const userResponseSchema = userSchema;

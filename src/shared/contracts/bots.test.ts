@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activitiesQuerySchema, BOT_MESSAGES, botConfigSchema, createBotBodySchema, updateBotBodySchema } from './bots';
+import { activitiesQuerySchema } from './activities';
+import { BOT_MESSAGES, botConfigSchema, createBotBodySchema, updateBotBodySchema } from './bots';
 import { idParamsSchema } from './common';
 
 const valid = { name: 'Meal Planner', description: 'Plans meals', purpose: 'planning' };

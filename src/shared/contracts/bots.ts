@@ -4,8 +4,6 @@ import { ICON_NAMES, FALLBACK_ICON } from '../bots/icons';
 import { PURPOSES } from '../bots/purposes';
 import { isDomain, splitTrustedSources } from '../bots/trusted-sources';
 import {
-  ACTIVITIES_LIMIT_DEFAULT,
-  ACTIVITIES_LIMIT_MAX,
   BOT_DESCRIPTION_MAX,
   BOT_GREETING_MAX,
   BOT_NAME_MAX,
@@ -34,7 +32,6 @@ export const BOT_MESSAGES = {
   trustedSources: 'Trusted sources must be a comma-separated list of domains (e.g. nature.com, arxiv.org)',
   notFound: 'Bot not found',
   deleted: 'Bot deleted',
-  activitiesLimit: `Limit must be a whole number from 1 to ${ACTIVITIES_LIMIT_MAX}`,
 } as const;
 
 const boundedText = (label: string, max: number) =>
@@ -136,36 +133,6 @@ export const botSchema = z.object({
   createdAt: z.string(),
 });
 export type Bot = z.infer<typeof botSchema>;
-
-export const ACTIVITY_TYPES = [
-  'bot_created',
-  'bot_updated',
-  'bot_deleted',
-  'bot_activated',
-  'bot_deactivated',
-  'custom_prompt_saved',
-  'chat_started',
-] as const;
-export type ActivityType = (typeof ACTIVITY_TYPES)[number];
-
-export const activitySchema = z.object({
-  id: z.number().int(),
-  type: z.enum(ACTIVITY_TYPES),
-  description: z.string(),
-  botId: z.number().int().nullable(),
-  botName: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type Activity = z.infer<typeof activitySchema>;
-
-export const activitiesQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: BOT_MESSAGES.activitiesLimit })
-    .int(BOT_MESSAGES.activitiesLimit)
-    .min(1, BOT_MESSAGES.activitiesLimit)
-    .max(ACTIVITIES_LIMIT_MAX, BOT_MESSAGES.activitiesLimit)
-    .default(ACTIVITIES_LIMIT_DEFAULT),
-});
 
 export const generatePromptBodySchema = z.object({
   name: botNameSchema,

@@ -19,3 +19,6 @@ export const bodyIdSchema = (message: string) =>
 
 /** Every error body (decisions §3); extra fields such as `errors` or `needsVerification` ride along. */
 export const errorResponseSchema = z.object({ message: z.string() }).loose();
+
+/** The answer of actions that have nothing to return but a sentence for the user. */
+export const messageResponseSchema = z.object({ message: z.string() });

@@ -1,4 +1,4 @@
-import type { Executor } from '../users/users.repository';
+import type { Executor } from '../../db/database';
 
 /** Everything a user owns, for the data export; rows come back whole and are shaped by the service. */
 export async function findEverythingOwnedBy(db: Executor, userId: number) {

@@ -1,15 +1,13 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { deleteAccountBodySchema } from '@shared/contracts/account';
-import { messageResponseSchema } from '@shared/contracts/auth';
+import { messageResponseSchema } from '@shared/contracts/common';
 import { sessionOf } from '../../plugins/auth-guard';
+import { signedInRoutes } from '../../plugins/signed-in';
 import { deleteAccount, exportAccount, type AccountDeps } from './account.service';
 
-export const accountRoutes: FastifyPluginAsyncZod<{ deps: AccountDeps }> = async (app, { deps }) => {
-  const guarded = { onRequest: app.requireUser };
+export const accountRoutes = signedInRoutes<{ deps: AccountDeps }>(async (app, { deps }) => {
   const tags = ['account'];
-  const security = [{ bearer: [] }];
 
-  app.get('/export', { ...guarded, schema: { tags, security } }, async (request, reply) => {
+  app.get('/export', { schema: { tags } }, async (request, reply) => {
     const data = await exportAccount(deps, sessionOf(request));
     const day = data.exportedAt.slice(0, 10);
     return reply
@@ -19,7 +17,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ deps: AccountDeps }> = async
 
   app.delete(
     '/',
-    { ...guarded, schema: { tags, security, body: deleteAccountBodySchema, response: { 200: messageResponseSchema } } },
+    { schema: { tags, body: deleteAccountBodySchema, response: { 200: messageResponseSchema } } },
     async (request) => deleteAccount(deps, sessionOf(request), request.body),
   );
-};
+});

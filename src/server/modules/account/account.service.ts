@@ -1,7 +1,7 @@
 import type { DeleteAccountBody } from '@shared/contracts/account';
 import { ACCOUNT_MESSAGES } from '@shared/contracts/account';
 import type { Db } from '../../db/database';
-import type { Clock } from '../../lib/clock';
+import { isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import { toActivity } from '../activities/activities.service';
@@ -20,7 +20,7 @@ export interface AccountDeps {
 export async function exportAccount(deps: AccountDeps, session: Session) {
   const owned = await findEverythingOwnedBy(deps.db.kysely, session.user.id);
   return {
-    exportedAt: deps.clock.now().toISOString(),
+    exportedAt: isoNow(deps.clock),
     user: session.user,
     bots: owned.bots.map(toBot),
     conversations: owned.conversations.map(toConversation),

@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { ActivitiesTable } from '../../db/database';
-import type { Executor } from '../users/users.repository';
+import type { ActivitiesTable, Executor } from '../../db/database';
 
 export type ActivityRow = Selectable<ActivitiesTable>;
 

@@ -1,24 +1,22 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { activitiesQuerySchema, activitySchema } from '@shared/contracts/bots';
+import { activitiesQuerySchema, activitySchema } from '@shared/contracts/activities';
 import { errorResponseSchema, idParamsSchema } from '@shared/contracts/common';
 import type { Db } from '../../db/database';
-import { sessionOf } from '../../plugins/auth-guard';
+import { currentUserId } from '../../plugins/auth-guard';
+import { signedInRoutes } from '../../plugins/signed-in';
 import { listActivities } from './activities.service';
 
-export const activitiesRoutes: FastifyPluginAsyncZod<{ deps: { db: Db } }> = async (app, { deps }) => {
+export const activitiesRoutes = signedInRoutes<{ deps: { db: Db } }>(async (app, { deps }) => {
   app.get(
     '/users/:id/activities',
     {
-      onRequest: app.requireUser,
       schema: {
         tags: ['activities'],
-        security: [{ bearer: [] }],
         params: idParamsSchema,
         querystring: activitiesQuerySchema,
         response: { 200: z.array(activitySchema), 404: errorResponseSchema },
       },
     },
-    async (request) => listActivities(deps, sessionOf(request).user.id, request.params.id, request.query.limit),
+    async (request) => listActivities(deps, currentUserId(request), request.params.id, request.query.limit),
   );
-};
+});

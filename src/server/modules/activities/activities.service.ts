@@ -1,7 +1,6 @@
-import type { Activity, ActivityType } from '@shared/contracts/bots';
-import type { Db } from '../../db/database';
+import type { Activity, ActivityType } from '@shared/contracts/activities';
+import type { Db, Executor } from '../../db/database';
 import { notFound } from '../../lib/errors';
-import type { Executor } from '../users/users.repository';
 import { findRecentActivities, insertActivity, type ActivityRow } from './activities.repository';
 
 const DESCRIPTIONS: Record<ActivityType, (botName: string) => string> = {

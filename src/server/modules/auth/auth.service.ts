@@ -8,8 +8,8 @@ import type {
   User,
 } from '@shared/contracts/auth';
 import { ConfigError, type Config } from '../../config';
-import type { Db, EmailTokenPurpose } from '../../db/database';
-import { isoIn, type Clock } from '../../lib/clock';
+import type { Db, EmailTokenPurpose, Executor } from '../../db/database';
+import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken, newToken } from '../../lib/tokens';
@@ -25,7 +25,6 @@ import {
   toUser,
   updateUser,
   usernameTaken,
-  type Executor,
   type UserRow,
 } from '../users/users.repository';
 import { consumeEmailToken, findEmailToken, insertEmailToken, invalidateEmailTokens } from './email-tokens.repository';
@@ -68,8 +67,6 @@ export interface Session {
   sessionId: number;
 }
 
-const now = (deps: Pick<AuthDeps, 'clock'>) => deps.clock.now().toISOString();
-
 /** Mails that follow a public request go out after the answer, so response time says nothing about accounts. */
 function sendInBackground(deps: AuthDeps, mail: Mail) {
   deps.mailer
@@ -79,12 +76,12 @@ function sendInBackground(deps: AuthDeps, mail: Mail) {
 
 async function issueEmailToken(deps: AuthDeps, db: Executor, userId: number, purpose: EmailTokenPurpose) {
   const { token, hash } = newToken();
-  await invalidateEmailTokens(db, userId, purpose, now(deps));
+  await invalidateEmailTokens(db, userId, purpose, isoNow(deps.clock));
   await insertEmailToken(db, {
     userId,
     purpose,
     tokenHash: hash,
-    now: now(deps),
+    now: isoNow(deps.clock),
     expiresAt: isoIn(deps.clock, EMAIL_TOKEN_TTL_MS[purpose]),
   });
   return token;
@@ -129,7 +126,7 @@ async function createUser(
         role: assigned,
         fullName: input.fullName,
         emailVerified: assigned === 'superadmin' || !deps.config.emailVerificationRequired,
-        now: now(deps),
+        now: isoNow(deps.clock),
       });
     });
   } catch (err) {
@@ -174,7 +171,7 @@ export async function login(deps: AuthDeps, body: LoginBody) {
     userId: row.id,
     tokenHash: hash,
     remember,
-    now: now(deps),
+    now: isoNow(deps.clock),
     expiresAt: isoIn(deps.clock, remember ? SESSION_TTL_MS.remembered : SESSION_TTL_MS.browserSession),
   });
   return { token, user: toUser(row) };
@@ -182,7 +179,7 @@ export async function login(deps: AuthDeps, body: LoginBody) {
 
 export async function authenticate(deps: Pick<AuthDeps, 'db' | 'clock'>, token: string): Promise<Session | null> {
   const db = deps.db.kysely;
-  const session = await findLiveSession(db, hashToken(token), deps.clock.now().toISOString());
+  const session = await findLiveSession(db, hashToken(token), isoNow(deps.clock));
   if (!session) return null;
   const row = await findUserById(db, session.user_id);
   return row ? { user: toUser(row), sessionId: session.id } : null;
@@ -202,15 +199,15 @@ async function redeemEmailToken(
   invalid: string,
 ) {
   const row = await findEmailToken(db, purpose, hashToken(token));
-  if (!row || row.used_at !== null || row.expires_at <= now(deps)) throw new AppError('BAD_REQUEST', invalid);
-  if (!(await consumeEmailToken(db, row.id, now(deps)))) throw new AppError('BAD_REQUEST', invalid);
+  if (!row || row.used_at !== null || row.expires_at <= isoNow(deps.clock)) throw new AppError('BAD_REQUEST', invalid);
+  if (!(await consumeEmailToken(db, row.id, isoNow(deps.clock)))) throw new AppError('BAD_REQUEST', invalid);
   return row.user_id;
 }
 
 export async function verifyEmail(deps: AuthDeps, token: string) {
   await deps.db.kysely.transaction().execute(async (tx) => {
     const userId = await redeemEmailToken(deps, tx, 'verify_email', token, AUTH_MESSAGES.verifyInvalid);
-    await updateUser(tx, userId, { emailVerified: true }, now(deps));
+    await updateUser(tx, userId, { emailVerified: true }, isoNow(deps.clock));
   });
   return { message: AUTH_MESSAGES.verified };
 }
@@ -238,8 +235,8 @@ export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
   await deps.db.kysely.transaction().execute(async (tx) => {
     const userId = await redeemEmailToken(deps, tx, 'reset_password', body.token, AUTH_MESSAGES.resetInvalid);
     // Following the mailed link proves the address, so it also counts as verification.
-    await updateUser(tx, userId, { passwordHash, emailVerified: true }, now(deps));
-    await invalidateEmailTokens(tx, userId, 'reset_password', now(deps));
+    await updateUser(tx, userId, { passwordHash, emailVerified: true }, isoNow(deps.clock));
+    await invalidateEmailTokens(tx, userId, 'reset_password', isoNow(deps.clock));
     await deleteUserSessions(tx, userId);
   });
   return { message: AUTH_MESSAGES.resetDone };
@@ -252,7 +249,7 @@ export async function changePassword(deps: AuthDeps, session: Session, body: Cha
   }
   const passwordHash = await hashPassword(body.newPassword);
   await deps.db.kysely.transaction().execute(async (tx) => {
-    await updateUser(tx, row.id, { passwordHash }, now(deps));
+    await updateUser(tx, row.id, { passwordHash }, isoNow(deps.clock));
     await deleteUserSessions(tx, row.id, session.sessionId);
   });
   return { message: AUTH_MESSAGES.passwordChanged };
@@ -272,7 +269,7 @@ export async function updateProfile(deps: AuthDeps, session: Session, body: Prof
         fullName: body.fullName === undefined ? undefined : body.fullName || null,
         profileImageUrl: body.profileImageUrl === undefined ? undefined : body.profileImageUrl || null,
       },
-      now(deps),
+      isoNow(deps.clock),
     );
     return toUser(row);
   } catch (err) {
@@ -317,7 +314,7 @@ export async function ensureBootstrapAdmin(
       role: 'superadmin',
       fullName: null,
       emailVerified: true,
-      now: now(deps),
+      now: isoNow(deps.clock),
     });
     return;
   }
@@ -325,7 +322,12 @@ export async function ensureBootstrapAdmin(
     ? undefined
     : await hashPassword(admin.password);
   await db.transaction().execute(async (tx) => {
-    await updateUser(tx, existing.id, { email, passwordHash, role: 'superadmin', emailVerified: true }, now(deps));
+    await updateUser(
+      tx,
+      existing.id,
+      { email, passwordHash, role: 'superadmin', emailVerified: true },
+      isoNow(deps.clock),
+    );
     if (passwordHash) await deleteUserSessions(tx, existing.id);
   });
 }

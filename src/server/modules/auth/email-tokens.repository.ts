@@ -1,5 +1,4 @@
-import type { EmailTokenPurpose } from '../../db/database';
-import type { Executor } from '../users/users.repository';
+import type { EmailTokenPurpose, Executor } from '../../db/database';
 
 export const insertEmailToken = (
   db: Executor,

@@ -1,4 +1,4 @@
-import type { Executor } from '../users/users.repository';
+import type { Executor } from '../../db/database';
 
 export const insertSession = (
   db: Executor,

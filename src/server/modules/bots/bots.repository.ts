@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Bot, BotConfig } from '@shared/contracts/bots';
-import type { BotsTable } from '../../db/database';
+import type { BotsTable, Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
-import type { Executor } from '../users/users.repository';
 
 export type BotRow = Selectable<BotsTable>;
 

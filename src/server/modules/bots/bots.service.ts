@@ -1,10 +1,10 @@
-import type { ActivityType, Bot, BotConfig, CreateBotBody, UpdateBotBody } from '@shared/contracts/bots';
+import type { ActivityType } from '@shared/contracts/activities';
+import type { Bot, BotConfig, CreateBotBody, UpdateBotBody } from '@shared/contracts/bots';
 import { BOT_MESSAGES } from '@shared/contracts/bots';
-import type { Db } from '../../db/database';
-import type { Clock } from '../../lib/clock';
+import type { Db, Executor } from '../../db/database';
+import { isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
-import type { Executor } from '../users/users.repository';
 import {
   deleteBotWithConversations,
   findBotsOfUser,
@@ -20,8 +20,6 @@ export interface BotsDeps {
   clock: Clock;
 }
 
-const now = (deps: Pick<BotsDeps, 'clock'>) => deps.clock.now().toISOString();
-
 /** The caller's bot, or 404 whether it is missing or someone else's; chat routes use it too. */
 export async function requireOwnedBot(db: Executor, userId: number, botId: number): Promise<Bot> {
   const row = await findOwnedBot(db, userId, botId);
@@ -36,7 +34,7 @@ export async function listBots(deps: BotsDeps, userId: number): Promise<Bot[]> {
 export const getBot = (deps: BotsDeps, userId: number, botId: number) => requireOwnedBot(deps.db.kysely, userId, botId);
 
 export async function createBot(deps: BotsDeps, userId: number, body: CreateBotBody): Promise<Bot> {
-  const at = now(deps);
+  const at = isoNow(deps.clock);
   return deps.db.kysely.transaction().execute(async (tx) => {
     const bot = toBot(
       await insertBot(
@@ -84,7 +82,7 @@ function activitiesFor(before: Bot, after: Bot): ActivityType[] {
 }
 
 export async function updateBot(deps: BotsDeps, userId: number, botId: number, body: UpdateBotBody): Promise<Bot> {
-  const at = now(deps);
+  const at = isoNow(deps.clock);
   return deps.db.kysely.transaction().execute(async (tx) => {
     const before = await requireOwnedBot(tx, userId, botId);
     const fields: BotFields = {
@@ -105,7 +103,7 @@ export async function updateBot(deps: BotsDeps, userId: number, botId: number, b
 }
 
 export async function deleteBot(deps: BotsDeps, userId: number, botId: number) {
-  const at = now(deps);
+  const at = isoNow(deps.clock);
   await deps.db.kysely.transaction().execute(async (tx) => {
     const bot = await requireOwnedBot(tx, userId, botId);
     await deleteBotWithConversations(tx, bot.id);

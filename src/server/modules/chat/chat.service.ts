@@ -11,13 +11,12 @@ import {
 import { composePrompt, contextWindowOf } from '../../ai/compose-prompt';
 import type { Ai } from '../../ai/providers';
 import { CHAT_ERRORS, ChatReplyError, streamChatReply, type ChatTimeouts } from '../../ai/tasks/chat-reply';
-import type { Db } from '../../db/database';
-import type { Clock } from '../../lib/clock';
+import type { Db, Executor } from '../../db/database';
+import { isoNow, type Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
 import { recordBotUse } from '../bots/bots.repository';
 import { requireOwnedBot } from '../bots/bots.service';
-import type { Executor } from '../users/users.repository';
 import {
   deleteConversationWithMessages,
   findConversationsOfBot,
@@ -49,8 +48,6 @@ export interface ChatDeps {
 /** Replies log through the request's logger, so their lines carry its request id. */
 export type ReplyDeps = ChatDeps & { log: FastifyBaseLogger };
 
-const now = (deps: Pick<ChatDeps, 'clock'>) => deps.clock.now().toISOString();
-
 /** The caller's conversation, or 404 whether it is missing or someone else's. */
 async function requireConversation(db: Executor, userId: number, conversationId: number): Promise<ConversationRow> {
   const row = await findOwnedConversation(db, userId, conversationId);
@@ -63,7 +60,7 @@ export async function createConversation(
   userId: number,
   body: CreateConversationBody,
 ): Promise<Conversation> {
-  const at = now(deps);
+  const at = isoNow(deps.clock);
   return deps.db.kysely.transaction().execute(async (tx) => {
     const bot = await requireOwnedBot(tx, userId, body.botId);
     if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
@@ -104,7 +101,7 @@ export async function listMessages(deps: ChatDeps, userId: number, conversationI
 }
 
 async function saveUserMessage(deps: ChatDeps, conversationId: number, content: string): Promise<Message> {
-  const at = now(deps);
+  const at = isoNow(deps.clock);
   return deps.db.kysely.transaction().execute(async (tx) => {
     const row = await insertMessage(tx, { conversationId, role: 'user', content, status: 'complete' }, at);
     await touchConversation(tx, conversationId, at);
@@ -256,7 +253,7 @@ async function writeReply(deps: ReplyDeps, job: ReplyJob, onText: (text: string)
 }
 
 async function saveReply(deps: ChatDeps, job: ReplyJob, content: string, status: MessageStatus): Promise<Message> {
-  const at = now(deps);
+  const at = isoNow(deps.clock);
   const { conversationId } = job.question;
   return deps.db.kysely.transaction().execute(async (tx) => {
     // Only now, so a regeneration that fails before writing anything leaves the previous reply in place.

@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Conversation } from '@shared/contracts/chat';
-import type { ConversationsTable } from '../../db/database';
-import type { Executor } from '../users/users.repository';
+import type { ConversationsTable, Executor } from '../../db/database';
 
 export type ConversationRow = Selectable<ConversationsTable>;
 

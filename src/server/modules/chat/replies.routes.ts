@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   botMessageBodySchema,
   botMessageResponseSchema,
@@ -9,8 +8,9 @@ import {
 } from '@shared/contracts/chat';
 import { errorResponseSchema, idParamsSchema } from '@shared/contracts/common';
 import { AppError } from '../../lib/errors';
-import { sessionOf } from '../../plugins/auth-guard';
+import { currentUserId } from '../../plugins/auth-guard';
 import type { RateLimit } from '../../plugins/rate-limit';
+import { signedInRoutes } from '../../plugins/signed-in';
 import * as chat from './chat.service';
 import { openSse } from './sse';
 
@@ -45,31 +45,31 @@ async function streamReply(reply: FastifyReply, pending: chat.PendingReply) {
   }
 }
 
-export const repliesRoutes: FastifyPluginAsyncZod<RepliesRoutesOptions> = async (app, { deps, rateLimit }) => {
+export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { deps, rateLimit }) => {
   const tags = ['chat'];
-  const security = [{ bearer: [] }];
-  const userId = (request: FastifyRequest) => sessionOf(request).user.id;
   const replyDeps = (request: FastifyRequest): chat.ReplyDeps => ({ ...deps, log: request.log });
-  // One budget per user (not per address) across the routes that call the model; runs after requireUser.
-  const limitModelCalls = app.rateLimit({ ...rateLimit, keyGenerator: (request) => `model-calls:${userId(request)}` });
-  const modelCall = { onRequest: app.requireUser, preHandler: limitModelCalls };
+  // One budget per user (not per address) across the routes that call the model; a preHandler, so it runs
+  // after the signed-in check.
+  const limitModelCalls = app.rateLimit({
+    ...rateLimit,
+    keyGenerator: (request) => `model-calls:${currentUserId(request)}`,
+  });
 
   // Running replies save what they have and end their responses, so closing the server does not wait on them.
   app.addHook('preClose', async () => deps.replies.stopAll());
 
-  app.get(
-    '/chat/status',
-    { onRequest: app.requireUser, schema: { tags, security, response: { 200: chatStatusSchema } } },
-    async () => ({ offline: deps.ai.model === null, provider: deps.ai.provider, model: deps.ai.modelId }),
-  );
+  app.get('/chat/status', { schema: { tags, response: { 200: chatStatusSchema } } }, async () => ({
+    offline: deps.ai.model === null,
+    provider: deps.ai.provider,
+    model: deps.ai.modelId,
+  }));
 
   app.post(
     '/bot-message',
     {
-      ...modelCall,
+      preHandler: limitModelCalls,
       schema: {
         tags,
-        security,
         description:
           'Non-streaming reply (spec §7). Model failures answer 502 with a readable message; the user message is kept.',
         body: botMessageBodySchema,
@@ -84,7 +84,7 @@ export const repliesRoutes: FastifyPluginAsyncZod<RepliesRoutesOptions> = async 
     },
     async (request, reply) => {
       const { conversationId, botId, userMessageContent } = request.body;
-      const pending = await chat.beginReply(replyDeps(request), userId(request), {
+      const pending = await chat.beginReply(replyDeps(request), currentUserId(request), {
         conversationId,
         botId,
         target: { kind: 'message', content: userMessageContent, reuseIfLatest: true },
@@ -101,10 +101,9 @@ export const repliesRoutes: FastifyPluginAsyncZod<RepliesRoutesOptions> = async 
   app.post(
     '/conversations/:id/stream',
     {
-      ...modelCall,
+      preHandler: limitModelCalls,
       schema: {
         tags,
-        security,
         description: STREAM_DESCRIPTION,
         params: idParamsSchema,
         body: streamBodySchema,
@@ -112,7 +111,7 @@ export const repliesRoutes: FastifyPluginAsyncZod<RepliesRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const pending = await chat.beginReply(replyDeps(request), userId(request), {
+      const pending = await chat.beginReply(replyDeps(request), currentUserId(request), {
         conversationId: request.params.id,
         target: { kind: 'message', content: request.body.content },
       });
@@ -123,17 +122,16 @@ export const repliesRoutes: FastifyPluginAsyncZod<RepliesRoutesOptions> = async 
   app.post(
     '/conversations/:id/regenerate',
     {
-      ...modelCall,
+      preHandler: limitModelCalls,
       schema: {
         tags,
-        security,
         description: `Writes a new reply to the last user message; the previous reply is replaced when the new one is saved. ${STREAM_DESCRIPTION}`,
         params: idParamsSchema,
         response: { 404: errorResponseSchema, 409: errorResponseSchema },
       },
     },
     async (request, reply) => {
-      const pending = await chat.beginReply(replyDeps(request), userId(request), {
+      const pending = await chat.beginReply(replyDeps(request), currentUserId(request), {
         conversationId: request.params.id,
         target: { kind: 'regenerate' },
       });
@@ -144,14 +142,12 @@ export const repliesRoutes: FastifyPluginAsyncZod<RepliesRoutesOptions> = async 
   app.post(
     '/conversations/:id/stop',
     {
-      onRequest: app.requireUser,
       schema: {
         tags,
-        security,
         params: idParamsSchema,
         response: { 200: stopResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => chat.stopReply(deps, userId(request), request.params.id),
+    async (request) => chat.stopReply(deps, currentUserId(request), request.params.id),
   );
-};
+});

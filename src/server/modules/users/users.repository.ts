@@ -1,8 +1,7 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { User } from '@shared/contracts/auth';
-import type { Database, DatabaseKind, UsersTable } from '../../db/database';
+import type { DatabaseKind, Executor, UsersTable } from '../../db/database';
 
-export type Executor = Kysely<Database> | Transaction<Database>;
 export type UserRow = Selectable<UsersTable>;
 
 export function toUser(row: UserRow): User {

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../tests/support/test-app';
+
+/** The routes anyone may call; every other API route is declared inside `signedInRoutes`. */
+const PUBLIC_ROUTES = [
+  'GET /api/health',
+  'POST /api/auth/login',
+  'POST /api/auth/register',
+  'GET /api/auth/verify-email/{token}',
+  'POST /api/auth/resend-verification',
+  'POST /api/auth/forgot-password',
+  'POST /api/auth/reset-password',
+];
+
+describe('signed-in routes', () => {
+  let t: TestApp;
+  let operations: { route: string; secured: boolean; path: string; method: string }[];
+  beforeAll(async () => {
+    t = await startTestApp();
+    const doc = await t.request('GET', '/api/openapi.json');
+    operations = Object.entries(doc.body.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(
+      ([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({
+          route: `${method.toUpperCase()} ${path}`,
+          secured: operation.security !== undefined,
+          path: path.replaceAll(/\{\w+\}/g, '1'),
+          method: method.toUpperCase(),
+        })),
+    );
+  });
+  afterAll(() => t.close());
+
+  it('marks exactly the signed-in routes with the bearer scheme in the OpenAPI document', () => {
+    expect(operations.filter((o) => !o.secured).map((o) => o.route)).toEqual(expect.arrayContaining(PUBLIC_ROUTES));
+    expect(operations.filter((o) => !o.secured).map((o) => o.route)).toHaveLength(PUBLIC_ROUTES.length);
+    expect(operations.filter((o) => o.secured).length).toBeGreaterThan(10);
+  });
+
+  it('answers 401 on every route the document marks as signed-in, before looking at the body', async () => {
+    for (const { method, path, route } of operations.filter((o) => o.secured)) {
+      const res = await t.request(method, path, {
+        token: 'not-a-real-token',
+        body: method === 'GET' ? undefined : '{',
+      });
+      expect({ route, status: res.status, message: res.body.message }).toEqual({
+        route,
+        status: 401,
+        message: 'Authentication required',
+      });
+    }
+  });
+});
