@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
 
 /** Booleans are 0/1 in SQLite and true/false in PostgreSQL; repositories read them through `Boolean()`. */
 type Flag = ColumnType<boolean | number, boolean, boolean>;
