@@ -142,6 +142,9 @@ export interface Database {
   file_blob_deletions: FileBlobDeletionsTable;
 }
 
+/** What repositories run their queries on: the database itself or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
 export type DatabaseKind = 'sqlite' | 'postgres';
 
 export interface Db {
@@ -151,6 +154,3 @@ export interface Db {
   schema?: string;
   close(): Promise<void>;
 }
-/** What repositories run their queries on: the database itself or an open transaction. */
-export type Executor = Kysely<Database> | Transaction<Database>;
-
