@@ -1,0 +1,85 @@
+import { parse as parseCsv } from 'csv-parse/sync';
+import mammoth from 'mammoth';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { readableHtml } from '../../lib/readable-html';
+import { ExtractionError } from './extraction-error';
+import type { DocumentFormat } from './file-formats';
+import { checkZipBounds, DOCX_BOUNDS } from './zip-bounds';
+
+/** What a document holds, in the shape its citations need: pages, headed text, or a table's rows. */
+export type ExtractedDocument =
+  | { kind: 'pages'; pages: string[] }
+  /** `headings`: `#` lines start sections (Markdown, and HTML/DOCX as rendered by readableHtml). */
+  | { kind: 'text'; text: string; headings: boolean }
+  | { kind: 'table'; header: string[]; rows: string[][] };
+
+export const EMPTY_FILE_MESSAGE = 'The file is empty';
+export const NO_TEXT_MESSAGE = 'The file has no text to read';
+
+const utf8 = new TextDecoder('utf-8');
+
+async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
+  let pdf;
+  try {
+    pdf = await getDocumentProxy(bytes);
+  } catch (err) {
+    if ((err as Error | undefined)?.name === 'PasswordException') {
+      throw new ExtractionError('This PDF is password-protected');
+    }
+    throw new ExtractionError('This PDF could not be read: it is damaged or incomplete.');
+  }
+  try {
+    const { text } = await extractText(pdf, { mergePages: false });
+    if (text.every((page) => page.trim() === '')) throw new ExtractionError('This PDF has no text layer (scanned?)');
+    return { kind: 'pages', pages: text };
+  } catch (err) {
+    if (err instanceof ExtractionError) throw err;
+    throw new ExtractionError('This PDF could not be read: some of its pages are damaged.');
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+async function extractDocx(bytes: Uint8Array): Promise<ExtractedDocument> {
+  checkZipBounds(bytes, DOCX_BOUNDS, 'DOCX file');
+  let html: string;
+  try {
+    ({ value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) }));
+  } catch {
+    throw new ExtractionError('This DOCX file could not be read: it is damaged or not a Word document.');
+  }
+  return { kind: 'text', text: readableHtml(html).text, headings: true };
+}
+
+function extractCsv(text: string): ExtractedDocument {
+  let records: string[][];
+  try {
+    records = parseCsv(text, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
+  } catch (err) {
+    throw new ExtractionError(`This CSV file could not be read: ${(err as Error).message}`);
+  }
+  const [header, ...rows] = records;
+  if (!header) throw new ExtractionError(NO_TEXT_MESSAGE);
+  return { kind: 'table', header, rows };
+}
+
+/** Runs inside the extraction worker (extract.worker.ts), which bounds its time and memory. */
+export async function extractDocument(bytes: Uint8Array, format: DocumentFormat): Promise<ExtractedDocument> {
+  if (bytes.length === 0) throw new ExtractionError(EMPTY_FILE_MESSAGE);
+  switch (format) {
+    case 'pdf':
+      return extractPdf(bytes);
+    case 'docx':
+      return extractDocx(bytes);
+    case 'csv':
+      return extractCsv(utf8.decode(bytes));
+    case 'json':
+      return { kind: 'text', text: JSON.stringify(JSON.parse(utf8.decode(bytes)), null, 2), headings: false };
+    case 'html':
+      return { kind: 'text', text: readableHtml(utf8.decode(bytes)).text, headings: true };
+    case 'markdown':
+      return { kind: 'text', text: utf8.decode(bytes), headings: true };
+    case 'txt':
+      return { kind: 'text', text: utf8.decode(bytes), headings: false };
+  }
+}

@@ -1,0 +1,20 @@
+import { parentPort } from 'node:worker_threads';
+import { chunkDocument } from './chunk';
+import { extractDocument, NO_TEXT_MESSAGE } from './extract';
+import { ExtractionError } from './extraction-error';
+import type { ExtractionOutcome, ExtractionRequest } from './extraction-worker';
+
+/** Reads one document and answers with its chunks; the parent bounds this thread's time and memory. */
+parentPort!.once('message', async ({ bytes, format }: ExtractionRequest) => {
+  let outcome: ExtractionOutcome;
+  try {
+    const chunks = chunkDocument(await extractDocument(bytes, format));
+    outcome = chunks.length > 0 ? { ok: true, chunks } : { ok: false, error: NO_TEXT_MESSAGE };
+  } catch (err) {
+    outcome =
+      err instanceof ExtractionError
+        ? { ok: false, error: err.message }
+        : { ok: false, error: 'This file could not be read.', detail: String(err) };
+  }
+  parentPort!.postMessage(outcome);
+});
