@@ -2,23 +2,27 @@ import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient }
 import { useNavigate } from 'react-router';
 import type { User } from '@shared/contracts/auth';
 import { toast } from '@/components/ui/use-toast';
-import { apiRequest, getQueryFn } from '@/lib/request';
+import { apiFetch, apiRequest } from '@/lib/request';
 import { clearSession, getAuthToken, saveStoredUser } from '@/lib/storage';
 
-export const USER_QUERY_KEY = ['/api/auth/user'] as const;
+export const USER_QUERY_KEY = ['user'] as const;
 
-const fetchUser = getQueryFn<User>({ on401: 'returnNull' });
+/** The signed-in user, or null when the server does not know the token (401). */
+async function fetchUser(signal: AbortSignal): Promise<User | null> {
+  const res = await apiFetch('GET', '/api/auth/user', { signal, allowUnauthorized: true });
+  return res.status === 401 ? null : ((await res.json()) as User);
+}
 
 /** Spec §4: a stored token is checked once on load; anything but a user with an id signs the visitor out. */
 export const userQueryOptions = queryOptions({
   queryKey: USER_QUERY_KEY,
-  queryFn: async (context): Promise<User | null> => {
+  queryFn: async ({ signal }): Promise<User | null> => {
     if (!getAuthToken()) return null;
     try {
-      const user = await fetchUser(context);
+      const user = await fetchUser(signal);
       if (user && typeof user.id === 'number') return user;
     } catch (error) {
-      if (context.signal.aborted) throw error;
+      if (signal.aborted) throw error;
     }
     clearSession();
     return null;

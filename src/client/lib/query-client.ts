@@ -1,11 +1,28 @@
-import { QueryClient } from '@tanstack/react-query';
-import { getQueryFn } from '@/lib/request';
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { toast } from '@/components/ui/use-toast';
+import { serverMessage } from '@/lib/request';
 
-/** Spec §9: data never goes stale on its own, nothing refetches behind the user's back, nothing retries. */
+declare module '@tanstack/react-query' {
+  interface Register {
+    /** `errorToast`: the title of the toast shown once when the query fails (spec §8). */
+    queryMeta: { errorToast?: string };
+  }
+}
+
+/**
+ * Spec §9: data never goes stale on its own, nothing refetches behind the user's back, nothing retries.
+ * Every query names its own fetcher; a failure is toasted here once, however many screens watch the query.
+ */
 export const queryClient = new QueryClient({
+  queryCache: new QueryCache({
+    onError: (error, query) => {
+      const title = query.meta?.errorToast;
+      if (title)
+        toast({ variant: 'destructive', title, description: serverMessage(error) ?? 'Please try again later.' });
+    },
+  }),
   defaultOptions: {
     queries: {
-      queryFn: getQueryFn({ on401: 'throw' }),
       staleTime: Number.POSITIVE_INFINITY,
       refetchOnWindowFocus: false,
       refetchInterval: false,

@@ -1,4 +1,3 @@
-import type { QueryFunction } from '@tanstack/react-query';
 import { getAuthToken } from '@/lib/storage';
 
 export interface ApiFieldError {
@@ -68,7 +67,11 @@ function headers(hasBody: boolean): Headers {
 export async function apiFetch(
   method: string,
   url: string,
-  { body, signal }: { body?: unknown; signal?: AbortSignal } = {},
+  {
+    body,
+    signal,
+    allowUnauthorized = false,
+  }: { body?: unknown; signal?: AbortSignal; allowUnauthorized?: boolean } = {},
 ) {
   const res = await fetch(url, {
     method,
@@ -77,22 +80,12 @@ export async function apiFetch(
     credentials: 'include',
     signal,
   });
-  await throwIfNotOk(res);
+  // A 401 the caller expects (a signed-out visitor) is an answer, not an error to log.
+  if (!(allowUnauthorized && res.status === 401)) await throwIfNotOk(res);
   return res;
 }
 
 /** Parsed JSON for JSON responses, the raw Response otherwise. */
 export async function apiRequest<T>(method: string, url: string, body?: unknown): Promise<T> {
   return (await readBody(await apiFetch(method, url, { body }))) as T;
-}
-
-export type UnauthorizedBehavior = 'returnNull' | 'throw';
-
-export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey, signal }) => {
-    const res = await fetch(String(queryKey[0]), { headers: headers(false), credentials: 'include', signal });
-    if (on401 === 'returnNull' && res.status === 401) return null;
-    await throwIfNotOk(res);
-    return (await readBody(res)) as T;
-  };
 }

@@ -2,15 +2,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Bot, CreateBotRequest } from '@shared/contracts/bots';
 import { invalidateActivities } from '@/entities/activity/api/get-activities';
 import { apiRequest } from '@/lib/request';
-import { BOTS_QUERY_KEY } from './get-bots';
+import { botKeys } from './bot-keys';
 
-export const createBot = (body: CreateBotRequest) => apiRequest<Bot>('POST', '/api/bots', body);
+const createBot = (body: CreateBotRequest) => apiRequest<Bot>('POST', '/api/bots', body);
 
 export function useCreateBot() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createBot,
     onSuccess: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY }), invalidateActivities(queryClient)]),
+      Promise.all([queryClient.invalidateQueries({ queryKey: botKeys.list() }), invalidateActivities(queryClient)]),
   });
 }

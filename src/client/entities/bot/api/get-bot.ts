@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Bot } from '@shared/contracts/bots';
 import { apiRequest } from '@/lib/request';
+import { botKeys } from './bot-keys';
 
-export const botQueryKey = (id: number) => [`/api/bots/${id}`] as const;
+const getBot = (id: number) => apiRequest<Bot>('GET', `/api/bots/${id}`);
 
-export const getBot = (id: number) => apiRequest<Bot>('GET', `/api/bots/${id}`);
-
-export const botQueryOptions = (id: number) => queryOptions({ queryKey: botQueryKey(id), queryFn: () => getBot(id) });
+export const botQueryOptions = (id: number) =>
+  queryOptions({ queryKey: botKeys.detail(id), queryFn: () => getBot(id) });
 
 export function useBot(id: number | undefined) {
   return useQuery({ ...botQueryOptions(id ?? 0), enabled: id !== undefined && id > 0 });

@@ -1,26 +1,21 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Bot } from '@shared/contracts/bots';
 import { useAuth } from '@/lib/auth';
-import { toast } from '@/components/ui/use-toast';
-import { apiRequest, serverMessage } from '@/lib/request';
+import { apiRequest } from '@/lib/request';
+import { botKeys } from './bot-keys';
 
-export const BOTS_QUERY_KEY = ['/api/bots'] as const;
+const getBots = () => apiRequest<Bot[]>('GET', '/api/bots');
 
-/** Spec §7/§8: a failed list is logged (by apiRequest), reported, and treated as empty rather than breaking the page. */
-export async function getBots(): Promise<Bot[]> {
-  try {
-    return await apiRequest<Bot[]>('GET', '/api/bots');
-  } catch (error) {
-    toast({
-      variant: 'destructive',
-      title: 'Failed to fetch bots',
-      description: serverMessage(error) ?? 'Please try again later.',
-    });
-    return [];
-  }
-}
-
-export const botsQueryOptions = queryOptions({ queryKey: BOTS_QUERY_KEY, queryFn: getBots });
+/**
+ * Spec §8: a failed list is logged (by apiRequest) and reported once through the query cache's error toast;
+ * the screens show the failure with a Retry. Coming back to the tab tries a failed list again.
+ */
+export const botsQueryOptions = queryOptions({
+  queryKey: botKeys.list(),
+  queryFn: getBots,
+  meta: { errorToast: 'Failed to fetch bots' },
+  refetchOnWindowFocus: (query) => query.state.status === 'error',
+});
 
 /** The list loads only for a signed-in user (spec §6). */
 export function useBots() {

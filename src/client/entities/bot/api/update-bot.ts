@@ -2,10 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Bot, UpdateBotRequest } from '@shared/contracts/bots';
 import { invalidateActivities } from '@/entities/activity/api/get-activities';
 import { apiRequest } from '@/lib/request';
-import { botQueryKey } from './get-bot';
-import { BOTS_QUERY_KEY } from './get-bots';
+import { botKeys } from './bot-keys';
 
-export const updateBot = ({ id, changes }: { id: number; changes: UpdateBotRequest }) =>
+const updateBot = ({ id, changes }: { id: number; changes: UpdateBotRequest }) =>
   apiRequest<Bot>('PATCH', `/api/bots/${id}`, changes);
 
 /** Afterwards the cached list is refreshed (spec §7) and the single bot's cache takes the server's answer. */
@@ -14,9 +13,9 @@ export function useUpdateBot() {
   return useMutation({
     mutationFn: updateBot,
     onSuccess: async (bot) => {
-      queryClient.setQueryData(botQueryKey(bot.id), bot);
+      queryClient.setQueryData(botKeys.detail(bot.id), bot);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY, exact: true }),
+        queryClient.invalidateQueries({ queryKey: botKeys.list() }),
         invalidateActivities(queryClient),
       ]);
     },

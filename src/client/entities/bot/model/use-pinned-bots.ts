@@ -47,7 +47,7 @@ const EMPTY: Bot[] = [];
 
 /** The user's pinned bots, in their order, and the actions on them with the spec's toasts. */
 export function usePinnedBots() {
-  const { data: bots, isPending } = useBots();
+  const { data: bots, isPending, isError, isFetching, refetch } = useBots();
   const storedIds = useSyncExternalStore(subscribe, snapshot);
 
   // Only once the bot list has arrived can stale ids be told apart from bots still loading.
@@ -67,6 +67,10 @@ export function usePinnedBots() {
   return {
     pinnedBots,
     isLoading: isPending,
+    /** The bot list failed and nothing was loaded before: the pins cannot be told apart yet. */
+    loadFailed: isError && !bots,
+    retrying: isFetching,
+    retry: () => void refetch(),
     isPinned: (id: number) => pinnedBots.some((bot) => bot.id === id),
 
     pin(bot: Bot) {

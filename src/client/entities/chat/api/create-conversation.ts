@@ -2,9 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Conversation, CreateConversationBody } from '@shared/contracts/chat';
 import { invalidateActivities } from '@/entities/activity/api/get-activities';
 import { apiRequest } from '@/lib/request';
-import { conversationsQueryKey } from './get-conversations';
+import { chatKeys } from './chat-keys';
 
-export const createConversation = (body: CreateConversationBody) =>
+const createConversation = (body: CreateConversationBody) =>
   apiRequest<Conversation>('POST', '/api/conversations', body);
 
 export function useCreateConversation() {
@@ -12,7 +12,7 @@ export function useCreateConversation() {
   return useMutation({
     mutationFn: createConversation,
     onSuccess: (conversation) => {
-      const key = conversationsQueryKey(conversation.botId);
+      const key = chatKeys.conversations(conversation.botId);
       // Into the cached list at once, so a page that checks the chosen id against the list finds it there;
       // the refetch replaces a list request that was already under way and could answer without it.
       queryClient.setQueryData<Conversation[]>(key, (list) => (list ? [conversation, ...list] : list));

@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Conversation } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
-import { conversationsQueryKey } from './get-conversations';
-import { messagesQueryKey } from './get-messages';
+import { chatKeys } from './chat-keys';
 
-export const deleteConversation = (conversation: Conversation) =>
+const deleteConversation = (conversation: Conversation) =>
   apiRequest<{ message: string }>('DELETE', `/api/conversations/${conversation.id}`);
 
 export function useDeleteConversation() {
@@ -12,10 +11,10 @@ export function useDeleteConversation() {
   return useMutation({
     mutationFn: deleteConversation,
     onSuccess: (_, deleted) => {
-      queryClient.setQueryData<Conversation[]>(conversationsQueryKey(deleted.botId), (list) =>
+      queryClient.setQueryData<Conversation[]>(chatKeys.conversations(deleted.botId), (list) =>
         list?.filter((conversation) => conversation.id !== deleted.id),
       );
-      queryClient.removeQueries({ queryKey: messagesQueryKey(deleted.id) });
+      queryClient.removeQueries({ queryKey: chatKeys.messages(deleted.id) });
     },
   });
 }

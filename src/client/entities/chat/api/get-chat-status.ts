@@ -1,11 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ChatStatus } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
+import { chatKeys } from './chat-keys';
 
-export const chatStatusQueryOptions = queryOptions({
-  queryKey: ['/api/chat/status'] as const,
-  queryFn: () => apiRequest<ChatStatus>('GET', '/api/chat/status'),
-});
+const getChatStatus = () => apiRequest<ChatStatus>('GET', '/api/chat/status');
 
 /** Whether a language model is connected; offline replies only explain how to connect one. */
-export const useChatStatus = () => useQuery(chatStatusQueryOptions);
+export const useChatStatus = () => useQuery({ queryKey: chatKeys.status, queryFn: getChatStatus });

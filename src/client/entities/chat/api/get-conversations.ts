@@ -1,14 +1,10 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Conversation } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
+import { chatKeys } from './chat-keys';
 
-export const conversationsQueryKey = (botId: number) => [`/api/bots/${botId}/conversations`] as const;
+const getConversations = (botId: number) => apiRequest<Conversation[]>('GET', `/api/bots/${botId}/conversations`);
 
 /** A bot's conversations, the most recently active first. */
-export const conversationsQueryOptions = (botId: number) =>
-  queryOptions({
-    queryKey: conversationsQueryKey(botId),
-    queryFn: () => apiRequest<Conversation[]>('GET', `/api/bots/${botId}/conversations`),
-  });
-
-export const useConversations = (botId: number) => useQuery(conversationsQueryOptions(botId));
+export const useConversations = (botId: number) =>
+  useQuery({ queryKey: chatKeys.conversations(botId), queryFn: () => getConversations(botId) });

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Conversation } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
-import { conversationsQueryKey } from './get-conversations';
+import { chatKeys } from './chat-keys';
 
-export const renameConversation = ({ id, title }: { id: number; title: string }) =>
+const renameConversation = ({ id, title }: { id: number; title: string }) =>
   apiRequest<Conversation>('PATCH', `/api/conversations/${id}`, { title });
 
 export function useRenameConversation() {
@@ -11,7 +11,7 @@ export function useRenameConversation() {
   return useMutation({
     mutationFn: renameConversation,
     onSuccess: (renamed) =>
-      queryClient.setQueryData<Conversation[]>(conversationsQueryKey(renamed.botId), (list) =>
+      queryClient.setQueryData<Conversation[]>(chatKeys.conversations(renamed.botId), (list) =>
         list?.map((conversation) => (conversation.id === renamed.id ? renamed : conversation)),
       ),
   });

@@ -1,10 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { Message } from '@shared/contracts/chat';
-import { botQueryKey } from '@/entities/bot/api/get-bot';
-import { BOTS_QUERY_KEY } from '@/entities/bot/api/get-bots';
-import { conversationsQueryKey } from '@/entities/chat/api/get-conversations';
-import { messagesQueryKey, useMessages } from '@/entities/chat/api/get-messages';
+import { botKeys } from '@/entities/bot/api/bot-keys';
+import { chatKeys } from '@/entities/chat/api/chat-keys';
+import { useMessages } from '@/entities/chat/api/get-messages';
 import { stopReply } from '@/entities/chat/api/stop-reply';
 import { streamReply } from '@/entities/chat/api/stream-reply';
 import { ApiError, serverMessage } from '@/lib/request';
@@ -43,7 +42,7 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
 
   useEffect(() => {
     if (conversationId === undefined) return;
-    const key = messagesQueryKey(conversationId);
+    const key = chatKeys.messages(conversationId);
     return () => {
       // Leaving mid-reply stops it; the server keeps what was written. Unsent drafts must not outlive the view.
       active.current?.abort();
@@ -59,7 +58,7 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     setStopping(false);
     setFailure(null);
 
-    const key = messagesQueryKey(id);
+    const key = chatKeys.messages(id);
     const update = (change: (list: Message[]) => Message[]) =>
       queryClient.setQueryData<Message[]>(key, (list) => change(list ?? []));
     const draft = (role: Message['role'], text: string): Message => ({
@@ -129,10 +128,10 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
         void queryClient.invalidateQueries({ queryKey: key, exact: true });
       }
       if (replySaved) {
-        void queryClient.invalidateQueries({ queryKey: BOTS_QUERY_KEY, exact: true });
-        void queryClient.invalidateQueries({ queryKey: botQueryKey(botId), exact: true });
+        void queryClient.invalidateQueries({ queryKey: botKeys.list(), exact: true });
+        void queryClient.invalidateQueries({ queryKey: botKeys.detail(botId), exact: true });
       }
-      void queryClient.invalidateQueries({ queryKey: conversationsQueryKey(botId), exact: true });
+      void queryClient.invalidateQueries({ queryKey: chatKeys.conversations(botId), exact: true });
     }
   }
 

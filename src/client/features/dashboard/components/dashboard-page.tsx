@@ -3,6 +3,7 @@ import { Bot as BotGlyph } from 'lucide-react';
 import { useState } from 'react';
 import type { Bot } from '@shared/contracts/bots';
 import { useBots } from '@/entities/bot/api/get-bots';
+import { BotsLoadError } from '@/entities/bot/ui/bots-load-error';
 import { ChatPanel } from '@/entities/chat/ui/chat-panel';
 import { NewBotButton } from '@/components/new-bot-button';
 import { PageContainer, PageHeader } from '@/components/page-header';
@@ -57,7 +58,8 @@ function EmptyState() {
 }
 
 export function DashboardPage() {
-  const { data: bots } = useBots();
+  const botsQuery = useBots();
+  const bots = botsQuery.data;
   const pins = usePinnedBots();
   const [deleting, setDeleting] = useState<Bot | null>(null);
   const [editingPrompt, setEditingPrompt] = useState<Bot | null>(null);
@@ -84,7 +86,7 @@ export function DashboardPage() {
   return (
     <PageContainer className="grid gap-8">
       <PageHeader title="Dashboard" description="Create and manage your AI research botties" />
-      <StatCards bots={bots} />
+      <StatCards bots={bots} failed={botsQuery.isError} />
 
       <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <section aria-labelledby="your-botties-title" className="grid gap-4">
@@ -94,7 +96,9 @@ export function DashboardPage() {
             </h2>
             <NewBotButton />
           </div>
-          {!bots ? (
+          {!bots && botsQuery.isError ? (
+            <BotsLoadError onRetry={() => void botsQuery.refetch()} retrying={botsQuery.isFetching} />
+          ) : !bots ? (
             <BotGridSkeleton />
           ) : bots.length === 0 ? (
             <EmptyState />

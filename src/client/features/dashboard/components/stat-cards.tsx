@@ -23,8 +23,8 @@ const STATS: Stat[] = [
   { label: 'Usage Credits', icon: Coins, value: () => USAGE_CREDITS },
 ];
 
-/** The four figures of spec §2; `bots` is undefined while the list loads. */
-export function StatCards({ bots }: { bots: Bot[] | undefined }) {
+/** The four figures of spec §2; `bots` is undefined while the list loads, or when it `failed` to. */
+export function StatCards({ bots, failed }: { bots: Bot[] | undefined; failed: boolean }) {
   return (
     <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
       {STATS.map(({ label, icon: Icon, value }) => (
@@ -34,7 +34,7 @@ export function StatCards({ bots }: { bots: Bot[] | undefined }) {
             <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           </dt>
           <dd className="text-2xl font-semibold tracking-tight tabular-nums sm:text-3xl">
-            {bots ? value(bots).toLocaleString('en') : <Skeleton className="h-8 w-14" />}
+            {bots ? value(bots).toLocaleString('en') : failed ? '—' : <Skeleton className="h-8 w-14" />}
           </dd>
         </Card>
       ))}

@@ -6,6 +6,7 @@ import { purposeLabel } from '@shared/bots/purposes';
 import type { Bot } from '@shared/contracts/bots';
 import { useBots } from '@/entities/bot/api/get-bots';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
+import { BotsLoadError } from '@/entities/bot/ui/bots-load-error';
 import { ChatPanel } from '@/entities/chat/ui/chat-panel';
 import { NewBotButton } from '@/components/new-bot-button';
 import { Button } from '@/components/ui/button';
@@ -111,8 +112,17 @@ interface ChatEntryProps {
 
 /** Where a conversation begins on the home screen: pick a botty, then chat with it right here. */
 export function ChatEntry({ chatBotId, onOpenChat, onCloseChat }: ChatEntryProps) {
-  const { data: bots } = useBots();
+  const botsQuery = useBots();
+  const bots = botsQuery.data;
   const { pinnedBots } = usePinnedBots();
+
+  if (!bots && botsQuery.isError) {
+    return (
+      <Card className={CARD}>
+        <BotsLoadError onRetry={() => void botsQuery.refetch()} retrying={botsQuery.isFetching} />
+      </Card>
+    );
+  }
 
   if (!bots) {
     return (

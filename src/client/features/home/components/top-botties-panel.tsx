@@ -7,6 +7,7 @@ import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { MAX_PINNED_BOTS } from '@/entities/bot/model/pins';
 import { usePinnedBots } from '@/entities/bot/model/use-pinned-bots';
+import { BotsLoadError } from '@/entities/bot/ui/bots-load-error';
 import { PinnedBotSummary } from './pinned-bot-summary';
 import { SortablePinnedList } from './sortable-pinned-list';
 
@@ -52,13 +53,15 @@ function EmptyPins() {
 
 /** The home screen's side panel of pinned bots (spec §2, §4); outside edit mode a click opens that bot's chat. */
 export function TopBottiesPanel({ onOpenChat }: { onOpenChat: (botId: number) => void }) {
-  const { pinnedBots, isLoading, unpin, reorder } = usePinnedBots();
+  const { pinnedBots, isLoading, loadFailed, retrying, retry, unpin, reorder } = usePinnedBots();
   const [editing, setEditing] = useState(false);
   // Removing the last pin ends edit mode: there is nothing left to edit.
   const isEditing = editing && pinnedBots.length > 0;
 
   let body;
-  if (isLoading) {
+  if (loadFailed) {
+    body = <BotsLoadError onRetry={retry} retrying={retrying} className="border-0 px-2" />;
+  } else if (isLoading) {
     body = (
       <div role="status" className="grid gap-2 p-2">
         <span className="sr-only">Loading your top botties</span>

@@ -1,0 +1,6 @@
+/** Query keys of the chat entity. */
+export const chatKeys = {
+  status: ['chat-status'] as const,
+  conversations: (botId: number) => ['conversations', botId] as const,
+  messages: (conversationId: number) => ['messages', conversationId] as const,
+};
