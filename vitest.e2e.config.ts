@@ -1,21 +1,15 @@
-import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
-
-const dir = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base from './vitest.base.ts';
 
 // End-to-end specs: the built client served by the real server, driven by the system Chromium.
-export default defineConfig({
-  resolve: {
-    alias: {
-      '@shared': dir('./src/shared'),
-      '@': dir('./src/client'),
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      include: ['e2e/**/*.spec.ts'],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+      fileParallelism: false,
     },
-  },
-  test: {
-    include: ['e2e/**/*.spec.ts'],
-    environment: 'node',
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    fileParallelism: false,
-  },
-});
+  }),
+);

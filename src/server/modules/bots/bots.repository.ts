@@ -45,37 +45,27 @@ export interface BotFields {
   config: BotConfig;
 }
 
+const botColumns = (b: BotFields) => ({
+  name: b.name,
+  description: b.description,
+  purpose: b.purpose,
+  icon: b.icon,
+  active: b.active,
+  capabilities: toJson(b.capabilities),
+  config: toJson(b.config),
+});
+
 export const insertBot = (db: Executor, userId: number, b: BotFields, now: string) =>
   db
     .insertInto('bots')
-    .values({
-      user_id: userId,
-      name: b.name,
-      description: b.description,
-      purpose: b.purpose,
-      icon: b.icon,
-      active: b.active,
-      capabilities: toJson(b.capabilities),
-      config: toJson(b.config),
-      created_at: now,
-      updated_at: now,
-    })
+    .values({ ...botColumns(b), user_id: userId, created_at: now, updated_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
 
 export const updateBotFields = (db: Executor, botId: number, b: BotFields, now: string) =>
   db
     .updateTable('bots')
-    .set({
-      name: b.name,
-      description: b.description,
-      purpose: b.purpose,
-      icon: b.icon,
-      active: b.active,
-      capabilities: toJson(b.capabilities),
-      config: toJson(b.config),
-      updated_at: now,
-    })
+    .set({ ...botColumns(b), updated_at: now })
     .where('id', '=', botId)
     .returningAll()
     .executeTakeFirstOrThrow();
