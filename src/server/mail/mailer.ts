@@ -6,6 +6,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** The one link the mail is about (verify, reset); the log shows it on its own when SMTP is off. */
+  link: string;
 }
 
 export interface Mailer {
@@ -18,7 +20,11 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   if (!options.smtpUrl) {
     return {
       async send(mail) {
-        log.info({ mail: { to: mail.to, subject: mail.subject } }, `mail (SMTP_URL not set):\n${mail.text}`);
+        // The link alone on its line, so whoever runs a local install can copy it from the terminal.
+        log.info(
+          { mail: { to: mail.to, subject: mail.subject } },
+          `mail not sent (SMTP_URL not set): "${mail.subject}" to ${mail.to}; its link:\n${mail.link}\n`,
+        );
       },
       close() {},
     };
@@ -26,7 +32,13 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
   const transport = nodemailer.createTransport(options.smtpUrl);
   return {
     async send(mail) {
-      await transport.sendMail({ from: options.from, ...mail });
+      await transport.sendMail({
+        from: options.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
     },
     close: () => transport.close(),
   };

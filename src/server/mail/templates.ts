@@ -19,7 +19,7 @@ ${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}
 <p style="font-size:13px;color:#6b7280">Or open this link: ${escapeHtml(action.url)}</p>
 <p style="font-size:13px;color:#6b7280">${escapeHtml(footer)}</p>
 <p>— Botty</p></body></html>`;
-  return { to, subject, text, html };
+  return { to, subject, text, html, link: action.url };
 }
 
 export const verificationMail = (to: string, username: string, url: string) =>
