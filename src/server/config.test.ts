@@ -28,7 +28,39 @@ describe('loadConfig', () => {
       admin: undefined,
       logLevel: 'info',
       trustedProxyHops: 0,
+      web: {
+        search: { provider: 'none', url: undefined, apiKey: undefined },
+        fetchAllowHosts: [],
+        fetchAllowPorts: [],
+      },
     });
+  });
+
+  it('reads the search provider and the page-fetch allowances, with one line naming a bad variable', () => {
+    const searxng = { SEARCH_PROVIDER: 'searxng', SEARCH_URL: 'http://127.0.0.1:8888' };
+    expect(loadConfig(searxng).web.search).toEqual({
+      provider: 'searxng',
+      url: 'http://127.0.0.1:8888',
+      apiKey: undefined,
+    });
+    expect(loadConfig({ SEARCH_PROVIDER: 'brave', SEARCH_API_KEY: 'key' }).web.search.provider).toBe('brave');
+    expect(configError({ SEARCH_PROVIDER: 'searxng' }).message).toMatch(/^SEARCH_URL: required/);
+    expect(configError({ SEARCH_PROVIDER: 'tavily' }).message).toBe(
+      'SEARCH_API_KEY: required when SEARCH_PROVIDER is tavily',
+    );
+    expect(configError({ SEARCH_PROVIDER: 'google' }).message).toMatch(/^SEARCH_PROVIDER: /);
+    expect(configError({ ...searxng, SEARCH_URL: 'ftp://x' }).message).toMatch(/^SEARCH_URL: must be an http/);
+    const web = loadConfig({ WEB_FETCH_ALLOW_HOSTS: ' 127.0.0.1, ::1 ,localhost', WEB_FETCH_ALLOW_PORTS: '8080,8443' });
+    expect(web.web).toMatchObject({
+      fetchAllowHosts: ['127.0.0.1', '::1', 'localhost'],
+      fetchAllowPorts: [8080, 8443],
+    });
+    expect(configError({ WEB_FETCH_ALLOW_HOSTS: 'http://127.0.0.1/' }).message).toBe(
+      'WEB_FETCH_ALLOW_HOSTS: must be a comma-separated list of host names or IP addresses',
+    );
+    expect(configError({ WEB_FETCH_ALLOW_PORTS: '80,http' }).message).toBe(
+      'WEB_FETCH_ALLOW_PORTS: must be a comma-separated list of port numbers',
+    );
   });
 
   it('believes X-Forwarded-For only when TRUST_PROXY says how many proxies stand in front', () => {

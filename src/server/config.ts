@@ -17,6 +17,22 @@ const positiveInt = (fallback: number) =>
     .transform((v) => (v === undefined ? fallback : Number(v)))
     .pipe(z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1'));
 
+const commaList = optionalString.transform((v) =>
+  (v ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+
+/** A bare host or IP address as URLs spell it (IPv6 with or without brackets), with no port or path. */
+const isBareHost = (value: string) =>
+  /^[\w.[\]:-]+$/.test(value) &&
+  [`http://${value}`, `http://[${value}]`].some(
+    (u) => URL.canParse(u) && new URL(u).port === '' && !!new URL(u).hostname,
+  );
+
+const PORT_LIST = 'must be a comma-separated list of port numbers';
+
 const envSchema = z.object({
   PORT: optionalString
     .transform((v) => (v === undefined ? 5000 : Number(v)))
@@ -57,6 +73,16 @@ const envSchema = z.object({
   FILES_MAX_PER_BOT: positiveInt(50),
   FILES_MAX_BYTES_PER_USER: positiveInt(500 * 1024 * 1024),
   LLM_EMBEDDING_MODEL: optionalString,
+  // Web research (issue 13).
+  SEARCH_PROVIDER: optionalString.pipe(z.enum(['searxng', 'brave', 'tavily', 'none']).default('none')),
+  SEARCH_URL: url(/^https?:$/, 'must be an http(s) URL such as http://127.0.0.1:8888'),
+  SEARCH_API_KEY: optionalString,
+  WEB_FETCH_ALLOW_HOSTS: commaList.pipe(
+    z.array(z.string().refine(isBareHost, 'must be a comma-separated list of host names or IP addresses')),
+  ),
+  WEB_FETCH_ALLOW_PORTS: commaList
+    .transform((ports) => ports.map(Number))
+    .pipe(z.array(z.number({ error: PORT_LIST }).int(PORT_LIST).min(1, PORT_LIST).max(65535, PORT_LIST))),
   LOG_LEVEL: optionalString.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
@@ -78,6 +104,15 @@ export interface Config {
   /** How many reverse proxies in front of the server may set X-Forwarded-For. */
   trustedProxyHops: number;
   files: FilesConfig;
+  web: WebConfig;
+}
+
+export interface WebConfig {
+  search: { provider: 'searxng' | 'brave' | 'tavily' | 'none'; url: string | undefined; apiKey: string | undefined };
+  /** UNSAFE anywhere but tests: hosts the page fetch may reach although they are loopback or private. */
+  fetchAllowHosts: string[];
+  /** Ports the page fetch may use besides 80 and 443. */
+  fetchAllowPorts: number[];
 }
 
 export interface FilesConfig {
@@ -129,6 +164,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const missing = ['ADMIN_USERNAME', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'][adminParts.findIndex((p) => !p)];
     throw new ConfigError(`${missing}: required when any of ADMIN_USERNAME, ADMIN_EMAIL, ADMIN_PASSWORD is set`);
   }
+  if (e.SEARCH_PROVIDER === 'searxng' && !e.SEARCH_URL) {
+    throw new ConfigError('SEARCH_URL: required when SEARCH_PROVIDER is searxng (e.g. http://127.0.0.1:8888)');
+  }
+  if ((e.SEARCH_PROVIDER === 'brave' || e.SEARCH_PROVIDER === 'tavily') && !e.SEARCH_API_KEY) {
+    throw new ConfigError(`SEARCH_API_KEY: required when SEARCH_PROVIDER is ${e.SEARCH_PROVIDER}`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -161,6 +202,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         bytesPerUser: e.FILES_MAX_BYTES_PER_USER,
       },
       embeddingModel: e.LLM_EMBEDDING_MODEL,
+    },
+    web: {
+      search: { provider: e.SEARCH_PROVIDER, url: e.SEARCH_URL, apiKey: e.SEARCH_API_KEY },
+      fetchAllowHosts: e.WEB_FETCH_ALLOW_HOSTS,
+      fetchAllowPorts: e.WEB_FETCH_ALLOW_PORTS,
     },
   };
 }
