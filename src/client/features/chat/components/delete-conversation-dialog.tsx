@@ -1,14 +1,6 @@
 import type { Conversation } from '@shared/contracts/chat';
 import { useDeleteConversation } from '@/entities/chat/api/delete-conversation';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/request';
 
@@ -35,26 +27,19 @@ export function DeleteConversationDialog({ conversation, onClose }: DeleteConver
     });
 
   return (
-    <Dialog open={conversation !== null} onOpenChange={(open) => !open && !remove.isPending && onClose()}>
-      {conversation && (
-        <DialogContent role="alertdialog" className="sm:max-w-md">
-          <DialogHeader>
-            <DialogTitle>Delete this conversation?</DialogTitle>
-            <DialogDescription>
-              &quot;{conversation.title}&quot; and all its messages will be permanently deleted. This action cannot be
-              undone.
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" disabled={remove.isPending} onClick={onClose}>
-              Cancel
-            </Button>
-            <Button variant="destructive" disabled={remove.isPending} onClick={() => confirm(conversation)}>
-              {remove.isPending ? 'Deleting...' : 'Delete'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      )}
-    </Dialog>
+    <ConfirmDeleteDialog
+      open={conversation !== null}
+      onClose={onClose}
+      title="Delete this conversation?"
+      description={
+        <>
+          &quot;{conversation?.title}&quot; and all its messages will be permanently deleted. This action cannot be
+          undone.
+        </>
+      }
+      confirmLabel="Delete"
+      pending={remove.isPending}
+      onConfirm={() => conversation && confirm(conversation)}
+    />
   );
 }

@@ -1,14 +1,6 @@
 import type { Bot } from '@shared/contracts/bots';
 import { useDeleteBot } from '@/entities/bot/api/delete-bot';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/request';
 
@@ -39,26 +31,19 @@ export function DeleteBotDialog({ bot, onClose, onDeleted }: DeleteBotDialogProp
     });
 
   return (
-    <Dialog open={bot !== null} onOpenChange={(open) => !open && !deleteBot.isPending && onClose()}>
-      {bot && (
-        <DialogContent role="alertdialog" className="sm:max-w-md">
-          <DialogHeader>
-            <DialogTitle>Are you sure?</DialogTitle>
-            <DialogDescription>
-              This will permanently delete the botty &quot;{bot.name}&quot;. This action cannot be undone and all its
-              conversations will be lost.
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" disabled={deleteBot.isPending} onClick={onClose}>
-              Cancel
-            </Button>
-            <Button variant="destructive" disabled={deleteBot.isPending} onClick={() => confirm(bot)}>
-              {deleteBot.isPending ? 'Deleting...' : 'Delete Bot'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      )}
-    </Dialog>
+    <ConfirmDeleteDialog
+      open={bot !== null}
+      onClose={onClose}
+      title="Are you sure?"
+      description={
+        <>
+          This will permanently delete the botty &quot;{bot?.name}&quot;. This action cannot be undone and all its
+          conversations will be lost.
+        </>
+      }
+      confirmLabel="Delete Bot"
+      pending={deleteBot.isPending}
+      onConfirm={() => bot && confirm(bot)}
+    />
   );
 }
