@@ -17,6 +17,8 @@ export interface ReplyRegistry {
   stop(conversationId: number): Promise<boolean>;
   /** Stops every running reply, e.g. on shutdown, so each saves what it has and ends its response. */
   stopAll(): Promise<void>;
+  /** Lets go of what the registry holds open (connections, timers); after `stopAll` on shutdown. */
+  close(): Promise<void>;
 }
 
 export function inProcessReplyRegistry(): ReplyRegistry {
@@ -43,5 +45,6 @@ export function inProcessReplyRegistry(): ReplyRegistry {
     async stopAll() {
       for (const controller of running.values()) controller.abort();
     },
+    async close() {},
   };
 }

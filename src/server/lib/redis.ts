@@ -1,0 +1,101 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis, type RedisOptions } from 'ioredis';
+
+/** A Redis call that has not answered by then is treated as Redis being away: callers fall back. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1000;
+
+const BASE_OPTIONS: RedisOptions = {
+  connectTimeout: 2000,
+  commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  // While Redis is away, calls fail at once instead of queueing behind a reconnect: every caller has an
+  // in-process fallback, and a request must never wait for Redis to come back.
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  // Exponential from 100 ms to 5 s, with jitter so that N instances do not reconnect in lockstep.
+  retryStrategy: (attempt) => Math.min(100 * 2 ** (attempt - 1), 5000) + Math.floor(Math.random() * 100),
+};
+
+/**
+ * ioredis emits `error` for every failed reconnection attempt (and prints it to the console when nobody
+ * listens): one warning when a connection goes away and one line when it is back are enough.
+ */
+function logOutages(redis: Redis, log: FastifyBaseLogger, name: string) {
+  let down = false;
+  redis.on('error', (err: Error) => {
+    if (down) return;
+    down = true;
+    log.warn({ err }, `Redis connection "${name}" lost; retrying in the background`);
+  });
+  redis.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.info(`Redis connection "${name}" is back`);
+  });
+  return redis;
+}
+
+/**
+ * The one way Botty opens a Redis connection: bounded calls, fail-fast while away, reconnects by itself.
+ * Waits for the connection to be ready, since calls before then would fail, but no longer than
+ * `connectTimeout`: a Redis that is away at start-up delays nothing beyond that, and is used once back.
+ */
+export async function connectRedis(url: string, options: { log: FastifyBaseLogger; name: string }): Promise<Redis> {
+  const redis = logOutages(
+    new Redis(url, { ...BASE_OPTIONS, connectionName: `botty-${options.name}` }),
+    options.log,
+    options.name,
+  );
+  await whenReady(redis, BASE_OPTIONS.connectTimeout!);
+  return redis;
+}
+
+/**
+ * A second connection to the same server, for a subscriber or a blocking reader (either ties a connection
+ * up). `overrides` lets a blocking reader replace the command timeout by a bound on its BLOCK.
+ */
+export function duplicateRedis(
+  redis: Redis,
+  options: { log: FastifyBaseLogger; name: string; overrides?: RedisOptions },
+): Redis {
+  return logOutages(
+    redis.duplicate({ ...BASE_OPTIONS, connectionName: `botty-${options.name}`, ...options.overrides }),
+    options.log,
+    options.name,
+  );
+}
+
+/** True once the connection is ready; false at its first error or after `ms`, whichever comes first. */
+export function whenReady(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady).off('error', onError);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const onError = () => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    redis.on('ready', onReady).on('error', onError);
+  });
+}
+
+/**
+ * What a Redis-backed component logs when it falls back to in-process behaviour: one warning when the
+ * fallback starts, one line when Redis answers again, nothing for the calls in between.
+ */
+export function redisFallbackLog(log: FastifyBaseLogger, component: string) {
+  let degraded = false;
+  return {
+    failed(err: unknown) {
+      if (degraded) return;
+      degraded = true;
+      log.warn({ err }, `Redis unavailable: ${component} falls back to this instance only`);
+    },
+    succeeded() {
+      if (!degraded) return;
+      degraded = false;
+      log.info(`Redis available again: ${component} is shared between instances again`);
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordingLogger, redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
+import { startTcpProxy, type TcpProxy } from '../../../../tests/support/tcp-proxy';
+import { redisReplyRegistry } from './redis-reply-registry';
+import { inProcessReplyRegistry, type ReplyRegistry } from './reply-registry';
+
+const silent = pino({ level: 'silent' });
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function until(check: () => boolean | Promise<boolean>, ms = 3000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
+
+function redisSpace() {
+  const space = redisTestSpace();
+  cleanups.push(space.cleanup);
+  return space;
+}
+
+async function redisInstance(
+  space: ReturnType<typeof redisTestSpace>,
+  options: { url?: string; lockTtlMs?: number; log?: pino.Logger; instanceId?: string } = {},
+) {
+  const redis = await space.connect(options.url, options.log);
+  const registry = await redisReplyRegistry(redis, {
+    instanceId: options.instanceId ?? 'a',
+    lockTtlMs: options.lockTtlMs,
+    log: options.log ?? silent,
+    keyPrefix: space.prefix,
+  });
+  cleanups.push(() => registry.close());
+  return { redis, registry };
+}
+
+describe.each([
+  ['in-process', async () => inProcessReplyRegistry()],
+  ['Redis', async () => (await redisInstance(redisSpace())).registry],
+] satisfies [string, () => Promise<ReplyRegistry>][])('%s reply registry', (_name, create) => {
+  it('lets one reply run per conversation until it is released', async () => {
+    const registry = await create();
+    const claim = await registry.claim(1);
+    expect(claim).not.toBeNull();
+    expect(await registry.claim(1)).toBeNull();
+    expect(await registry.claim(2)).not.toBeNull();
+    claim!.release();
+    await until(async () => (await registry.claim(1)) !== null);
+  });
+
+  it('stops the running reply and says whether there was one', async () => {
+    const registry = await create();
+    expect(await registry.stop(1)).toBe(false);
+    const claim = (await registry.claim(1))!;
+    expect(await registry.stop(1)).toBe(true);
+    expect(claim.signal.aborted).toBe(true);
+    expect(await registry.stop(1)).toBe(false);
+  });
+
+  it('stops every reply on shutdown', async () => {
+    const registry = await create();
+    const claims = [(await registry.claim(1))!, (await registry.claim(2))!];
+    await registry.stopAll();
+    expect(claims.map((claim) => claim.signal.aborted)).toEqual([true, true]);
+  });
+});
+
+describe('Redis reply registry across instances', () => {
+  it('refuses a second reply on another instance, and allows it once the first is released', async () => {
+    const space = redisSpace();
+    const a = await redisInstance(space, { instanceId: 'a' });
+    const b = await redisInstance(space, { instanceId: 'b' });
+    const claim = (await a.registry.claim(7))!;
+    expect(await b.redis.get(`${space.prefix}reply-lock:7`)).toMatch(/^a:[0-9a-f]{16}$/);
+    expect(await b.registry.claim(7)).toBeNull();
+    claim.release();
+    await until(async () => (await b.registry.claim(7)) !== null);
+    expect(await a.registry.claim(7)).toBeNull();
+  });
+
+  it('delivers Stop sent to one instance to the instance running the reply', async () => {
+    const space = redisSpace();
+    const a = await redisInstance(space, { instanceId: 'a' });
+    const b = await redisInstance(space, { instanceId: 'b' });
+    expect(await b.registry.stop(7)).toBe(false);
+    const claim = (await a.registry.claim(7))!;
+    const aborted = new Promise((resolve) => claim.signal.addEventListener('abort', resolve));
+    expect(await b.registry.stop(7)).toBe(true);
+    await aborted;
+    expect(claim.signal.aborted).toBe(true);
+  });
+
+  it('keeps the lock of a long reply by renewing it, and frees it when its owner stops renewing', async () => {
+    const space = redisSpace();
+    const proxy = await proxyToRedis();
+    const { log, warnings } = recordingLogger();
+    const a = await redisInstance(space, { url: proxy.url, lockTtlMs: 300, log, instanceId: 'a' });
+    const b = await redisInstance(space, { instanceId: 'b' });
+    const claim = (await a.registry.claim(7))!;
+    await sleep(700);
+    expect(await b.registry.claim(7)).toBeNull();
+
+    // A is cut off from Redis, as if it had died: its lock expires and B may run a reply.
+    proxy.cut();
+    await until(async () => (await b.registry.claim(7)) !== null);
+    expect(claim.signal.aborted).toBe(false);
+
+    // Back, A finds the lock taken and says so once, without taking it back.
+    proxy.restore();
+    await until(() => warnings().some((line) => line.includes('Another instance took the lock')));
+    await sleep(300);
+    expect(warnings().filter((line) => line.includes('Another instance took the lock'))).toHaveLength(1);
+    expect(await b.redis.get(`${space.prefix}reply-lock:7`)).toMatch(/^b:/);
+  });
+
+  it('falls back to this instance while Redis is away, with one warning, and shares again when it is back', async () => {
+    const space = redisSpace();
+    const proxy = await proxyToRedis();
+    const { log, warnings } = recordingLogger();
+    const a = await redisInstance(space, { url: proxy.url, lockTtlMs: 600, log, instanceId: 'a' });
+    const b = await redisInstance(space, { instanceId: 'b' });
+
+    proxy.cut();
+    await until(() => a.redis.status !== 'ready');
+    const started = Date.now();
+    const claim = (await a.registry.claim(7))!;
+    expect(claim).not.toBeNull();
+    expect(await a.registry.claim(7)).toBeNull();
+    expect(await a.registry.claim(8)).not.toBeNull();
+    expect(await a.registry.stop(9)).toBe(false);
+    expect(await a.registry.stop(8)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(warnings().filter((line) => line.startsWith('Redis unavailable'))).toEqual([
+      'Redis unavailable: the reply registry falls back to this instance only',
+    ]);
+
+    // Back: the reply that started during the outage takes its lock at the next renewal, Stop reaches it.
+    proxy.restore();
+    await until(async () => (await b.redis.get(`${space.prefix}reply-lock:7`)) !== null);
+    expect(await b.registry.claim(7)).toBeNull();
+    await until(async () => (await b.registry.stop(7)) && claim.signal.aborted);
+  });
+
+  it('starts with Redis away and joins it when it comes', async () => {
+    const space = redisSpace();
+    const proxy = await proxyToRedis();
+    proxy.cut();
+    const started = Date.now();
+    const a = await redisInstance(space, { url: proxy.url, instanceId: 'a' });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await a.registry.claim(1)).not.toBeNull();
+
+    proxy.restore();
+    const b = await redisInstance(space, { instanceId: 'b' });
+    await until(() => a.redis.status === 'ready');
+    expect(await a.registry.claim(2)).not.toBeNull();
+    expect(await b.registry.claim(2)).toBeNull();
+    const onB = (await b.registry.claim(3))!;
+    expect(await a.registry.stop(3)).toBe(true);
+    await until(() => onB.signal.aborted);
+    // A subscribed to Stop once Redis came: a Stop sent to B reaches A's reply.
+    const onA = (await a.registry.claim(4))!;
+    await until(async () => (await b.registry.stop(4)) && onA.signal.aborted);
+  });
+});
+
+async function proxyToRedis(): Promise<TcpProxy & { url: string }> {
+  const target = new URL(TEST_REDIS_URL);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+  cleanups.push(proxy.close);
+  return Object.assign(proxy, { url: `redis://127.0.0.1:${proxy.port}` });
+}

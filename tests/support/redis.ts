@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import pino from 'pino';
+import { connectRedis } from '../../src/server/lib/redis';
+
+/** The Redis the tests share (see common notes); each test keeps to keys of its own prefix. */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface LogLine {
+  level: number;
+  msg: string;
+}
+
+/** A real pino logger whose lines the test can read: warnings are part of the fallback's contract. */
+export function recordingLogger() {
+  const lines: LogLine[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+  return { log, lines, warnings: () => lines.filter((line) => line.level === 40).map((line) => line.msg) };
+}
+
+/** A connection per simulated instance, and a key prefix no other test uses; `cleanup` removes both. */
+export function redisTestSpace() {
+  const prefix = `botty-test:${randomBytes(6).toString('hex')}:`;
+  const connections: Redis[] = [];
+  return {
+    prefix,
+    async connect(url = TEST_REDIS_URL, log = pino({ level: 'silent' })) {
+      const redis = await connectRedis(url, { log, name: 'test' });
+      connections.push(redis);
+      return redis;
+    },
+    async cleanup() {
+      const admin = await connectRedis(TEST_REDIS_URL, { log: pino({ level: 'silent' }), name: 'test-cleanup' });
+      const keys = await admin.keys(`${prefix}*`);
+      if (keys.length > 0) await admin.del(...keys);
+      admin.disconnect();
+      for (const redis of connections) redis.disconnect();
+    },
+  };
+}
