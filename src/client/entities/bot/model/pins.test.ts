@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadPinnedIds, MAX_PINNED_BOTS, movePinnedId, parsePinnedIds, pinId, unpinId } from './pins';
+import { loadPinnedIds, MAX_PINNED_BOTS, movePinnedId, parsePinnedIds, pinId, pinsToStore, unpinId } from './pins';
+
+it('allows the 5 pins of spec §9', () => {
+  expect(MAX_PINNED_BOTS).toBe(5);
+});
 
 describe('parsePinnedIds', () => {
   it('reads a stored JSON array of ids', () => {
@@ -88,5 +92,15 @@ describe('movePinnedId', () => {
     expect(movePinnedId([1, 2, 3], 2, 2)).toEqual([1, 2, 3]);
     expect(movePinnedId([1, 2, 3], 2, 9)).toEqual([1, 2, 3]);
     expect(movePinnedId([1, 2, 3], 9, 1)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('pinsToStore', () => {
+  it('stores the ids as JSON that parsePinnedIds reads back', () => {
+    expect(parsePinnedIds(pinsToStore([4, 2, 9]))).toEqual([4, 2, 9]);
+  });
+
+  it('stores nothing for an empty list, so the stored value stays', () => {
+    expect(pinsToStore([])).toBeNull();
   });
 });

@@ -31,6 +31,11 @@ export function loadPinnedIds(stored: PinnedIds, existing: Iterable<number>): nu
 
 export type PinResult = { ok: true; pins: number[] } | { ok: false; reason: 'limit' };
 
+/** What to write to storage: spec §4 saves a non-empty list only, so emptying it leaves the stored value. */
+export function pinsToStore(pins: PinnedIds): string | null {
+  return pins.length > 0 ? JSON.stringify(pins) : null;
+}
+
 /** Adds at the end; pinning a pinned bot changes nothing, and a full list refuses. */
 export function pinId(pins: PinnedIds, id: number): PinResult {
   if (pins.includes(id)) return { ok: true, pins: [...pins] };

@@ -3,7 +3,16 @@ import type { Bot } from '@shared/contracts/bots';
 import { useBots } from '@/entities/bot/api/get-bots';
 import { toast } from '@/components/ui/use-toast';
 import { readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
-import { loadPinnedIds, MAX_PINNED_BOTS, movePinnedId, parsePinnedIds, pinId, unpinId, type PinnedIds } from './pins';
+import {
+  loadPinnedIds,
+  MAX_PINNED_BOTS,
+  movePinnedId,
+  parsePinnedIds,
+  pinId,
+  pinsToStore,
+  unpinId,
+  type PinnedIds,
+} from './pins';
 
 /*
  * One in-memory copy of the stored pin list for the whole app, so the dashboard's menu and the home panel
@@ -36,10 +45,10 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** Spec §4: saved whenever non-empty; emptying the list leaves the stored value as it was. */
 function save(pins: number[]): void {
   stored = pins;
-  if (pins.length > 0) writeLocal(STORAGE_KEYS.pinnedBots, JSON.stringify(pins));
+  const value = pinsToStore(pins);
+  if (value !== null) writeLocal(STORAGE_KEYS.pinnedBots, value);
   emit();
 }
 

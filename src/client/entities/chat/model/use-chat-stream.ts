@@ -7,20 +7,11 @@ import { useMessages } from '@/entities/chat/api/get-messages';
 import { stopReply } from '@/entities/chat/api/stop-reply';
 import { streamReply } from '@/entities/chat/api/stream-reply';
 import { ApiError, serverMessage } from '@/lib/request';
-
-/** Messages shown before the server has saved them carry negative ids; the saved copy replaces them. */
-let nextDraftId = -1;
-export const isDraft = (message: Message) => message.id < 0;
+import { applyStreamEvent, draftMessage, isDraft, withoutLastReplies } from './apply-stream-event';
 
 export interface ChatFailure {
   message: string;
   retry: () => void;
-}
-
-/** Everything after the last user message: the replies a regeneration replaces. */
-function withoutLastReplies(messages: Message[]): Message[] {
-  const lastUser = messages.findLastIndex((message) => message.role === 'user');
-  return messages.slice(0, lastUser + 1);
 }
 
 function failureText(error: unknown): string {
@@ -61,55 +52,38 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     const key = chatKeys.messages(id);
     const update = (change: (list: Message[]) => Message[]) =>
       queryClient.setQueryData<Message[]>(key, (list) => change(list ?? []));
-    const draft = (role: Message['role'], text: string): Message => ({
-      id: nextDraftId--,
-      conversationId: id,
-      role,
-      content: text,
-      status: 'complete',
-      createdAt: new Date().toISOString(),
-    });
 
     const regenerate = content === undefined;
     let userSaved = regenerate;
     let replySaved = false;
     let ended = false;
-    let draftReplyId: number | null = null;
     // Read when clicked: a message the server saved gets a new reply; one it never saved is sent again.
     const retry = () => {
       if (!userSaved) update((list) => list.filter((message) => !isDraft(message)));
       void reply(id, userSaved ? undefined : content);
     };
 
-    update((list) => (regenerate ? withoutLastReplies(list) : [...list, draft('user', content.trim())]));
+    update((list) =>
+      regenerate
+        ? withoutLastReplies(list)
+        : [
+            ...list,
+            draftMessage(list, {
+              conversationId: id,
+              role: 'user',
+              content: content.trim(),
+              createdAt: new Date().toISOString(),
+            }),
+          ],
+    );
     try {
       for await (const event of streamReply({ conversationId: id, content, signal: controller.signal })) {
-        if (event.event === 'user-message') {
-          userSaved = true;
-          const saved = event.data;
-          update((list) => list.map((message) => (isDraft(message) && message.role === 'user' ? saved : message)));
-        } else if (event.event === 'delta') {
-          const { text } = event.data;
-          if (draftReplyId === null) {
-            const started = draft('assistant', text);
-            draftReplyId = started.id;
-            update((list) => [...list, started]);
-          } else {
-            const replyId = draftReplyId;
-            update((list) =>
-              list.map((message) =>
-                message.id === replyId ? { ...message, content: message.content + text } : message,
-              ),
-            );
-          }
-        } else if (event.event === 'done') {
+        update((list) => applyStreamEvent(list, event));
+        if (event.event === 'user-message') userSaved = true;
+        else if (event.event === 'done') {
           ended = true;
-          const saved = event.data;
-          if (saved) {
-            replySaved = true;
-            update((list) => [...list.filter((message) => message.id !== draftReplyId), saved]);
-          }
-        } else {
+          replySaved = event.data !== null;
+        } else if (event.event === 'error') {
           ended = true;
           setFailure({ message: event.data.message, retry });
         }

@@ -6,7 +6,8 @@ import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { CopyButton } from './copy-button';
-import { isDraft, type useChatStream } from '../model/use-chat-stream';
+import { isDraft } from '../model/apply-stream-event';
+import type { useChatStream } from '../model/use-chat-stream';
 import type { useFollowLatest } from './use-follow-latest';
 
 // The markdown and highlighting code is most of the chat's weight; it loads with the first chat, not the app.
