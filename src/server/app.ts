@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createAi } from './ai/providers';
-import { DEFAULT_CHAT_TIMEOUTS, type ChatTimeouts } from './ai/tasks/chat-reply';
+import type { ChatTimeouts } from './ai/tasks/chat-reply';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { systemClock, type Clock } from './lib/clock';
@@ -11,25 +11,24 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { activitiesRoutes } from './modules/activities/activities.routes';
 import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { expirySweeperPlugin, SWEEP_INTERVAL_MS } from './modules/auth/expiry-sweeper';
 import { botsRoutes } from './modules/bots/bots.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
+import { markInterruptedReplies } from './modules/chat/chat.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
 import { inProcessReplyRegistry } from './modules/chat/reply-registry';
 import { healthRoutes } from './modules/health/health.routes';
 import { authGuardPlugin } from './plugins/auth-guard';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
+import { periodicTaskPlugin } from './plugins/periodic-task';
 import { rateLimitPlugin, type RateLimit } from './plugins/rate-limit';
+import { RequestLogController } from './plugins/request-log';
 import { securityPlugin } from './plugins/security';
 import { staticClientPlugin } from './plugins/static-client';
 import { textSafetyPlugin } from './plugins/text-safety';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-const DEFAULT_AUTH_RATE_LIMIT: RateLimit = { max: 10, timeWindow: 60_000 };
-/** Generous for people training bots, but a cap on model calls per address. */
-const PROMPT_RATE_LIMIT: RateLimit = { max: 30, timeWindow: 60_000 };
-/** A message every two seconds, sustained, is faster than anyone reads the replies. */
-const DEFAULT_CHAT_RATE_LIMIT: RateLimit = { max: 30, timeWindow: 60_000 };
 
 export interface AppOptions {
   config: Config;
@@ -43,23 +42,31 @@ export interface AppOptions {
   chatRateLimit?: RateLimit;
   /** Tests shorten these to see a hanging model time out. */
   chatTimeouts?: Partial<ChatTimeouts>;
-  logger?: FastifyServerOptions['logger'];
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream;
+  /** How often expired sessions and e-mail links are purged. */
+  sweepIntervalMs?: number;
   /** Human-readable logs for a terminal; JSON lines otherwise (for log collectors). */
   prettyLogs?: boolean;
   clientRoot?: string;
 }
 
 /** Builds the whole application without listening, so tests can use it on any port or through inject(). */
+/** Operators set limits per minute (config.ts). */
+const perMinute = (max: number): RateLimit => ({ max, timeWindow: 60_000 });
+
 export async function buildApp(options: AppOptions) {
   const { config, db } = options;
   const app = Fastify({
-    logger: options.logger ?? {
+    logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
       ...(options.prettyLogs
         ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } }
         : {}),
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    logController: new RequestLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     trustProxy: (_address: string, hop: number) => hop < config.trustedProxyHops,
@@ -77,6 +84,10 @@ export async function buildApp(options: AppOptions) {
   await app.register(openapiPlugin);
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl });
   await app.register(authGuardPlugin, { db, clock });
+  await app.register(expirySweeperPlugin, {
+    deps: { db, clock },
+    intervalMs: options.sweepIntervalMs ?? SWEEP_INTERVAL_MS,
+  });
 
   const authDeps = { db, mailer, config, clock, log: app.log };
   const ai = createAi(config.llm, app.log);
@@ -86,9 +97,12 @@ export async function buildApp(options: AppOptions) {
       await api.register(authRoutes, {
         prefix: '/auth',
         deps: authDeps,
-        rateLimit: options.authRateLimit ?? DEFAULT_AUTH_RATE_LIMIT,
+        rateLimit: options.authRateLimit ?? perMinute(config.rateLimits.authPerMinute),
       });
-      await api.register(botsRoutes, { deps: { db, clock, ai }, promptRateLimit: PROMPT_RATE_LIMIT });
+      await api.register(botsRoutes, {
+        deps: { db, clock, ai },
+        promptRateLimit: perMinute(config.rateLimits.promptGenerationPerMinute),
+      });
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(accountRoutes, { prefix: '/account', deps: { db, clock } });
       const chatDeps = {
@@ -96,12 +110,21 @@ export async function buildApp(options: AppOptions) {
         clock,
         ai,
         replies: inProcessReplyRegistry(),
-        timeouts: { ...DEFAULT_CHAT_TIMEOUTS, ...options.chatTimeouts },
+        timeouts: {
+          firstTokenMs: config.chat.firstTokenTimeoutMs,
+          totalMs: config.chat.totalTimeoutMs,
+          ...options.chatTimeouts,
+        },
       };
+      await api.register(periodicTaskPlugin, {
+        name: 'mark interrupted replies',
+        intervalMs: config.chat.staleReplyMs,
+        run: () => markInterruptedReplies(chatDeps, config.chat.staleReplyMs),
+      });
       await api.register(conversationsRoutes, { deps: chatDeps });
       await api.register(repliesRoutes, {
         deps: chatDeps,
-        rateLimit: options.chatRateLimit ?? DEFAULT_CHAT_RATE_LIMIT,
+        rateLimit: options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute),
       });
     },
     { prefix: '/api' },

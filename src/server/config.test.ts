@@ -33,7 +33,33 @@ describe('loadConfig', () => {
         fetchAllowHosts: [],
         fetchAllowPorts: [],
       },
+      files: {
+        dir: './data/files',
+        s3: undefined,
+        limits: {
+          documentBytes: 20 * 1024 * 1024,
+          imageBytes: 10 * 1024 * 1024,
+          filesPerBot: 50,
+          bytesPerUser: 500 * 1024 * 1024,
+        },
+        embeddingModel: undefined,
+      },
+      rateLimits: { authPerMinute: 10, modelCallsPerMinute: 30, promptGenerationPerMinute: 30 },
+      chat: { firstTokenTimeoutMs: 30_000, totalTimeoutMs: 120_000, staleReplyMs: 15_000 },
     });
+  });
+
+  it('takes operator overrides of rate limits and chat timeouts, and refuses nonsense naming the variable', () => {
+    const config = loadConfig({
+      RATE_LIMIT_AUTH_PER_MINUTE: '5',
+      RATE_LIMIT_MODEL_CALLS_PER_MINUTE: '100',
+      CHAT_TOTAL_TIMEOUT_MS: '600000',
+    });
+    expect(config.rateLimits).toMatchObject({ authPerMinute: 5, modelCallsPerMinute: 100 });
+    expect(config.chat.totalTimeoutMs).toBe(600_000);
+    expect(() => loadConfig({ CHAT_FIRST_TOKEN_TIMEOUT_MS: 'soon' })).toThrow(
+      'CHAT_FIRST_TOKEN_TIMEOUT_MS: must be a whole number',
+    );
   });
 
   it('reads the search provider and the page-fetch allowances, with one line naming a bad variable', () => {

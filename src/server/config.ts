@@ -83,6 +83,13 @@ const envSchema = z.object({
   WEB_FETCH_ALLOW_PORTS: commaList
     .transform((ports) => ports.map(Number))
     .pipe(z.array(z.number({ error: PORT_LIST }).int(PORT_LIST).min(1, PORT_LIST).max(65535, PORT_LIST))),
+  // Operator overrides (issue 10): attempts per minute, and the chat's time limits.
+  RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(10),
+  RATE_LIMIT_MODEL_CALLS_PER_MINUTE: positiveInt(30),
+  RATE_LIMIT_PROMPT_GENERATION_PER_MINUTE: positiveInt(30),
+  CHAT_FIRST_TOKEN_TIMEOUT_MS: positiveInt(30_000),
+  CHAT_TOTAL_TIMEOUT_MS: positiveInt(120_000),
+  CHAT_STALE_REPLY_MS: positiveInt(15_000),
   LOG_LEVEL: optionalString.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
@@ -105,6 +112,14 @@ export interface Config {
   trustedProxyHops: number;
   files: FilesConfig;
   web: WebConfig;
+  /** Per minute: per address for sign-in, sign-up and e-mail links; per user for model calls and prompts. */
+  rateLimits: { authPerMinute: number; modelCallsPerMinute: number; promptGenerationPerMinute: number };
+  chat: {
+    firstTokenTimeoutMs: number;
+    totalTimeoutMs: number;
+    /** A reply not checkpointed for this long lost its instance and is marked interrupted. */
+    staleReplyMs: number;
+  };
 }
 
 export interface WebConfig {
@@ -202,6 +217,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         bytesPerUser: e.FILES_MAX_BYTES_PER_USER,
       },
       embeddingModel: e.LLM_EMBEDDING_MODEL,
+    },
+    rateLimits: {
+      authPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+      modelCallsPerMinute: e.RATE_LIMIT_MODEL_CALLS_PER_MINUTE,
+      promptGenerationPerMinute: e.RATE_LIMIT_PROMPT_GENERATION_PER_MINUTE,
+    },
+    chat: {
+      firstTokenTimeoutMs: e.CHAT_FIRST_TOKEN_TIMEOUT_MS,
+      totalTimeoutMs: e.CHAT_TOTAL_TIMEOUT_MS,
+      staleReplyMs: e.CHAT_STALE_REPLY_MS,
     },
     web: {
       search: { provider: e.SEARCH_PROVIDER, url: e.SEARCH_URL, apiKey: e.SEARCH_API_KEY },

@@ -80,22 +80,17 @@ describe('composeSystemPrompt', () => {
 });
 
 describe('composePrompt', () => {
-  const contents = (messages: ReturnType<typeof composePrompt>['messages']) =>
-    messages.map((m) => `${m.role}:${String(m.content)}`);
+  const contents = (turns: ReturnType<typeof composePrompt>['turns']) => turns.map((m) => `${m.role}:${m.text}`);
 
   it('sends the last maxContextMessages messages before the new one when memory is on', () => {
-    const { system, messages } = composePrompt(
-      bot({ conversationMemory: true, maxContextMessages: 3 }),
-      history,
-      'new',
-    );
+    const { system, turns } = composePrompt(bot({ conversationMemory: true, maxContextMessages: 3 }), history, 'new');
     expect(system).toBe(buildLocalPrompt(bot()));
-    expect(contents(messages)).toEqual(['assistant:message 12', 'user:message 13', 'assistant:message 14', 'user:new']);
+    expect(contents(turns)).toEqual(['assistant:message 12', 'user:message 13', 'assistant:message 14', 'user:new']);
   });
 
   it('keeps 10 messages by default, and memory is on unless switched off', () => {
-    expect(composePrompt(bot(), history, 'new').messages).toHaveLength(11);
-    expect(contents(composePrompt(bot({ maxContextMessages: 20 }), history.slice(0, 2), 'new').messages)).toEqual([
+    expect(composePrompt(bot(), history, 'new').turns).toHaveLength(11);
+    expect(contents(composePrompt(bot({ maxContextMessages: 20 }), history.slice(0, 2), 'new').turns)).toEqual([
       'user:message 1',
       'assistant:message 2',
       'user:new',
@@ -104,7 +99,7 @@ describe('composePrompt', () => {
 
   it('sends only the new message when memory is off', () => {
     expect(
-      contents(composePrompt(bot({ conversationMemory: false, maxContextMessages: 5 }), history, 'new').messages),
+      contents(composePrompt(bot({ conversationMemory: false, maxContextMessages: 5 }), history, 'new').turns),
     ).toEqual(['user:new']);
   });
 

@@ -1,9 +1,9 @@
-import type { ModelMessage } from 'ai';
 import { buildLocalPrompt } from '@shared/bots/prompt-template';
 import { splitTrustedSources } from '@shared/bots/trusted-sources';
 import { CONTEXT_WINDOW_DEFAULT } from '@shared/constants';
 import type { Bot, BotConfig, TONES, WRITING_STYLES } from '@shared/contracts/bots';
 import type { MessageRole } from '@shared/contracts/chat';
+import type { ChatTurn } from './tasks/chat-reply';
 
 export type PromptBot = Pick<Bot, 'name' | 'description' | 'purpose' | 'config'>;
 
@@ -68,18 +68,36 @@ export function contextWindowOf(config: BotConfig): number {
   return config.conversationMemory === false ? 0 : (config.maxContextMessages ?? CONTEXT_WINDOW_DEFAULT);
 }
 
-const toModelMessage = ({ role, content }: HistoryMessage): ModelMessage =>
-  role === 'user' ? { role: 'user', content } : { role: 'assistant', content };
+/** What the reply's context adds to the prompt: instructions (e.g. passages) and the question's images. */
+export interface PromptAdditions {
+  instructions: string[];
+  sources: readonly { n: number }[];
+  images: ChatTurn['images'];
+}
+
+const CITE_LINE =
+  'Answer from the numbered sources above when they are relevant, and cite them inline as [1], [2] right after the facts they support. Cite only the sources you used; never invent a number.';
 
 /**
- * Everything the model receives for one reply: the system prompt, then the last messages of the conversation
- * before the new one (as many as the context window allows; none without conversation memory), then the new one.
+ * Everything the model receives for one reply: the system prompt (with what the reply's context adds), then the
+ * last messages of the conversation before the new one (as many as the context window allows; none without
+ * conversation memory), then the new one with its images.
  */
-export function composePrompt(bot: PromptBot, history: readonly HistoryMessage[], newMessage: string) {
+export function composePrompt(
+  bot: PromptBot,
+  history: readonly HistoryMessage[],
+  newMessage: string,
+  additions: PromptAdditions = { instructions: [], sources: [], images: [] },
+): { system: string; turns: ChatTurn[] } {
   const window = contextWindowOf(bot.config);
   const earlier = window > 0 ? history.slice(-window) : [];
+  const sections = [composeSystemPrompt(bot), ...additions.instructions];
+  if (additions.sources.length && bot.config.citationGeneration) sections.push(CITE_LINE);
   return {
-    system: composeSystemPrompt(bot),
-    messages: [...earlier, { role: 'user' as const, content: newMessage }].map(toModelMessage),
+    system: sections.join('\n\n'),
+    turns: [
+      ...earlier.map(({ role, content }): ChatTurn => ({ role, text: content })),
+      { role: 'user', text: newMessage, ...(additions.images?.length ? { images: additions.images } : {}) },
+    ],
   };
 }

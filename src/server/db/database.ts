@@ -87,9 +87,18 @@ export interface MessagesTable {
   conversation_id: number;
   role: MessageRole;
   content: string;
-  /** 'complete' unless a reply was stopped or failed part-way. */
+  /** 'complete' unless a reply is being written, or was stopped, failed or interrupted part-way. */
   status: Generated<string>;
   created_at: Timestamp;
+  /** Last checkpoint of a reply being written; a stale one means its instance died. */
+  updated_at: Timestamp | null;
+  sources: Json | null;
+  steps: Json | null;
+  file_ids: Json | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  first_token_ms: number | null;
+  reply_ms: number | null;
 }
 
 export type FileStatus = 'processing' | 'ready' | 'failed';

@@ -4,6 +4,7 @@ import { accounts } from './migrations/0001-accounts';
 import { bots } from './migrations/0002-bots';
 import { conversations } from './migrations/0003-conversations';
 import { files } from './migrations/0004-files';
+import { replies } from './migrations/0005-replies';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-bots': bots,
   '0003-conversations': conversations,
   '0004-files': files,
+  '0005-replies': replies,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -33,9 +33,44 @@ export type Conversation = z.infer<typeof conversationSchema>;
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
-/** `stopped`: the user stopped the reply (or left) part-way; `failed`: the model failed part-way. */
-export const MESSAGE_STATUSES = ['complete', 'stopped', 'failed'] as const;
+/**
+ * `streaming`: the reply is being written (its text so far is saved every second); `stopped`: the user stopped
+ * it (or left) part-way; `failed`: the model failed part-way; `interrupted`: the server writing it went away.
+ */
+export const MESSAGE_STATUSES = ['complete', 'streaming', 'stopped', 'failed', 'interrupted'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/** A numbered source a reply used: a passage of a knowledge file or attachment, or a web page. */
+export const sourceSchema = z.object({
+  n: z.number().int(),
+  kind: z.enum(['file', 'web']),
+  title: z.string(),
+  snippet: z.string(),
+  fileId: z.number().int().optional(),
+  page: z.number().int().nullable().optional(),
+  section: z.string().nullable().optional(),
+  url: z.string().optional(),
+});
+export type Source = z.infer<typeof sourceSchema>;
+
+/** A research step a reply took: a web search or a page it read. */
+export const replyStepSchema = z.object({
+  kind: z.enum(['search', 'open']),
+  query: z.string().optional(),
+  url: z.string().optional(),
+  status: z.enum(['running', 'done', 'failed']),
+  error: z.string().optional(),
+});
+export type ReplyStep = z.infer<typeof replyStepSchema>;
+
+/** A file a user message carried (a document or an image attached in the chat). */
+export const attachmentSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  mediaType: z.string(),
+  size: z.number().int(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
 
 export const messageSchema = z.object({
   id: z.number().int(),
@@ -44,6 +79,9 @@ export const messageSchema = z.object({
   content: z.string(),
   status: z.enum(MESSAGE_STATUSES),
   createdAt: z.string(),
+  sources: z.array(sourceSchema),
+  steps: z.array(replyStepSchema),
+  attachments: z.array(attachmentSchema),
 });
 export type Message = z.infer<typeof messageSchema>;
 
@@ -101,7 +139,11 @@ export const botMessageResponseSchema = z.object({
 });
 export type BotMessageResponse = z.infer<typeof botMessageResponseSchema>;
 
-export const streamBodySchema = z.object({ content: messageContentSchema });
+export const streamBodySchema = z.object({
+  content: messageContentSchema,
+  /** Files attached to this conversation (POST /api/conversations/{id}/files) that this message carries. */
+  fileIds: z.array(z.number().int().positive()).max(10, 'At most 10 files per message').optional(),
+});
 export type StreamBody = z.infer<typeof streamBodySchema>;
 
 export const stopResponseSchema = z.object({
@@ -119,10 +161,17 @@ export type ChatStatus = z.infer<typeof chatStatusSchema>;
 
 /**
  * The server-sent events of POST /api/conversations/{id}/stream and /regenerate, in order:
- * `user-message` (stream only), any number of `delta`, then exactly one `done` or `error`.
+ * `user-message` (stream only), `start`, `sources` and `step` when there are any, any number of `delta`, then
+ * exactly one `done` or `error`.
  */
 export const chatStreamEventSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('user-message'), data: messageSchema }),
+  /** The reply's message id, saved (status `streaming`) before the model writes: a reload finds it. */
+  z.object({ event: z.literal('start'), data: z.object({ messageId: z.number().int() }) }),
+  /** The numbered sources the reply may cite, before its text. */
+  z.object({ event: z.literal('sources'), data: z.object({ sources: z.array(sourceSchema) }) }),
+  /** A research step starting, ending or failing (the same step is sent again with its new status). */
+  z.object({ event: z.literal('step'), data: replyStepSchema.extend({ index: z.number().int() }) }),
   z.object({ event: z.literal('delta'), data: z.object({ text: z.string() }) }),
   /** The saved reply (status `complete`, or `stopped`); null when stopped before the model wrote anything. */
   z.object({ event: z.literal('done'), data: messageSchema.nullable() }),

@@ -2,13 +2,7 @@ import { APICallError, RetryError } from 'ai';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Ai } from '../providers';
-import {
-  CHAT_ERRORS,
-  DEFAULT_CHAT_TIMEOUTS,
-  describeModelError,
-  offlineReplyText,
-  streamChatReply,
-} from './chat-reply';
+import { CHAT_ERRORS, describeModelError, offlineReplyText, runChatReply } from './chat-reply';
 
 const apiError = (statusCode?: number) =>
   new APICallError({
@@ -39,15 +33,15 @@ describe('streamChatReply offline', () => {
     ai: offline,
     botName: 'Scout',
     system: 'unused',
-    messages: [],
+    turns: [],
     signal,
-    timeouts: DEFAULT_CHAT_TIMEOUTS,
+    timeouts: { firstTokenMs: 30_000, totalMs: 120_000 },
     log: pino({ level: 'silent' }),
   });
 
   it('says plainly, in a few pieces, that no model is connected and how to connect one', async () => {
     const pieces: string[] = [];
-    for await (const piece of streamChatReply(request(new AbortController().signal))) pieces.push(piece);
+    await runChatReply(request(new AbortController().signal), { onText: (piece) => pieces.push(piece) });
     expect(pieces.length).toBeGreaterThan(3);
     expect(pieces.join('')).toBe(offlineReplyText('Scout'));
     expect(offlineReplyText('Scout')).toMatch(
@@ -59,10 +53,12 @@ describe('streamChatReply offline', () => {
   it('stops when asked', async () => {
     const stop = new AbortController();
     const pieces: string[] = [];
-    for await (const piece of streamChatReply(request(stop.signal))) {
-      pieces.push(piece);
-      stop.abort();
-    }
+    await runChatReply(request(stop.signal), {
+      onText(piece) {
+        pieces.push(piece);
+        stop.abort();
+      },
+    });
     expect(pieces).toHaveLength(1);
   });
 });

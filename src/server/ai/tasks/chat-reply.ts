@@ -1,4 +1,13 @@
-import { APICallError, RetryError, streamText, type ModelMessage } from 'ai';
+import type {
+  LanguageModelV2,
+  LanguageModelV2FunctionTool,
+  LanguageModelV2Message,
+  LanguageModelV2Prompt,
+  LanguageModelV2StreamPart,
+  LanguageModelV2ToolCall,
+  LanguageModelV2ToolResultOutput,
+} from '@ai-sdk/provider';
+import { APICallError, RetryError, asSchema, type Tool } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Ai } from '../providers';
 
@@ -8,8 +17,6 @@ export interface ChatTimeouts {
   /** The whole reply. Local models on a CPU write slowly, so this is generous; it bounds what one reply holds. */
   totalMs: number;
 }
-
-export const DEFAULT_CHAT_TIMEOUTS: ChatTimeouts = { firstTokenMs: 30_000, totalMs: 120_000 };
 
 /** What the user reads when a reply fails: what happened and, where it is the operator's to fix, where to look. */
 export const CHAT_ERRORS = {
@@ -22,6 +29,8 @@ export const CHAT_ERRORS = {
   firstTokenTimeout: 'The language model did not start answering in time. Please try again.',
   totalTimeout: 'The language model took too long, so the reply was cut short.',
   empty: 'The language model sent an empty reply. Please try again.',
+  imagesRejected:
+    'The language model could not read the image. Connect a model that understands images (a vision model), or send the message without it.',
 } as const;
 
 /** A failed reply, with a message fit for the user. */
@@ -41,7 +50,7 @@ export function describeModelError(error: unknown, modelId: string | null): stri
 }
 
 /** Enough to diagnose; never the request (prompt, history) nor its headers (the API key). */
-function errorSummary(error: unknown) {
+export function errorSummary(error: unknown) {
   if (!(error instanceof Error)) return { message: String(error) };
   const cause = error.cause as { code?: unknown } | undefined;
   return {
@@ -62,36 +71,118 @@ export const offlineReplyText = (botName: string) =>
 /** Enough pieces for a client to show the reply arriving the same way a model's does. */
 const OFFLINE_WORDS_PER_CHUNK = 8;
 
-function* offlineReply(botName: string, signal: AbortSignal) {
-  const words = offlineReplyText(botName).match(/\S+\s*/g) ?? [];
-  for (let i = 0; i < words.length && !signal.aborted; i += OFFLINE_WORDS_PER_CHUNK) {
-    yield words.slice(i, i + OFFLINE_WORDS_PER_CHUNK).join('');
-  }
+/** One turn of the conversation as the model sees it; images only on user turns. */
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  text: string;
+  images?: { mediaType: string; data: Uint8Array }[];
+}
+
+export interface ReplyUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
 }
 
 export interface ChatReplyRequest {
   ai: Ai;
   botName: string;
   system: string;
-  messages: ModelMessage[];
+  turns: ChatTurn[];
   /** Aborted when the user stops the reply or goes away: the reply then simply ends. */
   signal: AbortSignal;
   timeouts: ChatTimeouts;
   log: FastifyBaseLogger;
+  /** Tools the model may call (AI SDK tools with `execute`); each call's result goes back to the model. */
+  tools?: Record<string, Tool>;
+  /** Model calls at most, tool rounds included; the last one is offered no tools, so it must answer. */
+  maxSteps?: number;
+  /** Offline mode answers this instead of the standard notice (e.g. with the passages it would have used). */
+  offlineText?: string;
+}
+
+export interface ReplyHandlers {
+  onText(text: string): void;
+  onUsage?(usage: ReplyUsage): void;
+}
+
+export const DEFAULT_MAX_STEPS = 5;
+
+/** Thrown (as a ChatReplyError subclass) when a model refuses tool definitions, so the caller can do without. */
+export class ToolsUnsupportedError extends ChatReplyError {
+  override name = 'ToolsUnsupportedError';
+}
+
+function toPrompt(system: string, turns: ChatTurn[]): LanguageModelV2Prompt {
+  const messages: LanguageModelV2Message[] = turns.map((turn) =>
+    turn.role === 'assistant'
+      ? { role: 'assistant', content: [{ type: 'text', text: turn.text }] }
+      : {
+          role: 'user',
+          content: [
+            { type: 'text', text: turn.text },
+            ...(turn.images ?? []).map((image) => ({
+              type: 'file' as const,
+              mediaType: image.mediaType,
+              data: image.data,
+            })),
+          ],
+        },
+  );
+  return [{ role: 'system', content: system }, ...messages];
+}
+
+function toolDefinitions(tools: Record<string, Tool>): LanguageModelV2FunctionTool[] {
+  return Object.entries(tools).map(([name, tool]) => ({
+    type: 'function',
+    name,
+    description: tool.description,
+    inputSchema: asSchema(tool.inputSchema).jsonSchema,
+  }));
+}
+
+async function runTool(
+  tools: Record<string, Tool>,
+  call: LanguageModelV2ToolCall,
+  signal: AbortSignal,
+): Promise<LanguageModelV2ToolResultOutput> {
+  const tool = tools[call.toolName];
+  if (!tool?.execute) return { type: 'error-text', value: `Unknown tool: ${call.toolName}` };
+  let input: unknown;
+  try {
+    input = call.input ? JSON.parse(call.input) : {};
+  } catch {
+    return { type: 'error-text', value: 'The tool input was not valid JSON.' };
+  }
+  const schema = asSchema(tool.inputSchema);
+  const checked = schema.validate ? await schema.validate(input) : { success: true as const, value: input };
+  if (!checked.success) return { type: 'error-text', value: `Invalid tool input: ${checked.error.message}` };
+  try {
+    const output: unknown = await tool.execute(checked.value, {
+      toolCallId: call.toolCallId,
+      messages: [],
+      abortSignal: signal,
+    });
+    return typeof output === 'string' ? { type: 'text', value: output } : { type: 'json', value: output as never };
+  } catch (error) {
+    // A failed page or search is information for the model ("that page could not be read"), not a failed reply.
+    return { type: 'error-text', value: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /**
- * The reply's text, piece by piece as the model writes it. Ends quietly when `signal` aborts; throws a
- * ChatReplyError when the model fails or times out. Offline, an honest reply says how to connect a model.
+ * Writes a reply, handing each piece of text to `onText` as the model produces it. Resolves when the reply is
+ * complete or `signal` aborted; throws a ChatReplyError when the model fails or times out.
+ *
+ * The provider's raw stream (`doStream`) is read directly rather than through `streamText`: the SDK's
+ * pipeline of transform streams costs more per token than everything else between model and browser together
+ * (docs/decisions/0012). Tool rounds are a small loop here: call, run the tools, call again.
  */
-export async function* streamChatReply(request: ChatReplyRequest): AsyncGenerator<string, void, undefined> {
+export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHandlers): Promise<void> {
   const { ai, log } = request;
-  if (!ai.model) {
-    yield* offlineReply(request.botName, request.signal);
-    return;
-  }
+  if (!ai.model) return offlineReply(request.offlineText ?? offlineReplyText(request.botName), request, handlers);
+  const model = ai.model as LanguageModelV2;
 
-  // Also aborted on the way out, so the upstream request ends even if the caller stops reading early.
+  // Also aborted on the way out, so the upstream request ends even if the caller stops early.
   const expired = new AbortController();
   // Set from a timer callback, so typed wider than its initial value for the checks after the loop.
   let timedOut = null as string | null;
@@ -99,39 +190,140 @@ export async function* streamChatReply(request: ChatReplyRequest): AsyncGenerato
     timedOut = message;
     expired.abort();
   };
-  const firstToken = setTimeout(expireWith(CHAT_ERRORS.firstTokenTimeout), request.timeouts.firstTokenMs);
+  let firstToken: NodeJS.Timeout | undefined = setTimeout(
+    expireWith(CHAT_ERRORS.firstTokenTimeout),
+    request.timeouts.firstTokenMs,
+  );
+  const started = () => {
+    if (firstToken) clearTimeout(firstToken);
+    firstToken = undefined;
+  };
   const total = setTimeout(expireWith(CHAT_ERRORS.totalTimeout), request.timeouts.totalMs);
+  const signal = AbortSignal.any([request.signal, expired.signal]);
 
-  const result = streamText({
-    model: ai.model,
-    system: request.system,
-    messages: request.messages,
-    abortSignal: AbortSignal.any([request.signal, expired.signal]),
-    // The user sees the failure at once and has a Retry button; silent retries would only make them wait.
-    maxRetries: 0,
-    // Errors arrive as 'error' parts below; the default handler would print them to stderr.
-    onError: () => {},
-  });
+  const tools = request.tools && Object.keys(request.tools).length ? request.tools : undefined;
+  const maxSteps = tools ? (request.maxSteps ?? DEFAULT_MAX_STEPS) : 1;
+  const prompt = toPrompt(request.system, request.turns);
+  const usage: ReplyUsage = { inputTokens: null, outputTokens: null };
+  const addUsage = (key: keyof ReplyUsage, value: number | undefined) => {
+    if (value !== undefined) usage[key] = (usage[key] ?? 0) + value;
+  };
+  let wroteText = false;
+
   try {
-    for await (const part of result.fullStream) {
-      // A reasoning model thinks before it writes; that counts as having started.
-      if (part.type === 'text-delta' || part.type === 'reasoning-delta') clearTimeout(firstToken);
-      if (part.type === 'text-delta' && part.text) yield part.text;
-      if (part.type === 'error') throw part.error;
+    for (let step = 1; step <= maxSteps && !signal.aborted; step++) {
+      const offerTools = tools && step < maxSteps;
+      let result;
+      try {
+        result = await model.doStream({
+          prompt,
+          abortSignal: signal,
+          ...(offerTools ? { tools: toolDefinitions(tools) } : {}),
+        });
+      } catch (error) {
+        // Some local models answer tool definitions with a 400; the caller can then search up front instead.
+        if (offerTools && step === 1 && APICallError.isInstance(error) && [400, 422].includes(error.statusCode ?? 0)) {
+          throw new ToolsUnsupportedError(describeModelError(error, ai.modelId));
+        }
+        throw error;
+      }
+      const calls: LanguageModelV2ToolCall[] = [];
+      let stepText = '';
+      const reader = result.stream.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          const part: LanguageModelV2StreamPart = value;
+          switch (part.type) {
+            case 'text-delta':
+              if (!part.delta) break;
+              started();
+              stepText += part.delta;
+              wroteText = true;
+              handlers.onText(part.delta);
+              break;
+            case 'reasoning-delta':
+            case 'tool-input-start':
+              // A reasoning model thinks before it writes; that counts as having started.
+              started();
+              break;
+            case 'tool-call':
+              started();
+              calls.push(part);
+              break;
+            case 'finish':
+              addUsage('inputTokens', part.usage.inputTokens);
+              addUsage('outputTokens', part.usage.outputTokens);
+              break;
+            case 'error':
+              throw part.error;
+          }
+        }
+      } finally {
+        reader.releaseLock();
+      }
+      if (!calls.length || !offerTools) break;
+      const results = await Promise.all(calls.map((call) => runTool(tools, call, signal)));
+      prompt.push(
+        {
+          role: 'assistant',
+          content: [
+            ...(stepText ? [{ type: 'text' as const, text: stepText }] : []),
+            ...calls.map((call) => ({
+              type: 'tool-call' as const,
+              toolCallId: call.toolCallId,
+              toolName: call.toolName,
+              input: safeJson(call.input),
+            })),
+          ],
+        },
+        {
+          role: 'tool',
+          content: calls.map((call, i) => ({
+            type: 'tool-result' as const,
+            toolCallId: call.toolCallId,
+            toolName: call.toolName,
+            output: results[i]!,
+          })),
+        },
+      );
     }
   } catch (error) {
+    if (error instanceof ChatReplyError) throw error;
     if (!request.signal.aborted && !timedOut) {
       log.warn({ model: ai.modelId, error: errorSummary(error) }, 'chat reply: the model failed');
-      throw new ChatReplyError(describeModelError(error, ai.modelId));
+      const hasImages = request.turns.some((turn) => turn.images?.length);
+      const rejectedImages =
+        hasImages && !wroteText && APICallError.isInstance(error) && [400, 415, 422].includes(error.statusCode ?? 0);
+      throw new ChatReplyError(rejectedImages ? CHAT_ERRORS.imagesRejected : describeModelError(error, ai.modelId));
     }
   } finally {
-    clearTimeout(firstToken);
+    started();
     clearTimeout(total);
     expired.abort();
   }
+  if (usage.inputTokens !== null || usage.outputTokens !== null) handlers.onUsage?.(usage);
   if (request.signal.aborted) return;
   if (timedOut) {
     log.warn({ model: ai.modelId, timeouts: request.timeouts }, 'chat reply: the model timed out');
     throw new ChatReplyError(timedOut);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+async function offlineReply(text: string, request: ChatReplyRequest, handlers: ReplyHandlers) {
+  const words = text.match(/\S+\s*/g) ?? [];
+  for (let i = 0; i < words.length && !request.signal.aborted; i += OFFLINE_WORDS_PER_CHUNK) {
+    handlers.onText(words.slice(i, i + OFFLINE_WORDS_PER_CHUNK).join(''));
+    // Yield between pieces so a stop request can be heard, as with a model.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }

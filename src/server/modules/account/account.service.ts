@@ -24,7 +24,7 @@ export async function exportAccount(deps: AccountDeps, session: Session) {
     user: session.user,
     bots: owned.bots.map(toBot),
     conversations: owned.conversations.map(toConversation),
-    messages: owned.messages.map(toMessage),
+    messages: owned.messages.map((row) => toMessage(row)),
     activities: owned.activities.map(toActivity),
   };
 }

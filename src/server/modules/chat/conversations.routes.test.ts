@@ -166,6 +166,9 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
         content: 'What is for dinner?',
         status: 'complete',
         createdAt: expect.stringMatching(ISO),
+        sources: [],
+        steps: [],
+        attachments: [],
       });
       const second = await post('/api/messages', { conversationId: conversation.id, content: 'And for lunch?' });
       expect(second.body.role).toBe('user');
@@ -227,7 +230,9 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
         ['assistant', res.body.botResponse],
       ]);
       const after = (await t.request('GET', `/api/bots/${bot.id}`, { token: alice.token })).body;
-      expect(after).toMatchObject({ usageCount: 1, lastUsed: res.body.message.createdAt });
+      // The reply's row is created when it starts; the use counts from when it ended.
+      expect(after.usageCount).toBe(1);
+      expect(after.lastUsed >= res.body.message.createdAt).toBe(true);
     });
 
     it('streams the offline reply in several pieces', async () => {

@@ -96,10 +96,13 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
 
     const saved = await c.messages();
     expect(saved).toEqual([events[0]!.data, done.data]);
+    // The reply's row is created when it starts; the use and the conversation count from when it ended.
     const doneMessage = done.data as { createdAt: string };
-    expect(await c.usage()).toMatchObject({ usageCount: 1, lastUsed: doneMessage.createdAt });
+    const usage = await c.usage();
+    expect(usage.usageCount).toBe(1);
+    expect(usage.lastUsed! >= doneMessage.createdAt).toBe(true);
     const conversation = await t.request('GET', `/api/conversations/${c.conversation.id}`, { token });
-    expect(conversation.body.updatedAt).toBe(doneMessage.createdAt);
+    expect(conversation.body.updatedAt).toBe(usage.lastUsed);
     expect(fake.lastRequest().body).toMatchObject({ model: 'fake-model', stream: true });
   });
 
@@ -247,7 +250,7 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
     const c = await chat();
     fake.enqueue({ status, message: 'upstream detail the user need not see' });
     const events = await c.send('Hello?');
-    expect(events.map((e) => e.event)).toEqual(['user-message', 'error']);
+    expect(events.map((e) => e.event)).toEqual(['user-message', 'start', 'error']);
     expect(events.at(-1)!.data).toEqual({ message });
     expect((await c.messages()).map((m) => [m.role, m.content])).toEqual([['user', 'Hello?']]);
     expect((await c.usage()).usageCount).toBe(0);
@@ -351,7 +354,7 @@ describe.each(databaseKinds)('replies when the model server is down, on %s', (ki
       token,
       body: { content: 'Hello?' },
     });
-    expect(events.map((e) => e.event)).toEqual(['user-message', 'error']);
+    expect(events.map((e) => e.event)).toEqual(['user-message', 'start', 'error']);
     expect(events.at(-1)!.data).toEqual({ message: CHAT_ERRORS.unreachable });
     expect(CHAT_ERRORS.unreachable).toBe(
       'The language model is not reachable. Check LLM_BASE_URL and that the model server is running.',

@@ -34,7 +34,7 @@ async function streamReply(reply: FastifyReply, pending: chat.PendingReply) {
   sse.gone.addEventListener('abort', pending.stop);
   try {
     if (pending.userMessage) sse.send({ event: 'user-message', data: pending.userMessage });
-    const outcome = await pending.run((text) => sse.send({ event: 'delta', data: { text } }));
+    const outcome = await pending.run((event) => sse.send(event));
     sse.send(
       outcome.status === 'failed'
         ? { event: 'error', data: { message: outcome.error, ...failureDetails(outcome) } }

@@ -1,0 +1,77 @@
+import type { Tool } from 'ai';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bot } from '@shared/contracts/bots';
+import type { ChatStreamEvent, Message, ReplyStep, Source } from '@shared/contracts/chat';
+import { offlineReplyText } from '../../ai/tasks/chat-reply';
+
+/**
+ * What other domains add to one reply, gathered before the model is asked (and, for tools, while it answers):
+ * numbered sources, instructions for the system prompt, tools, images for the question. Chat knows nothing of
+ * files or the web; app.ts hands it providers that fill this in.
+ */
+export interface ReplyContext {
+  /** Numbered from 1 in the order added; the model cites them as [n]. */
+  sources: Source[];
+  /** Research steps taken so far (web searches, pages read), saved with the reply. */
+  steps: ReplyStep[];
+  /** Extra sections for the system prompt (e.g. the passages to answer from). */
+  instructions: string[];
+  tools: Record<string, Tool>;
+  /** Images that go to the model with the question. */
+  images: { mediaType: string; data: Uint8Array }[];
+}
+
+export interface ReplyContextInput {
+  userId: number;
+  bot: Bot;
+  /** The user message being answered, with the files it carried. */
+  question: Message;
+  signal: AbortSignal;
+  log: FastifyBaseLogger;
+  /** Sends an event to the client as it happens (e.g. a step starting). */
+  emit(event: ChatStreamEvent): void;
+}
+
+export type ReplyContextProvider = (input: ReplyContextInput, context: ReplyContext) => Promise<void>;
+
+export const newReplyContext = (): ReplyContext => ({
+  sources: [],
+  steps: [],
+  instructions: [],
+  tools: {},
+  images: [],
+});
+
+/** Adds a source with the next number, or returns the number it already has (same file passage or page). */
+export function addSource(context: ReplyContext, source: Omit<Source, 'n'>): number {
+  const same = context.sources.find(
+    (s) =>
+      s.kind === source.kind &&
+      (source.kind === 'web' ? s.url === source.url : s.fileId === source.fileId && s.snippet === source.snippet),
+  );
+  if (same) return same.n;
+  const n = context.sources.length + 1;
+  context.sources.push({ n, ...source });
+  return n;
+}
+
+/** Records a step and tells the client; returns a function that updates it (done or failed). */
+export function startStep(input: ReplyContextInput, context: ReplyContext, step: Omit<ReplyStep, 'status'>) {
+  const index = context.steps.length;
+  const running: ReplyStep = { ...step, status: 'running' };
+  context.steps.push(running);
+  input.emit({ event: 'step', data: { ...running, index } });
+  return (status: 'done' | 'failed', error?: string) => {
+    const ended: ReplyStep = { ...step, status, ...(error ? { error } : {}) };
+    context.steps[index] = ended;
+    input.emit({ event: 'step', data: { ...ended, index } });
+  };
+}
+
+/** Offline, the reply still shows what retrieval found: the passages a model would have been given. */
+export function offlineReplyWithSources(botName: string, sources: Source[]): string {
+  const notice = offlineReplyText(botName);
+  if (!sources.length) return notice;
+  const passages = sources.map((s) => `[${s.n}] **${s.title}**: ${s.snippet}`).join('\n\n');
+  return `${notice}\n\nThese passages would have been used to answer:\n\n${passages}`;
+}
