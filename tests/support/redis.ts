@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { connectRedis } from '../../src/server/lib/redis';
@@ -24,7 +25,7 @@ export function redisTestSpace() {
   const connections: Redis[] = [];
   return {
     prefix,
-    async connect(url = TEST_REDIS_URL, log = pino({ level: 'silent' })) {
+    async connect(url = TEST_REDIS_URL, log: FastifyBaseLogger = pino({ level: 'silent' })) {
       const redis = await connectRedis(url, { log, name: 'test' });
       connections.push(redis);
       return redis;

@@ -37,15 +37,8 @@ interface Pair {
 
 const delta = (n: number): ChatStreamEvent => ({ event: 'delta', data: { text: `token ${n} ` } });
 const done: ChatStreamEvent = { event: 'done', data: null };
-/** user-message, 40 deltas, done: 42 events. */
-const reply: ChatStreamEvent[] = [
-  {
-    event: 'user-message',
-    data: { id: 1, conversationId: 5, role: 'user', content: 'Hi', status: 'complete', createdAt: '2025-01-01' },
-  },
-  ...Array.from({ length: 40 }, (_, i) => delta(i + 1)),
-  done,
-];
+/** 41 deltas, then done: 42 events. */
+const reply: ChatStreamEvent[] = [...Array.from({ length: 41 }, (_, i) => delta(i + 1)), done];
 const ids = (replyId: string, from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `${replyId}-${from + i}`);
 
