@@ -21,17 +21,9 @@ export interface TestDb {
 export async function createTestDb(kind: DatabaseKind): Promise<TestDb> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'botty-test-'));
-    const target = { kind: 'sqlite' as const, path: join(dir, 'botty.db') };
-    const db = openDatabase(target);
-    await migrateToLatest(db);
-    return {
-      db,
-      target,
-      async drop() {
-        await db.close().catch(() => {});
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
+    return migrated({ kind: 'sqlite', path: join(dir, 'botty.db') }, async () =>
+      rmSync(dir, { recursive: true, force: true }),
+    );
   }
   const url = process.env.TEST_DATABASE_URL!;
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -39,7 +31,17 @@ export async function createTestDb(kind: DatabaseKind): Promise<TestDb> {
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   await admin.end();
-  const target = { kind: 'postgres' as const, url, searchPath: schema };
+  return migrated({ kind: 'postgres', url, searchPath: schema }, async () => {
+    // A separate connection, so the schema goes even when a test already closed `db`.
+    const cleanup = new pg.Client({ connectionString: url });
+    await cleanup.connect();
+    await cleanup.query(`drop schema if exists ${schema} cascade`);
+    await cleanup.end();
+  });
+}
+
+/** Opens and migrates `target`; dropping closes it (if the test has not) and then removes its data. */
+async function migrated(target: TestDb['target'], removeData: () => Promise<void>): Promise<TestDb> {
   const db = openDatabase(target);
   await migrateToLatest(db);
   return {
@@ -47,11 +49,7 @@ export async function createTestDb(kind: DatabaseKind): Promise<TestDb> {
     target,
     async drop() {
       await db.close().catch(() => {});
-      // A separate connection, so the schema goes even when a test already closed `db`.
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`drop schema if exists ${schema} cascade`);
-      await cleanup.end();
+      await removeData();
     },
   };
 }

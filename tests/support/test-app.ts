@@ -16,6 +16,8 @@ export interface TestAppOptions {
   authRateLimit?: AppOptions['authRateLimit'];
   chatRateLimit?: AppOptions['chatRateLimit'];
   chatTimeouts?: AppOptions['chatTimeouts'];
+  logStream?: AppOptions['logStream'];
+  sweepIntervalMs?: AppOptions['sweepIntervalMs'];
   /** Reuse a database, e.g. to restart the server on the same data. */
   testDb?: TestDb;
 }
@@ -40,6 +42,8 @@ export async function startTestApp(options: TestAppOptions = {}) {
     authRateLimit: options.authRateLimit ?? { max: 10_000, timeWindow: 60_000 },
     chatRateLimit: options.chatRateLimit ?? { max: 10_000, timeWindow: 60_000 },
     chatTimeouts: options.chatTimeouts,
+    logStream: options.logStream,
+    sweepIntervalMs: options.sweepIntervalMs,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

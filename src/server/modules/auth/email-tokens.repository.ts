@@ -43,3 +43,9 @@ export const invalidateEmailTokens = (db: Executor, userId: number, purpose: Ema
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
     .execute();
+
+/** Used or not, a link past its expiry can never work again. */
+export async function deleteExpiredEmailTokens(db: Executor, now: string): Promise<number> {
+  const result = await db.deleteFrom('email_tokens').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

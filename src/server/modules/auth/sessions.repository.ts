@@ -33,5 +33,7 @@ export async function deleteUserSessions(db: Executor, userId: number, keepSessi
   await query.execute();
 }
 
-export const deleteExpiredSessions = (db: Executor, now: string) =>
-  db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+export async function deleteExpiredSessions(db: Executor, now: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
