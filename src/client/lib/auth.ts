@@ -14,7 +14,7 @@ async function fetchUser(signal: AbortSignal): Promise<User | null> {
 }
 
 /** Spec §4: a stored token is checked once on load; anything but a user with an id signs the visitor out. */
-export const userQueryOptions = queryOptions({
+const userQueryOptions = queryOptions({
   queryKey: USER_QUERY_KEY,
   queryFn: async ({ signal }): Promise<User | null> => {
     if (!getAuthToken()) return null;

@@ -1,6 +1,6 @@
 import { getAuthToken } from '@/lib/storage';
 
-export interface ApiFieldError {
+interface ApiFieldError {
   path: string;
   message: string;
 }

@@ -15,7 +15,7 @@ function storedTheme(): Theme | null {
 }
 
 /** The explicit choice from Settings wins; without one the system preference decides. */
-export function currentTheme(): Theme {
+function currentTheme(): Theme {
   return storedTheme() ?? (systemQuery().matches ? 'dark' : 'light');
 }
 

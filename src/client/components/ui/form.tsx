@@ -34,7 +34,7 @@ export function FormField({ label, error, hint, className, children }: FormField
   );
 }
 
-export function FormMessage({ id, children }: { id?: string; children?: ReactNode }) {
+function FormMessage({ id, children }: { id?: string; children?: ReactNode }) {
   if (!children) return null;
   return (
     <p id={id} role="alert" className="text-sm font-medium text-error">

@@ -10,7 +10,7 @@ const getBots = () => apiRequest<Bot[]>('GET', '/api/bots');
  * Spec §8: a failed list is logged (by apiRequest) and reported once through the query cache's error toast;
  * the screens show the failure with a Retry. Coming back to the tab tries a failed list again.
  */
-export const botsQueryOptions = queryOptions({
+const botsQueryOptions = queryOptions({
   queryKey: botKeys.list(),
   queryFn: getBots,
   meta: { errorToast: 'Failed to fetch bots' },

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { EmailBody } from '@shared/contracts/auth';
 import { apiRequest } from '@/lib/request';
 
-export function forgotPassword(body: EmailBody): Promise<{ message: string }> {
+function forgotPassword(body: EmailBody): Promise<{ message: string }> {
   return apiRequest<{ message: string }>('POST', '/api/auth/forgot-password', body);
 }
 

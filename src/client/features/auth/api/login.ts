@@ -2,12 +2,12 @@ import { useMutation } from '@tanstack/react-query';
 import type { LoginBody, User } from '@shared/contracts/auth';
 import { apiRequest } from '@/lib/request';
 
-export interface LoginResponse {
+interface LoginResponse {
   token: string;
   user: User;
 }
 
-export async function login(body: LoginBody): Promise<LoginResponse> {
+async function login(body: LoginBody): Promise<LoginResponse> {
   const data = await apiRequest<Partial<LoginResponse>>('POST', '/api/auth/login', body);
   if (!data.token || !data.user) throw new Error('Invalid response from server');
   return { token: data.token, user: data.user };

@@ -2,13 +2,13 @@ import { useMutation } from '@tanstack/react-query';
 import type { RegisterBody, User } from '@shared/contracts/auth';
 import { apiRequest } from '@/lib/request';
 
-export interface RegisterResponse {
+interface RegisterResponse {
   message: string;
   user: User;
   needsVerification: boolean;
 }
 
-export function register(body: RegisterBody): Promise<RegisterResponse> {
+function register(body: RegisterBody): Promise<RegisterResponse> {
   return apiRequest<RegisterResponse>('POST', '/api/auth/register', body);
 }
 

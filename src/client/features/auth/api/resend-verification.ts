@@ -3,7 +3,7 @@ import type { EmailBody } from '@shared/contracts/auth';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest } from '@/lib/request';
 
-export function resendVerification(body: EmailBody): Promise<{ message: string }> {
+function resendVerification(body: EmailBody): Promise<{ message: string }> {
   return apiRequest<{ message: string }>('POST', '/api/auth/resend-verification', body);
 }
 

@@ -3,7 +3,7 @@ import type { ResetPasswordBody } from '@shared/contracts/auth';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/request';
 
-export function resetPassword(body: ResetPasswordBody): Promise<{ message: string }> {
+function resetPassword(body: ResetPasswordBody): Promise<{ message: string }> {
   return apiRequest<{ message: string }>('POST', '/api/auth/reset-password', body);
 }
 

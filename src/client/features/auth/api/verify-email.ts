@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest } from '@/lib/request';
 
-export function verifyEmail(token: string): Promise<{ message: string }> {
+function verifyEmail(token: string): Promise<{ message: string }> {
   return apiRequest<{ message: string }>('GET', `/api/auth/verify-email/${encodeURIComponent(token)}`);
 }
 

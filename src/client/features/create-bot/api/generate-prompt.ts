@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import type { GeneratePromptBody, GeneratePromptResponse } from '@shared/contracts/bots';
 import { apiRequest } from '@/lib/request';
 
@@ -7,5 +6,3 @@ export async function generatePrompt(body: GeneratePromptBody): Promise<Generate
   const result = await apiRequest<GeneratePromptResponse>('POST', '/api/generate-prompt', body);
   return { ...result, exampleQueries: result.exampleQueries.filter((q) => q.trim() !== '') };
 }
-
-export const useGeneratePrompt = () => useMutation({ mutationFn: generatePrompt });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { buildLocalPrompt, localExampleQueries } from '@shared/bots/prompt-template';
 import { nextTrainingProgress, TRAINING_INTERVAL_MS } from '../model/wizard';
 import type { GeneratePromptBody } from '@shared/contracts/bots';
-import { generatePrompt } from '@/entities/bot/api/generate-prompt';
+import { generatePrompt } from '../api/generate-prompt';
 
 export interface TrainingResult {
   systemPrompt: string;

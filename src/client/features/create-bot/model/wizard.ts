@@ -15,9 +15,9 @@ import {
 /** Spec §9: at least 2 example queries to train, 5 advised; progress +5 every 300 ms, held at 95 until done. */
 export const MIN_TRAINING_EXAMPLES = 2;
 export const ADVISED_TRAINING_EXAMPLES = 5;
-export const TRAINING_STEP = 5;
+const TRAINING_STEP = 5;
 export const TRAINING_INTERVAL_MS = 300;
-export const TRAINING_CAP = 95;
+const TRAINING_CAP = 95;
 
 /** The create-bot wizard's steps (spec §2), in order. */
 export const WIZARD_STEPS = [

@@ -3,7 +3,7 @@ import type { ChangePasswordBody } from '@shared/contracts/auth';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/request';
 
-export function changePassword(body: ChangePasswordBody): Promise<{ message: string }> {
+function changePassword(body: ChangePasswordBody): Promise<{ message: string }> {
   return apiRequest<{ message: string }>('POST', '/api/auth/change-password', body);
 }
 

@@ -4,7 +4,7 @@ import { toast } from '@/components/ui/use-toast';
 import { setCurrentUser } from '@/lib/auth';
 import { apiRequest, serverMessage } from '@/lib/request';
 
-export function updateProfile(body: ProfileBody): Promise<User> {
+function updateProfile(body: ProfileBody): Promise<User> {
   return apiRequest<User>('PATCH', '/api/auth/profile', body);
 }
 
