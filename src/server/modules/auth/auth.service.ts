@@ -27,8 +27,20 @@ import {
   usernameTaken,
   type UserRow,
 } from '../users/users.repository';
-import { consumeEmailToken, findEmailToken, insertEmailToken, invalidateEmailTokens } from './email-tokens.repository';
-import { deleteSessionByHash, deleteUserSessions, findLiveSession, insertSession } from './sessions.repository';
+import {
+  consumeEmailToken,
+  deleteExpiredEmailTokens,
+  findEmailToken,
+  insertEmailToken,
+  invalidateEmailTokens,
+} from './email-tokens.repository';
+import {
+  deleteExpiredSessions,
+  deleteSessionByHash,
+  deleteUserSessions,
+  findLiveSession,
+  insertSession,
+} from './sessions.repository';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -330,4 +342,13 @@ export async function ensureBootstrapAdmin(
     );
     if (passwordHash) await deleteUserSessions(tx, existing.id);
   });
+}
+
+/** Drops the sessions and e-mail links past their expiry; lookups already ignore them, this keeps the tables small. */
+export async function purgeExpired(deps: Pick<AuthDeps, 'db' | 'clock'>) {
+  const now = isoNow(deps.clock);
+  return {
+    sessions: await deleteExpiredSessions(deps.db.kysely, now),
+    emailTokens: await deleteExpiredEmailTokens(deps.db.kysely, now),
+  };
 }
