@@ -1,11 +1,12 @@
 import { execSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { clientBuildNeeded } from './client-build';
 
-// `npm start` on a fresh clone must just work: build the client once when no build exists.
-const index = fileURLToPath(new URL('../dist/client/index.html', import.meta.url));
-if (!existsSync(index)) {
-  console.log('No client build found; building it once (vite build)...');
-  execSync('npx vite build', { stdio: 'inherit', cwd: fileURLToPath(new URL('..', import.meta.url)) });
+// `npm start` must serve the client of the code at hand: on a fresh clone and after a `git pull` alike.
+const root = fileURLToPath(new URL('..', import.meta.url));
+const reason = clientBuildNeeded(root);
+if (reason) {
+  console.log(`${reason}; building it (vite build)...`);
+  execSync('npx vite build', { stdio: 'inherit', cwd: root });
 }
 await import('../src/server/main');
