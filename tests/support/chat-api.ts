@@ -6,16 +6,16 @@ import {
   type Conversation,
   type Message,
 } from '../../src/shared/contracts/chat';
-import type { TestApp } from './test-app';
+import type { ApiClient } from './api-client';
 
 /** Creates a conversation through the API as the owner of `token`. */
-export async function createConversation(t: TestApp, token: string, botId: number): Promise<Conversation> {
+export async function createConversation(t: ApiClient, token: string, botId: number): Promise<Conversation> {
   const res = await t.request<Conversation>('POST', '/api/conversations', { token, body: { botId } });
   if (res.status !== 201) throw new Error(`create conversation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-export async function messagesOf(t: TestApp, token: string, conversationId: number): Promise<Message[]> {
+export async function messagesOf(t: ApiClient, token: string, conversationId: number): Promise<Message[]> {
   const res = await t.request<Message[]>('GET', `/api/conversations/${conversationId}/messages`, { token });
   if (res.status !== 200) throw new Error(`list messages failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -27,7 +27,7 @@ export type ReceivedEvent = ChatStreamEvent & { at: number };
  * A streaming call read as it arrives, the way a browser client reads it: every event is checked against the
  * shared contract and time-stamped, so tests can tell a stream from a reply delivered all at once.
  */
-export async function openChatStream(t: TestApp, path: string, init: { token: string; body?: unknown }) {
+export async function openChatStream(t: ApiClient, path: string, init: { token: string; body?: unknown }) {
   const connection = new AbortController();
   const res = await fetch(t.url + path, {
     method: 'POST',
@@ -80,7 +80,7 @@ export async function openChatStream(t: TestApp, path: string, init: { token: st
 }
 
 /** A whole streamed reply: every event, in order. */
-export async function streamChat(t: TestApp, path: string, init: { token: string; body?: unknown }) {
+export async function streamChat(t: ApiClient, path: string, init: { token: string; body?: unknown }) {
   return (await openChatStream(t, path, init)).finished;
 }
 

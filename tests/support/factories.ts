@@ -1,10 +1,10 @@
+import type { ApiClient } from './api-client';
 import type { Bot, CreateBotRequest } from '../../src/shared/contracts/bots';
-import type { TestApp } from './test-app';
 
 let counter = 0;
 
 /** Creates a bot through the API as the owner of `token`; fields default to a valid planning bot. */
-export async function createBot(t: TestApp, token: string, overrides: Partial<CreateBotRequest> = {}): Promise<Bot> {
+export async function createBot(t: ApiClient, token: string, overrides: Partial<CreateBotRequest> = {}): Promise<Bot> {
   counter += 1;
   const res = await t.request<Bot>('POST', '/api/bots', {
     token,

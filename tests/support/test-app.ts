@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { apiClient, type ApiClient } from './api-client';
 import { buildApp, type AppOptions } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import type { DatabaseKind } from '../../src/server/db/database';
@@ -16,6 +17,7 @@ export interface TestAppOptions {
   authRateLimit?: AppOptions['authRateLimit'];
   chatRateLimit?: AppOptions['chatRateLimit'];
   chatTimeouts?: AppOptions['chatTimeouts'];
+  fileJobs?: AppOptions['fileJobs'];
   logStream?: AppOptions['logStream'];
   sweepIntervalMs?: AppOptions['sweepIntervalMs'];
   /** Reuse a database, e.g. to restart the server on the same data. */
@@ -42,36 +44,14 @@ export async function startTestApp(options: TestAppOptions = {}) {
     authRateLimit: options.authRateLimit ?? { max: 10_000, timeWindow: 60_000 },
     chatRateLimit: options.chatRateLimit ?? { max: 10_000, timeWindow: 60_000 },
     chatTimeouts: options.chatTimeouts,
+    fileJobs: options.fileJobs,
     logStream: options.logStream,
     sweepIntervalMs: options.sweepIntervalMs,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON answers
-  async function request<T = any>(
-    method: string,
-    path: string,
-    init: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
-  ): Promise<{ status: number; body: T; headers: Headers }> {
-    const res = await fetch(url + path, {
-      method,
-      headers: {
-        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-        ...init.headers,
-      },
-      body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
-    });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // Not JSON: keep the text.
-    }
-    return { status: res.status, body: body as T, headers: res.headers };
-  }
+  const { request } = apiClient(url);
 
   return {
     app,
@@ -94,7 +74,7 @@ export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
 
 let counter = 0;
 /** Registers and signs in a fresh user through the API; returns the token and user. */
-export async function signUp(t: TestApp, overrides: { username?: string; email?: string; password?: string } = {}) {
+export async function signUp(t: ApiClient, overrides: { username?: string; email?: string; password?: string } = {}) {
   counter += 1;
   const suffix = `${Date.now().toString(36)}${counter}`;
   const username = overrides.username ?? `user_${suffix}`;

@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { apiClient } from './api-client';
+
+const MAIN = fileURLToPath(new URL('../../src/server/main.ts', import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The real server as its own process (`src/server/main.ts`, as `npm start` runs it), for what an in-process app
+ * cannot show: being killed with SIGKILL, or several instances sharing one database and Redis.
+ */
+export async function startServerProcess(env: Record<string, string>, { readyTimeoutMs = 20_000 } = {}) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const client = apiClient(`http://127.0.0.1:${port}`);
+
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+    const up = await client.request('GET', '/api/health').catch(() => null);
+    if (up?.status === 200) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready in ${readyTimeoutMs} ms: ${stderr}`);
+    }
+    await sleep(100);
+  }
+
+  return {
+    ...client,
+    /** What the process wrote to stderr so far. */
+    stderr: () => stderr,
+    /** Kills it the hard way (no shutdown hooks), as a crash or an OOM kill would. */
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    /** Asks it to shut down gracefully and waits until it has. */
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;
