@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { connectRedis } from '../../src/server/lib/redis';
+import { startTcpProxy } from './tcp-proxy';
 
 /** The Redis the tests share (see common notes); each test keeps to keys of its own prefix. */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -38,4 +39,11 @@ export function redisTestSpace() {
       for (const redis of connections) redis.disconnect();
     },
   };
+}
+
+/** A TCP proxy to the test Redis, and the URL through it: `cut()` makes Redis go away for that client. */
+export async function startRedisProxy() {
+  const target = new URL(TEST_REDIS_URL);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+  return Object.assign(proxy, { url: `redis://127.0.0.1:${proxy.port}` });
 }

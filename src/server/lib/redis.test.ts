@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect, it } from 'vitest';
-import { recordingLogger, TEST_REDIS_URL } from '../../../tests/support/redis';
-import { startTcpProxy } from '../../../tests/support/tcp-proxy';
+import { recordingLogger, startRedisProxy } from '../../../tests/support/redis';
 import { connectRedis } from './redis';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -10,11 +9,10 @@ afterEach(async () => {
 });
 
 it('fails calls at once while Redis is away, logs the outage once, and reconnects by itself', async () => {
-  const target = new URL(TEST_REDIS_URL);
-  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+  const proxy = await startRedisProxy();
   cleanups.push(proxy.close);
   const { log, lines } = recordingLogger();
-  const redis = await connectRedis(`redis://127.0.0.1:${proxy.port}`, { log, name: 'main' });
+  const redis = await connectRedis(proxy.url, { log, name: 'main' });
   cleanups.push(() => redis.disconnect());
   expect(await redis.ping()).toBe('PONG');
 

@@ -2,8 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatStreamEvent } from '@shared/contracts/chat';
-import { recordingLogger, redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
-import { startTcpProxy } from '../../../../tests/support/tcp-proxy';
+import { recordingLogger, redisTestSpace, startRedisProxy } from '../../../../tests/support/redis';
 import { redisReplyEvents, type RedisReplyEventsOptions } from './redis-reply-events';
 import { inProcessReplyEvents, parseReplyEventId, type ReplyEventEntry, type ReplyEvents } from './reply-events';
 
@@ -182,11 +181,10 @@ describe('Redis reply events across instances', () => {
 
   it('keeps events written while Redis is away and stores them when it is back, with one warning', async () => {
     const space = newSpace();
-    const target = new URL(TEST_REDIS_URL);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const proxy = await startRedisProxy();
     cleanups.push(proxy.close);
     const { log, warnings } = recordingLogger();
-    const a = await redisEvents(space, { url: `redis://127.0.0.1:${proxy.port}`, log });
+    const a = await redisEvents(space, { url: proxy.url, log });
     const b = await redisEvents(space);
 
     const out = a.events.open(5, 'r1');
@@ -218,11 +216,10 @@ describe('Redis reply events across instances', () => {
 
   it('ends a follower on another instance quickly while Redis is away', async () => {
     const space = newSpace();
-    const target = new URL(TEST_REDIS_URL);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    const proxy = await startRedisProxy();
     cleanups.push(proxy.close);
     const a = await redisEvents(space);
-    const b = await redisEvents(space, { url: `redis://127.0.0.1:${proxy.port}` });
+    const b = await redisEvents(space, { url: proxy.url });
     const out = a.events.open(5, 'r1');
     out.append(reply[0]!);
     await sleep(60);

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { recordingLogger, redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
-import { startTcpProxy, type TcpProxy } from '../../../../tests/support/tcp-proxy';
+import { recordingLogger, redisTestSpace, startRedisProxy } from '../../../../tests/support/redis';
 import { redisReplyRegistry } from './redis-reply-registry';
 import { inProcessReplyRegistry, type ReplyRegistry } from './reply-registry';
 
@@ -171,9 +170,8 @@ describe('Redis reply registry across instances', () => {
   });
 });
 
-async function proxyToRedis(): Promise<TcpProxy & { url: string }> {
-  const target = new URL(TEST_REDIS_URL);
-  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+async function proxyToRedis() {
+  const proxy = await startRedisProxy();
   cleanups.push(proxy.close);
-  return Object.assign(proxy, { url: `redis://127.0.0.1:${proxy.port}` });
+  return proxy;
 }
