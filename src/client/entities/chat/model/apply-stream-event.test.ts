@@ -10,6 +10,9 @@ const message = (id: number, role: Message['role'], content: string): Message =>
   content,
   status: 'complete',
   createdAt: AT,
+  sources: [],
+  steps: [],
+  attachments: [],
 });
 
 const run = (list: Message[], events: ChatStreamEvent[]) => events.reduce(applyStreamEvent, list);

@@ -9,7 +9,7 @@ export function draftMessage(
   fields: Pick<Message, 'conversationId' | 'role' | 'content' | 'createdAt'>,
 ): Message {
   const id = Math.min(0, ...list.map((message) => message.id)) - 1;
-  return { ...fields, id, status: 'complete' };
+  return { ...fields, id, status: 'complete', sources: [], steps: [], attachments: [] };
 }
 
 /** Everything up to the last user message: what a regeneration keeps. */

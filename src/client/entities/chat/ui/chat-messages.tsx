@@ -34,8 +34,11 @@ function AssistantText({ content }: { content: string }) {
 
 const STATUS_NOTE: Record<Message['status'], string | null> = {
   complete: null,
+  // Still being written elsewhere (another tab): the text so far, without a note.
+  streaming: null,
   stopped: '(stopped)',
   failed: '(interrupted by an error)',
+  interrupted: '(interrupted)',
 };
 
 function AssistantMessage({ bot, message, onRegenerate }: { bot: Bot; message: Message; onRegenerate?: () => void }) {
