@@ -137,5 +137,3 @@ export async function buildApp(options: AppOptions) {
   });
   return app;
 }
-
-export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -9,10 +9,6 @@ export const CAPABILITY_INFO: Record<Capability, { label: string; description: s
   memory_context: { label: 'Memory & context', description: 'Remember earlier messages in the conversation' },
 };
 
-export function isCapability(value: unknown): value is Capability {
-  return typeof value === 'string' && (CAPABILITIES as readonly string[]).includes(value);
-}
-
 /** The part of a bot or wizard draft that the web-search rule touches. */
 export interface CapabilityDraft {
   capabilities: readonly Capability[];

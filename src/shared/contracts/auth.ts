@@ -40,7 +40,6 @@ const newPassword = z
 const token = z.string({ error: 'Token is required' }).min(1, 'Token is required').max(200, 'Token is invalid');
 
 export const roleSchema = z.enum(['user', 'superadmin']);
-export type Role = z.infer<typeof roleSchema>;
 
 export const userSchema = z.object({
   id: z.number().int(),
@@ -61,9 +60,6 @@ export const loginBodySchema = z.object({
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 export const loginResponseSchema = z.object({ token: z.string(), user: userSchema });
-
-/** The login form; the schema the server validates is the same minus the UI-only fields. */
-export const loginFormSchema = loginBodySchema;
 
 /** fullName and role are accepted for the spec's payload shape; role is ignored (decisions §1). */
 export const registerBodySchema = z.object({
@@ -136,5 +132,3 @@ export const createAdminBodySchema = z.object({
   password: newPassword,
   role: z.string().optional(),
 });
-
-export const userResponseSchema = userSchema;

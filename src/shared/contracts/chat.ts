@@ -113,7 +113,6 @@ export const renameConversationBodySchema = z.object({
     .min(1, CHAT_MESSAGES.titleRequired)
     .max(CONVERSATION_TITLE_MAX, CHAT_MESSAGES.titleMax),
 });
-export type RenameConversationBody = z.infer<typeof renameConversationBodySchema>;
 
 export const createMessageBodySchema = z.object({
   conversationId: conversationIdSchema,
@@ -122,14 +121,12 @@ export const createMessageBodySchema = z.object({
   // message would let it put words in the bot's mouth, which then also reach the model as its own history.
   role: z.literal('user', { error: CHAT_MESSAGES.userRoleOnly }).default('user'),
 });
-export type CreateMessageBody = z.infer<typeof createMessageBodySchema>;
 
 export const botMessageBodySchema = z.object({
   conversationId: conversationIdSchema,
   botId: bodyIdSchema(CHAT_MESSAGES.botRequired),
   userMessageContent: messageContentSchema,
 });
-export type BotMessageBody = z.infer<typeof botMessageBodySchema>;
 
 export const botMessageResponseSchema = z.object({
   /** The reply's text (spec §7). */
@@ -137,14 +134,12 @@ export const botMessageResponseSchema = z.object({
   /** The saved reply; null only when the reply was stopped before the model wrote anything. */
   message: messageSchema.nullable(),
 });
-export type BotMessageResponse = z.infer<typeof botMessageResponseSchema>;
 
 export const streamBodySchema = z.object({
   content: messageContentSchema,
   /** Files attached to this conversation (POST /api/conversations/{id}/files) that this message carries. */
   fileIds: z.array(z.number().int().positive()).max(10, 'At most 10 files per message').optional(),
 });
-export type StreamBody = z.infer<typeof streamBodySchema>;
 
 export const stopResponseSchema = z.object({
   /** False when no reply was running in that conversation. */

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { type LoginBody, loginFormSchema } from '@shared/contracts/auth';
+import { type LoginBody, loginBodySchema } from '@shared/contracts/auth';
 import { PendingButton } from '@/components/ui/pending-button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { FormField } from '@/components/ui/form';
@@ -35,8 +35,8 @@ export function LoginPage() {
   const [signedIn, setSignedIn] = useState(false);
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
 
-  const form = useForm<z.input<typeof loginFormSchema>, unknown, LoginBody>({
-    resolver: zodResolver(loginFormSchema),
+  const form = useForm<z.input<typeof loginBodySchema>, unknown, LoginBody>({
+    resolver: zodResolver(loginBodySchema),
     defaultValues: { username: '', password: '', rememberMe: false },
   });
   const { errors } = form.formState;
