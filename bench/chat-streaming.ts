@@ -1,101 +1,87 @@
 /**
- * Chat streaming: what our server adds on top of the model it relays.
+ * Chat streaming: what Botty's relay costs between the model and the browser, beside the floor.
  *
- * A fake OpenAI-compatible model (own process) writes TOKENS tokens, one every INTERVAL_MS, like a fast local
- * model. The same load is sent to it directly and through Botty's POST /api/conversations/{id}/stream (server in
- * its own process), at 1, 50 and 500 concurrent streams, and compared:
- * - time to first token (request sent → first text received), median and 95th percentile;
- * - time per token (first → last token, divided by the gaps), median: a relay that keeps up matches the model;
- * - the server's CPU time per relayed token.
- * Before those, MEMORY_STREAMS replies are held open by a model that stops after one token, and the server's RSS
- * and heap growth per open stream is read (after a full GC). Loopback only; stops by itself within DEADLINE_MS.
+ * A fake OpenAI-compatible model (own process) writes TOKENS-token replies as fast as it can. The same load goes
+ * three ways, each at 1, 50 and 500 concurrent streams, in alternation so that drifting background load hits
+ * all three alike:
+ * - bare relay: a plain `node:http` SSE relay (own process, support/bare-relay-process.ts): the floor;
+ * - model direct: the model's own stream, no relay;
+ * - Botty: POST /api/conversations/{id}/stream (server in its own process, SQLite, or the PostgreSQL in
+ *   BENCH_DATABASE_URL), with its auth, database writes, checkpoints and SSE events.
+ * Figures: time to first token (request sent → first text) p50/p95, wall time for all streams of a load, errors
+ * (failed streams, or fewer than TOKENS tokens), the relay processes' CPU per relayed token, and Botty's memory
+ * per open stream (RSS and heap growth with MEMORY_STREAMS replies held open by a stalled model, after a full
+ * GC), beside the targets of issue 10. Loopback only; stops by itself within DEADLINE_MS.
+ *
+ * BENCH_CPU_PROF=<dir> runs the Botty server under `node --cpu-prof` and leaves its profile in <dir>.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createSseParser } from '../src/shared/chat/sse';
+import { openAiEvent, openStream, relayEvent, type StreamResult } from './support/stream-client';
 
-/** Concurrent streams, and how many times each load is repeated (direct and via Botty alternately) for steadier figures. */
+/** Concurrent streams, and how many rounds of each (all three ways per round) for steadier figures. */
 const LEVELS = [
-  { streams: 1, rounds: 10 },
+  { streams: 1, rounds: 15 },
   { streams: 50, rounds: 3 },
-  { streams: 500, rounds: 1 },
+  { streams: 500, rounds: 2 },
 ];
-const TOKENS = 40;
-const INTERVAL_MS = 20;
+const TOKENS = 200;
 const MAX_STREAMS = Math.max(...LEVELS.map((level) => level.streams));
 const MEMORY_STREAMS = 500;
 const HOLD_MARKER = '[hold]';
-const DEADLINE_MS = 110_000;
+const DEADLINE_MS = 170_000;
+const TARGETS = { firstTokenOverheadMs: 3, wallRatio: 1.5, memoryPerStreamBytes: 64 * 1024 };
 
-interface Timing {
-  ttft: number;
-  perToken: number;
-}
+const WAYS = ['bare relay', 'model direct', 'Botty'] as const;
+type Way = (typeof WAYS)[number];
 
 function startChild<T>(
   script: string,
   args: object,
-  execArgv: string[] = [],
+  options: { execArgv?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ child: ChildProcess; ready: T }> {
   const child = fork(fileURLToPath(new URL(script, import.meta.url)), [JSON.stringify(args)], {
-    execArgv: ['--import', 'tsx', ...execArgv],
+    execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
+    env: { ...process.env, ...options.env },
   });
+  children.push(child);
   return new Promise((resolve, reject) => {
     child.once('message', (ready) => resolve({ child, ready: ready as T }));
     child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready`)));
   });
 }
 
-/** Reads a text/event-stream body, calling `onToken` for every piece of reply text. */
-async function readTokens(res: Response, tokenOf: (event: string, data: string) => string | null, onToken: () => void) {
-  if (!res.ok) throw new Error(`stream refused: ${res.status} ${await res.text()}`);
-  const parser = createSseParser();
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    for (const { event, data } of parser.push(chunk.value)) if (tokenOf(event, data)) onToken();
-  }
-}
-
-/** One stream's timings, from the moment its request is sent. */
-async function timeStream(
-  open: () => Promise<Response>,
-  tokenOf: (event: string, data: string) => string | null,
-): Promise<Timing> {
-  const start = performance.now();
-  const times: number[] = [];
-  await readTokens(await open(), tokenOf, () => times.push(performance.now()));
-  if (times.length < 2) throw new Error(`expected a streamed reply, got ${times.length} token(s)`);
-  return { ttft: times[0]! - start, perToken: (times.at(-1)! - times[0]!) / (times.length - 1) };
-}
-
-const openAiToken = (_event: string, data: string) =>
-  data === '[DONE]'
-    ? null
-    : (JSON.parse(data) as { choices: { delta?: { content?: string } }[] }).choices[0]?.delta?.content || null;
-
-function bottyToken(event: string, data: string) {
-  if (event === 'error') throw new Error(`the reply failed: ${data}`);
-  return event === 'delta' ? (JSON.parse(data) as { text: string }).text : null;
-}
+const ask = <T>(child: ChildProcess, what: string) =>
+  new Promise<T>((resolve) => {
+    child.once('message', (answer) => resolve(answer as T));
+    child.send(what);
+  });
 
 const percentile = (values: number[], p: number) => {
+  if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
 
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const ratio = (server: number, direct: number) => `${(server / direct).toFixed(2)}×`;
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const times = (value: number) => `${value.toFixed(2)}×`;
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
 function printTable(rows: string[][]) {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   for (const [i, row] of rows.entries()) {
+    if (row.length === 0) {
+      console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+      continue;
+    }
     console.log(
       row
         .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-        .join('  '),
+        .join('  ')
+        .trimEnd(),
     );
     if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
@@ -111,151 +97,194 @@ const deadline = setTimeout(() => {
 try {
   const model = await startChild<{ baseUrl: string }>('./support/fake-model-process.ts', {
     tokens: TOKENS,
-    intervalMs: INTERVAL_MS,
+    intervalMs: 0,
     holdMarker: HOLD_MARKER,
   });
-  children.push(model.child);
+  const bare = await startChild<{ url: string }>('./support/bare-relay-process.ts', {
+    modelBaseUrl: model.ready.baseUrl,
+  });
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
   const server = await startChild<{ url: string; token: string; conversationIds: number[] }>(
     './support/chat-server-process.ts',
     // The held replies get conversations of their own: theirs stay busy while the server saves what they wrote.
     { modelBaseUrl: model.ready.baseUrl, conversations: MAX_STREAMS + MEMORY_STREAMS },
-    ['--expose-gc'],
+    {
+      execArgv: ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+      env: { TEST_DATABASE_URL: databaseUrl ?? '' },
+    },
   );
-  children.push(server.child);
   const { url, token, conversationIds } = server.ready;
+  const auth = { authorization: `Bearer ${token}` };
 
-  const ask = <T>(what: 'cpu' | 'memory') =>
-    new Promise<T>((resolve) => {
-      server.child.once('message', (answer) => resolve(answer as T));
-      server.child.send(what);
-    });
-  const cpuMicros = () => ask<number>('cpu');
-  const memory = () => ask<{ rss: number; heapUsed: number }>('memory');
+  const stream: Record<Way, (i: number) => Promise<StreamResult>> = {
+    'bare relay': (i) => openStream(bare.ready.url, { content: `Question ${i}` }, relayEvent),
+    'model direct': (i) =>
+      openStream(
+        `${model.ready.baseUrl}/chat/completions`,
+        { model: 'fake-model', stream: true, messages: [{ role: 'user', content: `Question ${i}` }] },
+        openAiEvent,
+      ),
+    Botty: (i) =>
+      openStream(
+        `${url}/api/conversations/${conversationIds[i]}/stream`,
+        { content: `Question ${i}` },
+        relayEvent,
+        auth,
+      ),
+  };
+  const cpuOf: Partial<Record<Way, () => Promise<number>>> = {
+    'bare relay': () => ask<number>(bare.child, 'cpu'),
+    Botty: () => ask<number>(server.child, 'cpu'),
+  };
 
-  const direct = (i: number, signal?: AbortSignal) =>
-    fetch(`${model.ready.baseUrl}/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: 'fake-model',
-        stream: true,
-        messages: [{ role: 'user', content: `Question ${i}` }],
-      }),
-      signal,
-    });
-  const viaBotty = (i: number, content = `Question ${i}`, signal?: AbortSignal) =>
-    fetch(`${url}/api/conversations/${conversationIds[i]}/stream`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ content }),
-      signal,
-    });
-
-  const concurrently = (n: number, stream: (i: number) => Promise<Timing>) =>
-    Promise.all(Array.from({ length: n }, (_, i) => stream(i)));
+  interface Load {
+    ttfts: number[];
+    walls: number[];
+    errors: number;
+    firstError: string | null;
+    tokens: number;
+    cpuMicros: number;
+  }
+  async function runLoad(way: Way, n: number, into: Load) {
+    const cpuBefore = await cpuOf[way]?.();
+    const start = performance.now();
+    const results = await Promise.all(Array.from({ length: n }, (_, i) => stream[way](i)));
+    into.walls.push(performance.now() - start);
+    if (cpuBefore !== undefined) into.cpuMicros += (await cpuOf[way]!()) - cpuBefore;
+    for (const result of results) {
+      if (result.ttft !== null) into.ttfts.push(result.ttft);
+      into.tokens += result.tokens;
+      const failure = result.error ?? (result.tokens === TOKENS ? null : `${result.tokens} of ${TOKENS} tokens`);
+      if (failure) {
+        into.errors += 1;
+        into.firstError ??= failure;
+      }
+    }
+  }
 
   // Warm-up: connections, JIT, the first database writes.
-  await concurrently(5, (i) => timeStream(() => direct(i), openAiToken));
-  await concurrently(5, (i) => timeStream(() => viaBotty(i), bottyToken));
+  for (const way of WAYS)
+    await runLoad(way, 20, { ttfts: [], walls: [], errors: 0, firstError: null, tokens: 0, cpuMicros: 0 });
 
+  const rows: string[][] = [['', ...WAYS, 'Botty/bare', 'target', '']];
+  const cpu = Object.fromEntries(WAYS.map((way) => [way, { micros: 0, tokens: 0 }])) as Record<
+    Way,
+    { micros: number; tokens: number }
+  >;
+  for (const { streams: n, rounds } of LEVELS) {
+    const loads = Object.fromEntries(
+      WAYS.map((way) => [way, { ttfts: [], walls: [], errors: 0, firstError: null, tokens: 0, cpuMicros: 0 }]),
+    ) as unknown as Record<Way, Load>;
+    for (let round = 0; round < rounds; round += 1) {
+      // Rotating the order, so none always runs right after the heaviest.
+      for (let k = 0; k < WAYS.length; k += 1) {
+        const way = WAYS[(round + k) % WAYS.length]!;
+        await runLoad(way, n, loads[way]);
+      }
+    }
+    for (const way of WAYS) {
+      cpu[way].micros += loads[way].cpuMicros;
+      cpu[way].tokens += loads[way].tokens;
+    }
+    const figure = (of: (load: Load) => number) => WAYS.map((way) => of(loads[way]));
+    const p50 = figure((load) => percentile(load.ttfts, 50));
+    const p95 = figure((load) => percentile(load.ttfts, 95));
+    const wall = figure((load) => percentile(load.walls, 50));
+    const errors = figure((load) => load.errors);
+    const label = `${n} stream${n > 1 ? 's' : ''}${rounds > 1 ? ` (×${rounds})` : ''}`;
+    const overhead = p50[2]! - p50[0]!;
+    if (rows.length > 1) rows.push([]);
+    rows.push(
+      [
+        `${label}: first token p50`,
+        ...p50.map(ms),
+        `${times(p50[2]! / p50[0]!)} (+${ms(overhead)})`,
+        ...(n === 1
+          ? [`≤ +${TARGETS.firstTokenOverheadMs} ms`, verdict(overhead <= TARGETS.firstTokenOverheadMs)]
+          : []),
+      ],
+      [`  first token p95`, ...p95.map(ms), times(p95[2]! / p95[0]!)],
+      [
+        `  wall, all streams${rounds > 1 ? ' (median)' : ''}`,
+        ...wall.map(ms),
+        times(wall[2]! / wall[0]!),
+        ...(n > 1 ? [`≤ ${TARGETS.wallRatio}×`, verdict(wall[2]! / wall[0]! <= TARGETS.wallRatio)] : []),
+      ],
+      [`  errors`, ...errors.map(String), '', ...(n > 1 ? ['0', verdict(errors[2] === 0)] : [])],
+    );
+    for (const way of WAYS) {
+      if (loads[way].firstError) console.error(`${way}, ${n} streams, first error: ${loads[way].firstError}`);
+    }
+  }
+
+  // Memory: replies held open by a model that stalls after one token, read after a full GC.
+  const memory = () => ask<{ rss: number; heapUsed: number }>(server.child, 'memory');
+  await new Promise((resolve) => setTimeout(resolve, 500));
   const idle = await memory();
   const holders = new AbortController();
+  setMaxListeners(MEMORY_STREAMS, holders.signal);
   // Each resolves once its stream has carried a token, i.e. the reply is fully under way on the server.
   const opened = Array.from(
     { length: MEMORY_STREAMS },
     (_, i) =>
       new Promise<void>((resolve, reject) => {
-        viaBotty(MAX_STREAMS + i, `Question ${i} ${HOLD_MARKER}`, holders.signal)
-          .then((res) => readTokens(res, bottyToken, resolve))
-          .catch((err: unknown) => (holders.signal.aborted ? resolve() : reject(err)));
+        openStream(
+          `${url}/api/conversations/${conversationIds[MAX_STREAMS + i]}/stream`,
+          { content: `Question ${i} ${HOLD_MARKER}` },
+          relayEvent,
+          auth,
+          holders.signal,
+          resolve,
+        ).then((result) => (holders.signal.aborted ? resolve() : reject(new Error(result.error ?? 'stream ended'))));
       }),
   );
   await Promise.all(opened);
   const open = await memory();
   holders.abort();
-
-  const rows = [
+  const perStream = {
+    rss: (open.rss - idle.rss) / MEMORY_STREAMS,
+    heap: (open.heapUsed - idle.heapUsed) / MEMORY_STREAMS,
+  };
+  const perToken = (way: Way) => cpu[way].micros / cpu[way].tokens;
+  rows.push(
+    [],
     [
-      'streams',
-      'TTFT p50 direct',
-      'via Botty',
-      'ratio',
-      'TTFT p95 direct',
-      'via Botty',
-      'ratio',
-      'per token direct',
-      'via Botty',
-      'ratio',
-      'server CPU/token',
+      `memory per open stream, RSS`,
+      '',
+      '',
+      kib(perStream.rss),
+      '',
+      `≤ ${kib(TARGETS.memoryPerStreamBytes)}`,
+      verdict(perStream.rss <= TARGETS.memoryPerStreamBytes),
     ],
-  ];
-  for (const { streams: n, rounds } of LEVELS) {
-    const straight: Timing[] = [];
-    const relayed: Timing[] = [];
-    let serverCpu = 0;
-    for (let round = 0; round < rounds; round += 1) {
-      straight.push(...(await concurrently(n, (i) => timeStream(() => direct(i), openAiToken))));
-      const before = await cpuMicros();
-      relayed.push(...(await concurrently(n, (i) => timeStream(() => viaBotty(i), bottyToken))));
-      serverCpu += (await cpuMicros()) - before;
-    }
-    const [d50, b50, d95, b95] = [
-      percentile(
-        straight.map((t) => t.ttft),
-        50,
-      ),
-      percentile(
-        relayed.map((t) => t.ttft),
-        50,
-      ),
-      percentile(
-        straight.map((t) => t.ttft),
-        95,
-      ),
-      percentile(
-        relayed.map((t) => t.ttft),
-        95,
-      ),
-    ] as const;
-    const [dTok, bTok] = [
-      percentile(
-        straight.map((t) => t.perToken),
-        50,
-      ),
-      percentile(
-        relayed.map((t) => t.perToken),
-        50,
-      ),
-    ];
-    const cpuPerToken = serverCpu / (rounds * n * TOKENS);
-    rows.push([
-      `${n}${rounds > 1 ? ` (×${rounds})` : ''}`,
-      ms(d50),
-      ms(b50),
-      ratio(b50, d50),
-      ms(d95),
-      ms(b95),
-      ratio(b95, d95),
-      ms(dTok),
-      ms(bTok),
-      ratio(bTok, dTok),
-      `${cpuPerToken.toFixed(0)} µs`,
-    ]);
-  }
+    [
+      `  heap used`,
+      '',
+      '',
+      kib(perStream.heap),
+      '',
+      `≤ ${kib(TARGETS.memoryPerStreamBytes)}`,
+      verdict(perStream.heap <= TARGETS.memoryPerStreamBytes),
+    ],
+    [
+      `CPU per relayed token`,
+      `${perToken('bare relay').toFixed(1)} µs`,
+      '',
+      `${perToken('Botty').toFixed(1)} µs`,
+      times(perToken('Botty') / perToken('bare relay')),
+    ],
+  );
 
   console.log(
-    `Model: ${TOKENS} tokens per reply, one every ${INTERVAL_MS} ms. ${availableParallelism()} CPUs shared by client, server and model.`,
+    `${TOKENS}-token replies from a fake model, as fast as it writes; ${availableParallelism()} CPUs shared by the` +
+      ` client, model, bare relay and Botty (${databaseUrl ? 'PostgreSQL' : 'SQLite'}), each its own process.`,
   );
-  console.log('TTFT: request sent → first text. Per token: first → last text, per gap. Ratio: via Botty ÷ direct.\n');
+  console.log(
+    `Wall: first request sent → last stream ended. Memory: ${MEMORY_STREAMS} replies held open, after a full GC.\n`,
+  );
   printTable(rows);
-
-  console.log(`\nServer memory with ${MEMORY_STREAMS} replies held open by a stalled model (after a full GC):`);
-  printTable([
-    ['', 'idle', `${MEMORY_STREAMS} open`, 'per open stream'],
-    ['RSS', mib(idle.rss), mib(open.rss), kib((open.rss - idle.rss) / MEMORY_STREAMS)],
-    ['heap used', mib(idle.heapUsed), mib(open.heapUsed), kib((open.heapUsed - idle.heapUsed) / MEMORY_STREAMS)],
-  ]);
 } finally {
   clearTimeout(deadline);
-  for (const child of children) child.disconnect();
+  for (const child of children) if (child.connected) child.disconnect();
 }

@@ -3,13 +3,14 @@ import { loadConfig } from '../../src/server/config';
 import { createTestDb } from '../../tests/support/databases';
 
 /**
- * The Botty server alone in a process (started with --expose-gc), so its memory and CPU can be read. It sets up
+ * The Botty server alone in a process (started with --expose-gc), so its memory and CPU can be read. Its
+ * database is a fresh SQLite file, or a fresh schema in the PostgreSQL named by TEST_DATABASE_URL. It sets up
  * one user with one bot and a conversation per concurrent stream (replies in a conversation run one at a time),
  * then answers 'cpu' with its CPU time so far (µs) and 'memory' with its memory after a full GC.
  */
 const { modelBaseUrl, conversations } = JSON.parse(process.argv[2]!) as { modelBaseUrl: string; conversations: number };
 
-const testDb = await createTestDb('sqlite');
+const testDb = await createTestDb(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite');
 const config = loadConfig({
   PORT: '0',
   HOST: '127.0.0.1',
