@@ -19,7 +19,7 @@ export interface RedisReplyEventsOptions {
   keyPrefix?: string;
   /** How long a reply's events stay after its last write. */
   keepMs?: number;
-  /** Events wait at most this long before they go to Redis, all running replies in one pipeline. */
+  /** Events wait at most this long before they go to Redis, all running replies in one call. */
   flushMs?: number;
   /** Cap on a reply's stream, in batches (a reply of two minutes writes about 5,000 at 25 ms). */
   maxBatches?: number;
@@ -40,6 +40,8 @@ interface Outgoing {
   pointerKey: string;
   /** Events up to this seq are in Redis. */
   storedSeq: number;
+  /** When the stream's expiry and the conversation's pointer were last set (0: never). */
+  refreshedAt: number;
   queued: boolean;
   endedAt: number | undefined;
 }
@@ -56,12 +58,27 @@ interface Follower {
 
 const RETRY_MS = 1000;
 
+// One call per flush whatever the number of running replies: per reply, its batch as one stream entry and,
+// when due, the expiry of its stream and the conversation's pointer to it. XADD's "equal or smaller" error
+// means an earlier attempt was stored though its answer was lost.
+const APPEND_BATCHES = `local stored = {}
+for i = 1, #KEYS / 2 do
+  local stream, pointer, a = KEYS[2 * i - 1], KEYS[2 * i], 2 + 4 * (i - 1)
+  local added = redis.pcall('XADD', stream, 'MAXLEN', '~', ARGV[1], ARGV[a + 1], 'e', ARGV[a + 2])
+  stored[i] = (type(added) ~= 'table' or string.find(added.err, 'equal or smaller', 1, true)) and 1 or 0
+  if ARGV[a + 4] == '1' then
+    redis.call('PEXPIRE', stream, ARGV[2])
+    redis.call('SET', pointer, ARGV[a + 3], 'PX', ARGV[2])
+  end
+end
+return stored`;
+
 /**
  * Reply events shared through Redis Streams. A reply's events are kept in memory, where followers on this
  * instance read them, and copied to a stream per reply (`<prefix>reply-events:<conversation>:<reply>`; its
  * entries are batches with id `0-<seq of the last event>`), which followers on other instances read with one
  * blocking XREAD per instance. `<prefix>reply-events:<conversation>` names the conversation's latest reply.
- * Appending costs no Redis call: batches leave every `flushMs` in one pipeline, failed ones again later.
+ * Appending costs no Redis call: batches leave every `flushMs` in one script call, failed ones again later.
  */
 export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions): ReplyEvents {
   const {
@@ -79,8 +96,8 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
   const fallback = redisFallbackLog(log, 'resuming replies');
   const logs = new ReplyLogs(keepMs);
 
-  // ---- Writing: batches of every running reply in one pipeline, one pipeline at a time (so a retry never
-  // overtakes a batch), each batch repeated until Redis has it.
+  // ---- Writing: batches of every running reply in one call, one call at a time (so a retry never overtakes
+  // a batch), each batch repeated until Redis has it.
   const queue: Outgoing[] = [];
   let timer: NodeJS.Timeout | undefined;
   let timerDue = 0;
@@ -111,42 +128,40 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
   }
 
   async function writeBatches(batch: Outgoing[]) {
-    const pipeline = redis.pipeline();
-    const sent: { outgoing: Outgoing; upTo: number; at: number }[] = [];
+    const keys: string[] = [];
+    const args: (string | number)[] = [maxBatches, keepMs];
+    const sent: { outgoing: Outgoing; upTo: number; refresh: boolean }[] = [];
+    const now = Date.now();
     for (const outgoing of batch) {
       outgoing.queued = false;
       const { events, replyId } = outgoing.log;
       const upTo = events.length;
       if (upTo === outgoing.storedSeq) continue;
-      sent.push({ outgoing, upTo, at: pipeline.length });
-      const json = JSON.stringify(events.slice(outgoing.storedSeq, upTo));
-      pipeline
-        .xadd(outgoing.streamKey, 'MAXLEN', '~', maxBatches, `0-${upTo}`, 'e', json)
-        .pexpire(outgoing.streamKey, keepMs)
-        .set(outgoing.pointerKey, replyId, 'PX', keepMs);
+      const refresh = outgoing.endedAt !== undefined || now - outgoing.refreshedAt > keepMs / 4;
+      sent.push({ outgoing, upTo, refresh });
+      keys.push(outgoing.streamKey, outgoing.pointerKey);
+      args.push(`0-${upTo}`, JSON.stringify(events.slice(outgoing.storedSeq, upTo)), replyId, refresh ? 1 : 0);
     }
     if (sent.length === 0) return;
-    let results: [Error | null, unknown][] | null = null;
+    let stored: number[] = [];
     let failure: unknown;
     try {
-      results = await pipeline.exec();
+      stored = (await redis.eval(APPEND_BATCHES, keys.length, ...keys, ...args)) as number[];
     } catch (err) {
       failure = err;
     }
-    for (const { outgoing, upTo, at } of sent) {
-      const err = results ? results[at]?.[0] : failure;
-      // "equal or smaller": an earlier attempt reached Redis though its answer was lost.
-      if (!err || (err instanceof Error && err.message.includes('equal or smaller'))) {
+    sent.forEach(({ outgoing, upTo, refresh }, i) => {
+      if (stored[i] === 1) {
         outgoing.storedSeq = Math.max(outgoing.storedSeq, upTo);
-      } else {
-        failure ??= err;
+        if (refresh) outgoing.refreshedAt = now;
         // Given up when even this instance no longer keeps the reply.
-        if (outgoing.endedAt === undefined || Date.now() - outgoing.endedAt < keepMs) enqueue(outgoing, RETRY_MS);
+      } else if (outgoing.endedAt === undefined || now - outgoing.endedAt < keepMs) {
+        enqueue(outgoing, RETRY_MS);
       }
-    }
-    if (failure) {
+    });
+    if (failure || stored.includes(0)) {
       retryAt = Date.now() + RETRY_MS;
-      fallback.failed(failure);
+      fallback.failed(failure ?? new Error('Redis refused a batch of reply events'));
     } else {
       fallback.succeeded();
     }
@@ -292,6 +307,7 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
         streamKey: streamKey(conversationId, replyId),
         pointerKey: pointerKey(conversationId),
         storedSeq: 0,
+        refreshedAt: 0,
         queued: false,
         endedAt: undefined,
       };
