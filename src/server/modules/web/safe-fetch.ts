@@ -213,7 +213,6 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
       if (err instanceof WebError) throw err;
       throw new WebError('network', decompress ? 'The page could not be decompressed' : 'The page stopped answering');
     } finally {
-      response.body.destroy();
       decompress?.destroy();
     }
     return Buffer.concat(chunks);
@@ -243,20 +242,28 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
     let url = start;
     for (;;) {
       chain.push(url.href);
-      const response = await connect(await target(url, trustedSources), signal);
-      const location = header(response.headers, 'location');
-      if (REDIRECTS.has(response.status) && location) {
+      const checked = await target(url, trustedSources);
+      // A look-up that outlived the deadline must not lead to a connection.
+      signal.throwIfAborted();
+      const response = await connect(checked, signal);
+      try {
+        const location = header(response.headers, 'location');
+        if (REDIRECTS.has(response.status) && location) {
+          if (chain.length > maxRedirects) throw new WebError('too-many-redirects', 'Too many redirects');
+          if (!URL.canParse(location, url)) {
+            throw new WebError('bad-url', 'The page redirected to an invalid address');
+          }
+          url = new URL(location, url);
+          continue;
+        }
+        if (response.status < 200 || response.status > 299) {
+          throw new WebError('http-status', `The page answered ${response.status} ${response.statusText}`.trim());
+        }
+        return { page: await read(response, url), chain };
+      } finally {
+        // Whatever was not read is not wanted: the socket closes now rather than when the server gives up.
         response.body.destroy();
-        if (chain.length > maxRedirects) throw new WebError('too-many-redirects', 'Too many redirects');
-        if (!URL.canParse(location, url)) throw new WebError('bad-url', 'The page redirected to an invalid address');
-        url = new URL(location, url);
-        continue;
       }
-      if (response.status < 200 || response.status > 299) {
-        response.body.destroy();
-        throw new WebError('http-status', `The page answered ${response.status} ${response.statusText}`.trim());
-      }
-      return { page: await read(response, url), chain };
     }
   }
 
