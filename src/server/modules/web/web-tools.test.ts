@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSearch, type FakeSearch } from '../../../../tests/support/fake-search';
 import { startFakeWeb, type FakeWeb } from '../../../../tests/support/fake-web';
+import { splitTrustedSources } from '@shared/bots/trusted-sources';
 import { loadConfig } from '../../config';
 import { createWebResearch } from './web-research';
 import { createWebTools, SEARCH_NOT_CONFIGURED, type WebSource, type WebStepStart } from './web-tools';
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 /** The tools as the chat will build them: from the environment, with a caller-owned source list and steps. */
-function setUp({ search = true, trustedSources = [] as string[], maxPageChars = 12_000 } = {}) {
+function setUp({ search = true, trustedSources = '', maxPageChars = 12_000 } = {}) {
   const config = loadConfig({
     WEB_FETCH_ALLOW_HOSTS: '127.0.0.1',
     ...(search ? { SEARCH_PROVIDER: 'searxng', SEARCH_URL: searxng.url } : {}),
@@ -31,7 +32,8 @@ function setUp({ search = true, trustedSources = [] as string[], maxPageChars = 
   const tools = createWebTools({
     // No name is ever looked up in the real DNS.
     ...createWebResearch(config.web, { resolve: (name) => Promise.reject(new Error(`ENOTFOUND ${name}`)) }),
-    trustedSources,
+    // As the bot stores them: the comma-separated text of its settings.
+    trustedSources: splitTrustedSources(trustedSources),
     maxPageChars,
     addSource: (source) => {
       const same = sources.find((s) => s.url === source.url);
@@ -82,7 +84,7 @@ describe('web tools', () => {
   });
 
   it('a refused page is a failed step with a clear error the model can read, and no source', async () => {
-    const { open, sources, steps } = setUp({ trustedSources: ['nih.gov'] });
+    const { open, sources, steps } = setUp({ trustedSources: 'nih.gov' });
     const before = site.connections;
     expect(await open(`${site.url}/page`)).toEqual({ error: 'Outside the trusted sources: 127.0.0.1' });
     expect(await open('http://nih.gov.evil.com/')).toEqual({ error: 'Outside the trusted sources: nih.gov.evil.com' });
@@ -109,7 +111,7 @@ describe('web tools', () => {
   });
 
   it('trusted sources narrow the search and drop results outside them', async () => {
-    const { search, sources } = setUp({ trustedSources: ['nih.gov'] });
+    const { search, sources } = setUp({ trustedSources: 'nih.gov' });
     searxng.requests.length = 0;
     expect(await search('vitamin d')).toEqual({ results: [] });
     expect(searxng.requests[0]!.query).toBe('vitamin d (site:nih.gov)');
