@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createAi } from './ai/providers';
+import { createAi, createEmbeddingModel } from './ai/providers';
 import type { ChatTimeouts } from './ai/tasks/chat-reply';
 import type { Config } from './config';
 import type { Db } from './db/database';
@@ -17,6 +17,10 @@ import { conversationsRoutes } from './modules/chat/conversations.routes';
 import { markInterruptedReplies } from './modules/chat/chat.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
 import { inProcessReplyRegistry } from './modules/chat/reply-registry';
+import { createEmbeddings } from './modules/files/embeddings';
+import { createFileJobs, DEFAULT_FILE_JOBS, type FileJobsOptions } from './modules/files/file-jobs';
+import { filesRoutes } from './modules/files/files.routes';
+import { createStorage } from './modules/files/storage';
 import { healthRoutes } from './modules/health/health.routes';
 import { authGuardPlugin } from './plugins/auth-guard';
 import { errorsPlugin } from './plugins/errors';
@@ -43,6 +47,8 @@ export interface AppOptions {
   chatRateLimit?: RateLimit;
   /** Tests shorten these to see a hanging model time out. */
   chatTimeouts?: Partial<ChatTimeouts>;
+  /** Tests shorten the file job runner's timings; `start: false` leaves uploads unprocessed, like a crash would. */
+  fileJobs?: Partial<FileJobsOptions> & { start?: boolean };
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
   /** How often expired sessions and e-mail links are purged. */
@@ -93,6 +99,14 @@ export async function buildApp(options: AppOptions) {
 
   const authDeps = { db, mailer, config, clock, log: app.log };
   const ai = createAi(config.llm, app.log);
+  const storage = createStorage(config.files);
+  const embeddingModel = createEmbeddingModel(config.llm, config.files.embeddingModel);
+  const fileJobs = createFileJobs(
+    { db, clock, storage, embeddings: embeddingModel ? createEmbeddings(embeddingModel) : null, log: app.log },
+    { ...DEFAULT_FILE_JOBS, ...options.fileJobs },
+  );
+  if (options.fileJobs?.start !== false) app.addHook('onReady', async () => fileJobs.start());
+  app.addHook('onClose', async () => fileJobs.stop());
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db });
@@ -107,6 +121,9 @@ export async function buildApp(options: AppOptions) {
       });
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(accountRoutes, { prefix: '/account', deps: { db, clock } });
+      await api.register(filesRoutes, {
+        deps: { db, clock, storage, limits: config.files.limits, jobs: fileJobs },
+      });
       const chatDeps = {
         db,
         clock,

@@ -66,16 +66,34 @@ export const systemPromptOf = (request: ReceivedRequest) =>
     .map(messageText)
     .join('\n');
 
+/** Dimensions of the fake embeddings: enough that unrelated short texts rarely collide. */
+export const FAKE_EMBEDDING_DIMENSIONS = 256;
+
+/**
+ * A deterministic embedding: each lower-cased word adds 1 to a dimension picked by its hash, so texts sharing
+ * words point the same way and cosine similarity behaves like word overlap.
+ */
+export function fakeEmbedding(text: string): number[] {
+  const vector = new Array<number>(FAKE_EMBEDDING_DIMENSIONS).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 0;
+    for (const ch of word) hash = (hash * 31 + ch.codePointAt(0)!) >>> 0;
+    vector[hash % FAKE_EMBEDDING_DIMENSIONS]! += 1;
+  }
+  return vector;
+}
+
 const words = (text: string) => text.match(/\s*\S+\s*/g) ?? [text];
 const tokenCount = (text: string) => words(text).length;
 
 /**
- * A small OpenAI-compatible server on loopback: POST /v1/chat/completions (plain and `stream: true`) and
- * GET /v1/models. It records every request so tests can assert what reached the model.
+ * A small OpenAI-compatible server on loopback: POST /v1/chat/completions (plain and `stream: true`),
+ * POST /v1/embeddings and GET /v1/models. It records every request so tests can assert what reached the model.
  */
 export async function startFakeLlm(options: FakeLlmOptions = {}) {
   const model = options.model ?? 'fake-model';
   const requests: ReceivedRequest[] = [];
+  const embeddingRequests: { input: string[]; model: string }[] = [];
   const queue: ReplyPlan[] = [];
   let defaultReply: ReplyPlan = options.reply ?? 'Hello from the fake model.';
   let sequence = 0;
@@ -160,6 +178,17 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = (req.url ?? '').split('?')[0];
+      if (req.method === 'POST' && path === '/v1/embeddings') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string | string[]; model: string };
+        const input = Array.isArray(body.input) ? body.input : [body.input];
+        embeddingRequests.push({ input, model: body.model });
+        return sendJson(res, 200, {
+          object: 'list',
+          model: body.model,
+          data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })),
+          usage: { prompt_tokens: tokenCount(input.join(' ')), total_tokens: tokenCount(input.join(' ')) },
+        });
+      }
       if (req.method === 'GET' && path === '/v1/models') {
         return sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', owned_by: 'fake' }] });
       }
@@ -193,6 +222,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     url,
     baseUrl: `${url}/v1`,
     model,
+    /** Every POST /v1/embeddings received (the texts embedded), oldest first. */
+    embeddingRequests,
     /** Every chat completion request received, oldest first. */
     requests,
     /** Replies for the next requests, in order; once used up, the default reply answers. */

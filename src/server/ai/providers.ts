@@ -1,7 +1,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config, LlmProvider } from '../config';
 
@@ -60,5 +60,28 @@ export function createAi(llm: Config['llm'], log: FastifyBaseLogger): Ai {
       const provider = createAnthropic({ apiKey: required(llm.apiKey, 'LLM_API_KEY'), baseURL: llm.baseUrl });
       return { provider: 'anthropic', modelId, model: provider(modelId) };
     }
+  }
+}
+
+/**
+ * The embeddings model for knowledge retrieval (LLM_EMBEDDING_MODEL), from the same endpoint and key as the chat
+ * model; null when none is set, offline, or on Anthropic, which offers none (retrieval is then full-text only).
+ */
+export function createEmbeddingModel(llm: Config['llm'], modelId: string | undefined): EmbeddingModel<string> | null {
+  if (!modelId) return null;
+  switch (llm.provider) {
+    case 'openai-compatible':
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: required(llm.baseUrl, 'LLM_BASE_URL'),
+        apiKey: llm.apiKey,
+      }).textEmbeddingModel(modelId);
+    case 'openai':
+      return createOpenAI({ apiKey: required(llm.apiKey, 'LLM_API_KEY'), baseURL: llm.baseUrl }).textEmbeddingModel(
+        modelId,
+      );
+    case 'anthropic':
+    case 'offline':
+      return null;
   }
 }

@@ -9,6 +9,7 @@ import type { Session } from '../auth/auth.service';
 import { toBot } from '../bots/bots.repository';
 import { toConversation } from '../chat/conversations.repository';
 import { toMessage } from '../chat/messages.repository';
+import { findFilesOfUser, toFile } from '../files/files.repository';
 import { findUserById } from '../users/users.repository';
 import { deleteUser, findEverythingOwnedBy } from './account.repository';
 
@@ -26,6 +27,8 @@ export async function exportAccount(deps: AccountDeps, session: Session) {
     conversations: owned.conversations.map(toConversation),
     messages: owned.messages.map((row) => toMessage(row)),
     activities: owned.activities.map(toActivity),
+    // The files' details; their bytes are downloadable one by one from /api/files/{id}/content.
+    files: (await findFilesOfUser(deps.db.kysely, session.user.id)).map(toFile),
   };
 }
 

@@ -21,7 +21,8 @@ const utf8 = new TextDecoder('utf-8');
 async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
   let pdf;
   try {
-    pdf = await getDocumentProxy(bytes);
+    // Verbosity 0: pdf.js would print its repair attempts on damaged files to the server's stdout.
+    pdf = await getDocumentProxy(bytes, { verbosity: 0 });
   } catch (err) {
     if ((err as Error | undefined)?.name === 'PasswordException') {
       throw new ExtractionError('This PDF is password-protected');

@@ -4,8 +4,8 @@ import { extractDocument, NO_TEXT_MESSAGE } from './extract';
 import { ExtractionError } from './extraction-error';
 import type { ExtractionOutcome, ExtractionRequest } from './extraction-worker';
 
-/** Reads one document and answers with its chunks; the parent bounds this thread's time and memory. */
-parentPort!.once('message', async ({ bytes, format }: ExtractionRequest) => {
+/** Reads documents one by one, answering each with its chunks; the parent bounds this thread's time and memory. */
+parentPort!.on('message', async ({ bytes, format }: ExtractionRequest) => {
   let outcome: ExtractionOutcome;
   try {
     const chunks = chunkDocument(await extractDocument(bytes, format));

@@ -26,47 +26,77 @@ const ENTRY = new URL('./extract.worker.ts', import.meta.url).href;
 // The server runs from TypeScript sources through tsx; a worker starts without its loader, so it registers it.
 const BOOTSTRAP = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
 
+const COULD_NOT_READ = 'This file could not be read.';
+
 /**
- * Extracts and chunks a document in a worker thread of its own: a parser that loops or balloons is stopped by
- * the timeout or the heap limit, and never blocks the server's event loop. Rejects only when `signal` aborts.
+ * Extracts and chunks documents in a worker thread, one at a time: a parser that loops or balloons is stopped
+ * by the timeout or the heap limit (the worker is then replaced), and never blocks the server's event loop.
+ * The worker is kept between jobs, since starting one costs more than reading a small file.
  */
-export function extractInWorker(
-  request: ExtractionRequest,
-  limits: ExtractionLimits,
-  signal?: AbortSignal,
-): Promise<ExtractionOutcome> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(BOOTSTRAP, {
+export function createExtractor(limits: ExtractionLimits) {
+  let worker: Worker | null = null;
+
+  function spawn(): Worker {
+    const w = new Worker(BOOTSTRAP, {
       eval: true,
       resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: 32 },
     });
-    let settled = false;
-    const finish = (outcome: ExtractionOutcome | Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
-    };
-    const onAbort = () => finish(new ExtractionAborted('extraction stopped'));
-    const timer = setTimeout(
-      () =>
-        finish({ ok: false, error: `Reading this file took longer than ${Math.round(limits.timeoutMs / 1000)} s.` }),
-      limits.timeoutMs,
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (outcome: ExtractionOutcome) => finish(outcome));
-    worker.once('error', (err: Error & { code?: string }) =>
-      finish(
-        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? { ok: false, error: 'This file needs more memory to read than the server allows.' }
-          : { ok: false, error: 'This file could not be read.', detail: String(err) },
-      ),
-    );
-    worker.once('exit', () => finish({ ok: false, error: 'This file could not be read.', detail: 'worker exited' }));
-    // A copy goes to the worker, so the caller's buffer stays usable (the job stores nothing from it).
-    worker.postMessage(request);
-  });
+    // An idle worker must not keep the process alive.
+    w.unref();
+    w.once('exit', () => {
+      if (worker === w) worker = null;
+    });
+    return w;
+  }
+
+  function discard(w: Worker) {
+    if (worker === w) worker = null;
+    void w.terminate();
+  }
+
+  /** Resolves with the outcome, whatever the file does; rejects only when `signal` aborts. */
+  function extract(request: ExtractionRequest, signal?: AbortSignal): Promise<ExtractionOutcome> {
+    const w = (worker ??= spawn());
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (outcome: ExtractionOutcome | Error, keepWorker = false) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        w.off('message', onMessage).off('error', onError).off('exit', onExit);
+        if (!keepWorker) discard(w);
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+      };
+      const onMessage = (outcome: ExtractionOutcome) => finish(outcome, true);
+      const onError = (err: Error & { code?: string }) =>
+        finish(
+          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? { ok: false, error: 'This file needs more memory to read than the server allows.' }
+            : { ok: false, error: COULD_NOT_READ, detail: String(err) },
+        );
+      const onExit = () => finish({ ok: false, error: COULD_NOT_READ, detail: 'extraction worker exited' });
+      const onAbort = () => finish(new ExtractionAborted('extraction stopped'));
+      const timer = setTimeout(
+        () =>
+          finish({ ok: false, error: `Reading this file took longer than ${Math.round(limits.timeoutMs / 1000)} s.` }),
+        limits.timeoutMs,
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
+      w.on('message', onMessage).on('error', onError).on('exit', onExit);
+      w.postMessage(request);
+    });
+  }
+
+  return {
+    extract,
+    async close() {
+      const w = worker;
+      worker = null;
+      await w?.terminate();
+    },
+  };
 }
+
+export type Extractor = ReturnType<typeof createExtractor>;

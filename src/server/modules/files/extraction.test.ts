@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   corruptPdf,
   docxWith,
@@ -8,11 +8,12 @@ import {
   zipBombDocx,
 } from '../../../../tests/support/files';
 import { CHUNK_TOKENS } from './chunk';
-import { DEFAULT_EXTRACTION_LIMITS, extractInWorker, type ExtractionOutcome } from './extraction-worker';
+import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionOutcome } from './extraction-worker';
 import type { DocumentFormat } from './file-formats';
 
-const extract = (bytes: Uint8Array, format: DocumentFormat, limits = DEFAULT_EXTRACTION_LIMITS) =>
-  extractInWorker({ bytes, format }, limits);
+const extractor = createExtractor(DEFAULT_EXTRACTION_LIMITS);
+afterAll(() => extractor.close());
+const extract = (bytes: Uint8Array, format: DocumentFormat) => extractor.extract({ bytes, format });
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -99,7 +100,9 @@ describe('document extraction in a worker', () => {
   });
 
   it('stops a job that takes longer than its time limit', async () => {
-    const outcome = await extract(await pdfWithPages(['slow']), 'pdf', { timeoutMs: 1, maxMemoryMb: 128 });
+    const impatient = createExtractor({ timeoutMs: 1, maxMemoryMb: 128 });
+    const outcome = await impatient.extract({ bytes: await pdfWithPages(['slow']), format: 'pdf' });
     expect(outcome).toEqual({ ok: false, error: 'Reading this file took longer than 0 s.' });
+    await impatient.close();
   });
 });

@@ -1,0 +1,186 @@
+import { buffer } from 'node:stream/consumers';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/database';
+import type { Clock } from '../../lib/clock';
+import type { Chunk } from './chunk';
+import { vectorToBytes, type Embeddings } from './embeddings';
+import {
+  createExtractor,
+  DEFAULT_EXTRACTION_LIMITS,
+  ExtractionAborted,
+  type ExtractionLimits,
+  type ExtractionOutcome,
+} from './extraction-worker';
+import { documentFormatOf } from './file-formats';
+import {
+  claimNextFile,
+  finishFile,
+  findBlobDeletions,
+  forgetBlobDeletion,
+  releaseFile,
+  type FileRow,
+} from './files.repository';
+import { MissingBlobError, type FileStorage } from './storage';
+
+export interface FileJobsOptions extends ExtractionLimits {
+  /** How often an idle runner looks for work another instance queued, and for bytes to remove. */
+  pollMs: number;
+  /** A file whose job failed unexpectedly this many times is given up as failed. */
+  maxAttempts: number;
+}
+
+export const DEFAULT_FILE_JOBS: FileJobsOptions = { ...DEFAULT_EXTRACTION_LIMITS, pollMs: 2_000, maxAttempts: 3 };
+
+export interface FileJobsDeps {
+  db: Db;
+  clock: Clock;
+  storage: FileStorage;
+  embeddings: Embeddings | null;
+  log: FastifyBaseLogger;
+}
+
+const GAVE_UP_MESSAGE = 'This file could not be processed. Try uploading it again.';
+
+/**
+ * Reads uploaded documents one at a time, off the request path: claims the oldest file still `processing`
+ * (leased, so a file whose runner died is taken up again once the lease passes — at the next start, or by
+ * another instance), extracts and chunks it in a bounded worker, embeds the chunks when a model is
+ * configured, and stores the outcome. Between jobs it removes the bytes of deleted files.
+ */
+export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DEFAULT_FILE_JOBS) {
+  const { db, clock, storage, log } = deps;
+  // Long enough that a job finishing within its timeout never loses its lease to another instance.
+  const leaseMs = options.timeoutMs * 2 + 60_000;
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let wakeUp: (() => void) | null = null;
+  // A wake-up that came while a pass was running: the next wait is skipped, so nothing waits a whole poll.
+  let woken = false;
+  const stopping = new AbortController();
+  const extractor = createExtractor(options);
+
+  async function removeDeletedBlobs() {
+    for (const { storage_key: key } of await findBlobDeletions(db.kysely, 100)) {
+      try {
+        await storage.delete(key);
+        await forgetBlobDeletion(db.kysely, key);
+      } catch (err) {
+        log.warn({ err, key }, 'could not remove the bytes of a deleted file; will retry');
+        return;
+      }
+    }
+  }
+
+  async function embedChunks(chunks: Chunk[]): Promise<(Chunk & { embedding?: Buffer })[]> {
+    if (!deps.embeddings) return chunks;
+    try {
+      const vectors = await deps.embeddings.embedPassages(chunks.map((c) => c.text));
+      return chunks.map((c, i) => ({ ...c, embedding: vectorToBytes(vectors[i]!) }));
+    } catch (err) {
+      // Full-text search still finds these passages; only the semantic half of retrieval misses them.
+      log.warn({ err }, 'embedding a file failed; it is indexed for full-text search only');
+      return chunks;
+    }
+  }
+
+  async function extract(file: FileRow): Promise<ExtractionOutcome> {
+    const format = documentFormatOf(file.media_type);
+    if (!format) return { ok: false, error: 'This file type cannot be read.' };
+    let bytes: Uint8Array;
+    try {
+      bytes = await buffer(await storage.get(file.storage_key));
+    } catch (err) {
+      if (err instanceof MissingBlobError) return { ok: false, error: 'The stored file is missing. Upload it again.' };
+      throw err;
+    }
+    return extractor.extract({ bytes, format }, stopping.signal);
+  }
+
+  async function process(file: FileRow, leaseUntil: string) {
+    const job = { id: file.id, leaseUntil };
+    const started = Date.now();
+    try {
+      const outcome = await extract(file);
+      if (!outcome.ok && outcome.detail) log.warn({ fileId: file.id, detail: outcome.detail }, 'extraction failed');
+      const result = outcome.ok
+        ? { status: 'ready' as const, error: null, chunks: await embedChunks(outcome.chunks) }
+        : { status: 'failed' as const, error: outcome.error, chunks: [] };
+      await db.kysely.transaction().execute((tx) => finishFile(tx, job, result, clock.now().toISOString()));
+      log.info(
+        { fileId: file.id, status: result.status, chunks: result.chunks.length, ms: Date.now() - started },
+        'file processed',
+      );
+    } catch (err) {
+      if (err instanceof ExtractionAborted) {
+        await releaseFile(db.kysely, file.id);
+        return;
+      }
+      log.error({ err, fileId: file.id }, 'file job failed');
+      if (file.attempts >= options.maxAttempts) {
+        const gaveUp = { status: 'failed' as const, error: GAVE_UP_MESSAGE, chunks: [] };
+        await finishFile(db.kysely, job, gaveUp, clock.now().toISOString()).catch(() => {});
+      } else {
+        await releaseFile(db.kysely, file.id).catch(() => {});
+      }
+    }
+  }
+
+  /** One pass: bytes to remove, then every claimable file. */
+  async function drain() {
+    await removeDeletedBlobs();
+    while (running) {
+      const now = clock.now();
+      const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+      const file = await claimNextFile(db, now.toISOString(), leaseUntil);
+      if (!file) return;
+      await process(file, leaseUntil);
+    }
+  }
+
+  async function run() {
+    while (running) {
+      try {
+        await drain();
+      } catch (err) {
+        log.error({ err }, 'file job runner pass failed');
+      }
+      if (!running) return;
+      if (woken) {
+        woken = false;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.pollMs).unref();
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeUp = null;
+    }
+  }
+
+  return {
+    /** Picks up files left processing by an earlier run, then waits for work. */
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    /** Work is waiting (a new upload, a deleted file): look now rather than at the next poll. */
+    wake() {
+      if (wakeUp) wakeUp();
+      else woken = true;
+    },
+    /** Stops after releasing the file in hand, so the next start (or another instance) takes it up at once. */
+    async stop() {
+      running = false;
+      stopping.abort();
+      wakeUp?.();
+      await loop;
+      await extractor.close();
+    },
+  };
+}
+
+export type FileJobs = ReturnType<typeof createFileJobs>;

@@ -1,0 +1,210 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { KnowledgeFile } from '@shared/contracts/files';
+import type { DatabaseKind, Db, Executor, FilesTable, FileStatus } from '../../db/database';
+import type { Chunk } from './chunk';
+
+export type FileRow = Selectable<FilesTable>;
+
+export function toFile(row: FileRow): KnowledgeFile {
+  return {
+    id: row.id,
+    botId: row.bot_id,
+    conversationId: row.conversation_id,
+    name: row.name,
+    mediaType: row.media_type,
+    size: row.size,
+    status: row.status,
+    error: row.error,
+    chunkCount: row.chunk_count,
+    createdAt: row.created_at,
+  };
+}
+
+export const insertFile = (db: Executor, values: Insertable<FilesTable>) =>
+  db.insertInto('files').values(values).returningAll().executeTakeFirstOrThrow();
+
+/** The file only when it belongs to `userId`; someone else's is indistinguishable from a missing one. */
+export const findOwnedFile = (db: Executor, userId: number, fileId: number) =>
+  db.selectFrom('files').selectAll().where('id', '=', fileId).where('user_id', '=', userId).executeTakeFirst();
+
+/** A bot's knowledge, oldest first (the order they were added). */
+export const findKnowledgeFiles = (db: Executor, botId: number) =>
+  db
+    .selectFrom('files')
+    .selectAll()
+    .where('bot_id', '=', botId)
+    .where('conversation_id', 'is', null)
+    .orderBy('id')
+    .execute();
+
+export const findFilesOfUser = (db: Executor, userId: number) =>
+  db.selectFrom('files').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+
+export async function countKnowledgeFiles(db: Executor, botId: number): Promise<number> {
+  const row = await db
+    .selectFrom('files')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('bot_id', '=', botId)
+    .where('conversation_id', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function countAttachments(db: Executor, conversationId: number): Promise<number> {
+  const row = await db
+    .selectFrom('files')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('conversation_id', '=', conversationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function sumBytesOfUser(db: Executor, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('files')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), sql<number>`0`).as('bytes'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes);
+}
+
+/** The delete trigger queues the bytes for removal (see 0004-files.ts). */
+export const deleteFileRow = (db: Executor, fileId: number) =>
+  db.deleteFrom('files').where('id', '=', fileId).execute();
+
+/**
+ * Takes the oldest document waiting to be read whose lease is free or expired, and leases it until `leaseUntil`.
+ * On PostgreSQL, SKIP LOCKED lets several instances claim different files at once; SQLite has one writer.
+ */
+export function claimNextFile(db: Db, now: string, leaseUntil: string) {
+  return db.kysely
+    .updateTable('files')
+    .set((eb) => ({ lease_until: leaseUntil, attempts: eb('attempts', '+', 1), updated_at: now }))
+    .where('id', '=', (eb) => {
+      const next = eb
+        .selectFrom('files')
+        .select('id')
+        .where('status', '=', 'processing')
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
+        .orderBy('id')
+        .limit(1);
+      return db.kind === 'postgres' ? next.forUpdate().skipLocked() : next;
+    })
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export const releaseFile = (db: Executor, fileId: number) =>
+  db.updateTable('files').set({ lease_until: null }).where('id', '=', fileId).execute();
+
+/**
+ * Ends a claimed job. Only a file still processing under this lease is written, so a job that overran its lease
+ * and was taken over cannot write twice; returns false when nothing was written (or the file is gone).
+ */
+export async function finishFile(
+  db: Executor,
+  job: { id: number; leaseUntil: string },
+  outcome: {
+    status: Exclude<FileStatus, 'processing'>;
+    error: string | null;
+    chunks: (Chunk & { embedding?: Buffer })[];
+  },
+  now: string,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('files')
+    .set({
+      status: outcome.status,
+      error: outcome.error,
+      chunk_count: outcome.chunks.length,
+      lease_until: null,
+      updated_at: now,
+    })
+    .where('id', '=', job.id)
+    .where('status', '=', 'processing')
+    .where('lease_until', '=', job.leaseUntil)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  // Batches keep each statement under SQLite's bound-parameter limit.
+  for (let i = 0; i < outcome.chunks.length; i += 200) {
+    await db
+      .insertInto('file_chunks')
+      .values(
+        outcome.chunks.slice(i, i + 200).map((c, j) => ({
+          file_id: job.id,
+          ord: i + j,
+          text: c.text,
+          page: c.page,
+          section: c.section,
+          embedding: c.embedding ?? null,
+        })),
+      )
+      .execute();
+  }
+  return true;
+}
+
+export const findBlobDeletions = (db: Executor, limit: number) =>
+  db.selectFrom('file_blob_deletions').select('storage_key').limit(limit).execute();
+
+export const forgetBlobDeletion = (db: Executor, key: string) =>
+  db.deleteFrom('file_blob_deletions').where('storage_key', '=', key).execute();
+
+/** Whose files a search may read: the bot's own knowledge, plus one conversation's attachments. */
+export interface SearchScope {
+  userId: number;
+  botId: number;
+  conversationId: number | null;
+}
+
+const scopeSql = (s: SearchScope) =>
+  sql<boolean>`f.user_id = ${s.userId} and f.status = 'ready' and ((f.bot_id = ${s.botId} and f.conversation_id is null)${
+    s.conversationId === null ? sql`` : sql` or f.conversation_id = ${s.conversationId}`
+  })`;
+
+/**
+ * Chunk ids best first by the database's own full-text ranking: FTS5's bm25 (lower is better) on SQLite,
+ * ts_rank over the GIN-indexed tsvector on PostgreSQL. `terms` are plain words (letters and digits only).
+ */
+export async function searchFullText(
+  db: Executor,
+  kind: DatabaseKind,
+  scope: SearchScope,
+  terms: string[],
+  limit: number,
+): Promise<number[]> {
+  if (terms.length === 0) return [];
+  const query =
+    kind === 'sqlite'
+      ? sql<{ id: number }>`select c.id from file_chunks_fts
+          join file_chunks c on c.id = file_chunks_fts.rowid
+          join files f on f.id = c.file_id
+          where file_chunks_fts match ${terms.map((t) => `"${t}"`).join(' OR ')} and ${scopeSql(scope)}
+          order by bm25(file_chunks_fts, 1.0, 0.5) limit ${limit}`
+      : sql<{ id: number }>`select c.id from file_chunks c
+          join files f on f.id = c.file_id,
+          to_tsquery('english', ${terms.join(' | ')}) q
+          where c.tsv @@ q and ${scopeSql(scope)}
+          order by ts_rank(c.tsv, q) desc, c.id limit ${limit}`;
+  return (await query.execute(db)).rows.map((r) => Number(r.id));
+}
+
+/** Every embedded chunk in scope, for ranking by cosine in process. */
+export const findEmbeddings = (db: Executor, scope: SearchScope) =>
+  db
+    .selectFrom('file_chunks as c')
+    .innerJoin('files as f', 'f.id', 'c.file_id')
+    .select(['c.id', 'c.embedding'])
+    .where(scopeSql(scope))
+    .where('c.embedding', 'is not', null)
+    .execute();
+
+export const findChunksWithFiles = (db: Executor, chunkIds: number[]) =>
+  chunkIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('file_chunks as c')
+        .innerJoin('files as f', 'f.id', 'c.file_id')
+        .select(['c.id', 'c.file_id', 'c.text', 'c.page', 'c.section', 'f.name'])
+        .where('c.id', 'in', chunkIds)
+        .execute();

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { FILE_MESSAGES, type KnowledgeFile } from '@shared/contracts/files';
+import { CHAT_MESSAGES } from '@shared/contracts/chat';
+import type { FilesConfig } from '../../config';
+import type { Db } from '../../db/database';
+import type { Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { requireOwnedBot, updateBot } from '../bots/bots.service';
+import { findOwnedConversation } from '../chat/conversations.repository';
+import { detectType, type DetectedType } from './detect-type';
+import type { FileJobs } from './file-jobs';
+import {
+  countAttachments,
+  countKnowledgeFiles,
+  deleteFileRow,
+  findKnowledgeFiles,
+  findOwnedFile,
+  insertFile,
+  sumBytesOfUser,
+  toFile,
+} from './files.repository';
+import type { FileStorage } from './storage';
+
+export interface FilesDeps {
+  db: Db;
+  clock: Clock;
+  storage: FileStorage;
+  limits: FilesConfig['limits'];
+  jobs: Pick<FileJobs, 'wake'>;
+}
+
+export interface Upload {
+  name: string;
+  bytes: Uint8Array;
+}
+
+const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
+
+/** Type from the bytes, then the limits that depend on it; all before anything is stored. */
+async function checkUpload(deps: FilesDeps, userId: number, upload: Upload): Promise<DetectedType> {
+  const type = await detectType(upload.bytes, upload.name);
+  const { limits } = deps;
+  if (type.file.kind === 'image' && upload.bytes.length > limits.imageBytes) {
+    throw tooLarge(FILE_MESSAGES.imageTooLarge(limits.imageBytes));
+  }
+  if (type.file.kind === 'document' && upload.bytes.length > limits.documentBytes) {
+    throw tooLarge(FILE_MESSAGES.documentTooLarge(limits.documentBytes));
+  }
+  if ((await sumBytesOfUser(deps.db.kysely, userId)) + upload.bytes.length > limits.bytesPerUser) {
+    throw tooLarge(FILE_MESSAGES.quotaExceeded(limits.bytesPerUser));
+  }
+  return type;
+}
+
+/**
+ * Stores the bytes, then the row; a document starts `processing` and the job runner reads it. An empty file is
+ * kept as `failed` so its owner sees why, and an image needs no reading.
+ */
+async function storeUpload(
+  deps: FilesDeps,
+  target: { userId: number; botId: number; conversationId: number | null },
+  upload: Upload,
+  type: DetectedType,
+): Promise<KnowledgeFile> {
+  const key = `u${target.userId}/${randomUUID()}`;
+  const empty = upload.bytes.length === 0;
+  const status = empty ? 'failed' : type.file.kind === 'image' ? 'ready' : 'processing';
+  await deps.storage.put(key, upload.bytes, type.mediaType);
+  const now = deps.clock.now().toISOString();
+  try {
+    const row = await insertFile(deps.db.kysely, {
+      user_id: target.userId,
+      bot_id: target.botId,
+      conversation_id: target.conversationId,
+      name: upload.name,
+      media_type: type.mediaType,
+      size: upload.bytes.length,
+      storage_key: key,
+      status,
+      error: empty ? FILE_MESSAGES.empty : null,
+      created_at: now,
+      updated_at: now,
+    });
+    if (status === 'processing') deps.jobs.wake();
+    return toFile(row);
+  } catch (err) {
+    await deps.storage.delete(key).catch(() => {});
+    throw err;
+  }
+}
+
+/** Adds a document to a bot's knowledge; the first one turns on its Document analysis capability. */
+export async function addKnowledgeFile(
+  deps: FilesDeps,
+  userId: number,
+  botId: number,
+  upload: Upload,
+): Promise<KnowledgeFile> {
+  const bot = await requireOwnedBot(deps.db.kysely, userId, botId);
+  const type = await checkUpload(deps, userId, upload);
+  if (type.file.kind === 'image') throw new AppError('UNSUPPORTED_MEDIA_TYPE', FILE_MESSAGES.imagesNotKnowledge);
+  if ((await countKnowledgeFiles(deps.db.kysely, botId)) >= deps.limits.filesPerBot) {
+    throw tooLarge(FILE_MESSAGES.tooManyFiles(deps.limits.filesPerBot));
+  }
+  const file = await storeUpload(deps, { userId, botId, conversationId: null }, upload, type);
+  if (!bot.capabilities.includes('document_analysis')) {
+    await updateBot(deps, userId, botId, { capabilities: [...bot.capabilities, 'document_analysis'] });
+  }
+  return file;
+}
+
+/** Attaches a document or an image to one conversation; the bot must have the matching capability. */
+export async function addAttachment(
+  deps: FilesDeps,
+  userId: number,
+  conversationId: number,
+  upload: Upload,
+): Promise<KnowledgeFile> {
+  const conversation = await findOwnedConversation(deps.db.kysely, userId, conversationId);
+  if (!conversation) throw new AppError('NOT_FOUND', CHAT_MESSAGES.conversationNotFound);
+  const bot = await requireOwnedBot(deps.db.kysely, userId, conversation.bot_id);
+  const type = await checkUpload(deps, userId, upload);
+  if (type.file.kind === 'document' && !bot.capabilities.includes('document_analysis')) {
+    throw new AppError('FORBIDDEN', FILE_MESSAGES.documentsOff);
+  }
+  if (type.file.kind === 'image' && !bot.capabilities.includes('image_understanding')) {
+    throw new AppError('FORBIDDEN', FILE_MESSAGES.imagesOff);
+  }
+  if ((await countAttachments(deps.db.kysely, conversationId)) >= deps.limits.filesPerBot) {
+    throw tooLarge(FILE_MESSAGES.tooManyAttachments(deps.limits.filesPerBot));
+  }
+  return storeUpload(deps, { userId, botId: bot.id, conversationId }, upload, type);
+}
+
+export async function listKnowledgeFiles(deps: FilesDeps, userId: number, botId: number): Promise<KnowledgeFile[]> {
+  await requireOwnedBot(deps.db.kysely, userId, botId);
+  return (await findKnowledgeFiles(deps.db.kysely, botId)).map(toFile);
+}
+
+async function requireOwnedFile(deps: FilesDeps, userId: number, fileId: number) {
+  const row = await findOwnedFile(deps.db.kysely, userId, fileId);
+  if (!row) throw new AppError('NOT_FOUND', FILE_MESSAGES.notFound);
+  return row;
+}
+
+export const getFile = async (deps: FilesDeps, userId: number, fileId: number) =>
+  toFile(await requireOwnedFile(deps, userId, fileId));
+
+export async function openFileContent(
+  deps: FilesDeps,
+  userId: number,
+  fileId: number,
+): Promise<{ file: KnowledgeFile; content: Readable }> {
+  const row = await requireOwnedFile(deps, userId, fileId);
+  return { file: toFile(row), content: await deps.storage.get(row.storage_key) };
+}
+
+/** The row and its chunks go now; the bytes go with the runner's next pass (queued by the delete trigger). */
+export async function deleteFile(deps: FilesDeps, userId: number, fileId: number) {
+  await requireOwnedFile(deps, userId, fileId);
+  await deleteFileRow(deps.db.kysely, fileId);
+  deps.jobs.wake();
+  return { message: FILE_MESSAGES.deleted };
+}

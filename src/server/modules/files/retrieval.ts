@@ -1,0 +1,122 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/database';
+import { bytesToVector, cosine, type Embeddings } from './embeddings';
+import { findChunksWithFiles, findEmbeddings, searchFullText, type SearchScope } from './files.repository';
+
+export interface RetrievalDeps {
+  db: Db;
+  /** Null without LLM_EMBEDDING_MODEL: full-text search alone. */
+  embeddings: Embeddings | null;
+  log?: FastifyBaseLogger;
+}
+
+export interface SearchChunksParams {
+  userId: number;
+  botId: number;
+  /** The conversation whose attachments may be searched too; null or absent for the bot's knowledge alone. */
+  conversationId?: number | null;
+  query: string;
+  /** How many passages at most; 5 unless given. */
+  limit?: number;
+}
+
+export interface RetrievedPassage {
+  chunkId: number;
+  fileId: number;
+  fileName: string;
+  /** 1-based PDF page, else null. */
+  page: number | null;
+  /** Nearest heading (or CSV rows) of the passage, else null. */
+  section: string | null;
+  /** The whole chunk, for the model. */
+  text: string;
+  /** At most about 300 characters around the first matching word, for the sources list. */
+  snippet: string;
+}
+
+export const DEFAULT_PASSAGES = 5;
+/** Each ranking contributes this many candidates to the fusion. */
+const CANDIDATES = 40;
+/** The usual reciprocal-rank-fusion constant: later ranks still count, but the top few dominate. */
+const RRF_K = 60;
+const MAX_TERMS = 32;
+const SNIPPET_CHARS = 300;
+
+/** Plain words of the question, lower-cased and deduplicated; nothing else reaches a full-text query. */
+export function queryTerms(query: string): string[] {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.filter((w) => w.length > 1))].slice(0, MAX_TERMS);
+}
+
+function snippetOf(text: string, terms: string[]): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= SNIPPET_CHARS) return flat;
+  const lower = flat.toLowerCase();
+  const hit = Math.min(...terms.map((t) => lower.indexOf(t)).filter((i) => i >= 0), Infinity);
+  const start = hit === Infinity ? 0 : Math.max(0, flat.lastIndexOf(' ', Math.max(0, hit - 80)) + 1);
+  const end = Math.min(flat.length, start + SNIPPET_CHARS);
+  return `${start > 0 ? '…' : ''}${flat.slice(start, end).trim()}${end < flat.length ? '…' : ''}`;
+}
+
+async function searchByVector(deps: RetrievalDeps, scope: SearchScope, query: string): Promise<number[]> {
+  if (!deps.embeddings) return [];
+  try {
+    const [question, rows] = await Promise.all([
+      deps.embeddings.embedQuery(query),
+      findEmbeddings(deps.db.kysely, scope),
+    ]);
+    return rows
+      .map((r) => ({ id: r.id, score: cosine(question, bytesToVector(r.embedding!)) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, CANDIDATES)
+      .map((r) => r.id);
+  } catch (err) {
+    // An embeddings outage costs recall, not the answer.
+    deps.log?.warn({ err }, 'embedding the question failed; full-text search only');
+    return [];
+  }
+}
+
+/** Reciprocal rank fusion: a chunk's score is the sum of 1/(k + rank) over the rankings it appears in. */
+function fuse(rankings: number[][]): number[] {
+  const scores = new Map<number, number>();
+  for (const ranking of rankings) {
+    ranking.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1)));
+  }
+  return [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+}
+
+/**
+ * The passages that best answer `query` among the bot's own knowledge files and, when given, the conversation's
+ * attachments, of `userId` only: full-text ranking fused with embeddings ranking when a model is configured.
+ */
+export async function searchChunks(deps: RetrievalDeps, params: SearchChunksParams): Promise<RetrievedPassage[]> {
+  const scope: SearchScope = {
+    userId: params.userId,
+    botId: params.botId,
+    conversationId: params.conversationId ?? null,
+  };
+  const terms = queryTerms(params.query);
+  const [byText, byVector] = await Promise.all([
+    searchFullText(deps.db.kysely, deps.db.kind, scope, terms, CANDIDATES),
+    searchByVector(deps, scope, params.query),
+  ]);
+  const best = fuse([byText, byVector]).slice(0, params.limit ?? DEFAULT_PASSAGES);
+  const rows = new Map((await findChunksWithFiles(deps.db.kysely, best)).map((r) => [r.id, r]));
+  return best.flatMap((id) => {
+    const r = rows.get(id);
+    return r
+      ? [
+          {
+            chunkId: r.id,
+            fileId: r.file_id,
+            fileName: r.name,
+            page: r.page,
+            section: r.section,
+            text: r.text,
+            snippet: snippetOf(r.text, terms),
+          },
+        ]
+      : [];
+  });
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+export const FILE_STATUSES = ['processing', 'ready', 'failed'] as const;
+export type FileStatus = (typeof FILE_STATUSES)[number];
+
+/** "20 MB", "500 KB": limits as people read them. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} bytes`;
+}
+
+export const FILE_MESSAGES = {
+  notFound: 'File not found',
+  deleted: 'File deleted',
+  fileRequired: 'Choose a file to upload (form field "file")',
+  notMultipart: 'Send the file as multipart/form-data in the form field "file"',
+  documentTooLarge: (limit: number) => `Documents can be at most ${formatBytes(limit)}.`,
+  imageTooLarge: (limit: number) => `Images can be at most ${formatBytes(limit)}.`,
+  tooManyFiles: (limit: number) => `A bot can have at most ${limit} files.`,
+  tooManyAttachments: (limit: number) => `A conversation can have at most ${limit} attachments.`,
+  quotaExceeded: (limit: number) => `Your files can take at most ${formatBytes(limit)} in total. Delete some first.`,
+  imagesNotKnowledge: "Images can be attached in a chat; a bot's knowledge holds documents.",
+  documentsOff: "This botty cannot read documents. Turn on Document analysis in the bot's settings.",
+  imagesOff: "This botty cannot see images. Turn on Image understanding in the bot's settings.",
+  empty: 'The file is empty',
+} as const;
+
+/** A knowledge file of a bot (`conversationId` null) or a conversation's attachment. */
+export const fileSchema = z.object({
+  id: z.number().int(),
+  botId: z.number().int().nullable(),
+  conversationId: z.number().int().nullable(),
+  name: z.string(),
+  mediaType: z.string(),
+  size: z.number().int(),
+  status: z.enum(FILE_STATUSES),
+  /** Why the file could not be read, for its owner; null unless `failed`. */
+  error: z.string().nullable(),
+  chunkCount: z.number().int(),
+  createdAt: z.string(),
+});
+export type KnowledgeFile = z.infer<typeof fileSchema>;
