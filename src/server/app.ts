@@ -97,6 +97,7 @@ export async function buildApp(options: AppOptions) {
     run: () => purgeExpired({ db, clock }),
   });
 
+  const authRateLimit = options.authRateLimit ?? perMinute(config.rateLimits.authPerMinute);
   const authDeps = { db, mailer, config, clock, log: app.log };
   const ai = createAi(config.llm, app.log);
   const storage = createStorage(config.files);
@@ -113,14 +114,22 @@ export async function buildApp(options: AppOptions) {
       await api.register(authRoutes, {
         prefix: '/auth',
         deps: authDeps,
-        rateLimit: options.authRateLimit ?? perMinute(config.rateLimits.authPerMinute),
+        rateLimit: authRateLimit,
+        accountRateLimit: options.authRateLimit ?? {
+          max: config.rateLimits.signInPerAccountPerHour,
+          timeWindow: 60 * 60_000,
+        },
       });
       await api.register(botsRoutes, {
         deps: { db, clock, ai },
         promptRateLimit: perMinute(config.rateLimits.promptGenerationPerMinute),
       });
       await api.register(activitiesRoutes, { deps: { db } });
-      await api.register(accountRoutes, { prefix: '/account', deps: { db, clock } });
+      await api.register(accountRoutes, {
+        prefix: '/account',
+        deps: { db, clock },
+        passwordCheckLimit: authRateLimit,
+      });
       await api.register(filesRoutes, {
         deps: { db, clock, storage, limits: config.files.limits, jobs: fileJobs },
       });

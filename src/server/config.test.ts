@@ -44,7 +44,12 @@ describe('loadConfig', () => {
         },
         embeddingModel: undefined,
       },
-      rateLimits: { authPerMinute: 10, modelCallsPerMinute: 30, promptGenerationPerMinute: 30 },
+      rateLimits: {
+        authPerMinute: 10,
+        signInPerAccountPerHour: 30,
+        modelCallsPerMinute: 30,
+        promptGenerationPerMinute: 30,
+      },
       chat: { firstTokenTimeoutMs: 30_000, totalTimeoutMs: 120_000, staleReplyMs: 15_000 },
     });
   });

@@ -85,6 +85,7 @@ const envSchema = z.object({
     .pipe(z.array(z.number({ error: PORT_LIST }).int(PORT_LIST).min(1, PORT_LIST).max(65535, PORT_LIST))),
   // Operator overrides (issue 10): attempts per minute, and the chat's time limits.
   RATE_LIMIT_AUTH_PER_MINUTE: positiveInt(10),
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT_PER_HOUR: positiveInt(30),
   RATE_LIMIT_MODEL_CALLS_PER_MINUTE: positiveInt(30),
   RATE_LIMIT_PROMPT_GENERATION_PER_MINUTE: positiveInt(30),
   CHAT_FIRST_TOKEN_TIMEOUT_MS: positiveInt(30_000),
@@ -113,7 +114,13 @@ export interface Config {
   files: FilesConfig;
   web: WebConfig;
   /** Per minute: per address for sign-in, sign-up and e-mail links; per user for model calls and prompts. */
-  rateLimits: { authPerMinute: number; modelCallsPerMinute: number; promptGenerationPerMinute: number };
+  rateLimits: {
+    authPerMinute: number;
+    /** Sign-in attempts on one account from anywhere: slows a password-guessing botnet. */
+    signInPerAccountPerHour: number;
+    modelCallsPerMinute: number;
+    promptGenerationPerMinute: number;
+  };
   chat: {
     firstTokenTimeoutMs: number;
     totalTimeoutMs: number;
@@ -220,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rateLimits: {
       authPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+      signInPerAccountPerHour: e.RATE_LIMIT_SIGNIN_PER_ACCOUNT_PER_HOUR,
       modelCallsPerMinute: e.RATE_LIMIT_MODEL_CALLS_PER_MINUTE,
       promptGenerationPerMinute: e.RATE_LIMIT_PROMPT_GENERATION_PER_MINUTE,
     },

@@ -41,7 +41,8 @@ export async function startTestApp(options: TestAppOptions = {}) {
     db: testDb.db,
     clock: options.clock,
     // Tests hammer the auth and chat routes; the rate-limit tests set their own.
-    authRateLimit: options.authRateLimit ?? { max: 10_000, timeWindow: 60_000 },
+    // Passing `authRateLimit: undefined` on purpose leaves the limits to the environment, as in production.
+    authRateLimit: 'authRateLimit' in options ? options.authRateLimit : { max: 10_000, timeWindow: 60_000 },
     chatRateLimit: options.chatRateLimit ?? { max: 10_000, timeWindow: 60_000 },
     chatTimeouts: options.chatTimeouts,
     fileJobs: options.fileJobs,

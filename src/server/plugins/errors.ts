@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable';
 import { AppError } from '../lib/errors';
+import { TOO_MANY_ATTEMPTS } from './rate-limit';
 
 interface FieldError {
   path: string;
@@ -36,9 +37,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     const status = error.statusCode ?? 500;
     if (status === 429) {
-      return reply
-        .status(429)
-        .send({ message: 'Too many attempts. Please wait a moment and try again.', code: 'RATE_LIMITED', requestId });
+      return reply.status(429).send({ message: TOO_MANY_ATTEMPTS, code: 'RATE_LIMITED', requestId });
     }
     if (status === 413) {
       return reply.status(413).send({ message: 'The request is too large.', code: 'PAYLOAD_TOO_LARGE', requestId });

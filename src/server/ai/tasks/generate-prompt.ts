@@ -6,6 +6,7 @@ import { purposeLabel } from '@shared/bots/purposes';
 import { BOT_PROMPT_MAX, EXAMPLE_QUERY_MAX, GENERATED_QUERIES_MAX } from '@shared/constants';
 import type { GeneratePromptBody, GeneratePromptResponse } from '@shared/contracts/bots';
 import type { Ai } from '../providers';
+import { errorSummary } from './chat-reply';
 
 /** Training shows a progress bar meanwhile; past this the local template is the better answer. */
 export const GENERATE_PROMPT_TIMEOUT_MS = 20_000;
@@ -78,7 +79,11 @@ export async function generatePrompt(
         'generate-prompt: unusable answer from the model; using the local template',
       );
     } catch (err) {
-      deps.log.warn({ err, model: deps.ai.modelId }, 'generate-prompt: the model failed; using the local template');
+      // The error carries the request body (the whole prompt): log only what diagnoses it.
+      deps.log.warn(
+        { error: errorSummary(err), model: deps.ai.modelId },
+        'generate-prompt: the model failed; using the local template',
+      );
     }
   }
   return {

@@ -1,10 +1,17 @@
 import { deleteAccountBodySchema } from '@shared/contracts/account';
 import { messageResponseSchema } from '@shared/contracts/common';
 import { sessionOf } from '../../plugins/auth-guard';
+import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import { deleteAccount, exportAccount, type AccountDeps } from './account.service';
 
-export const accountRoutes = signedInRoutes<{ deps: AccountDeps }>(async (app, { deps }) => {
+export interface AccountRoutesOptions {
+  deps: AccountDeps;
+  /** Per user on deletion, which checks the password. */
+  passwordCheckLimit: RateLimit;
+}
+
+export const accountRoutes = signedInRoutes<AccountRoutesOptions>(async (app, { deps, passwordCheckLimit }) => {
   const tags = ['account'];
 
   app.get('/export', { schema: { tags } }, async (request, reply) => {
@@ -17,7 +24,10 @@ export const accountRoutes = signedInRoutes<{ deps: AccountDeps }>(async (app, {
 
   app.delete(
     '/',
-    { schema: { tags, body: deleteAccountBodySchema, response: { 200: messageResponseSchema } } },
+    {
+      preHandler: limitPerUser(app, passwordCheckLimit, 'password-check'),
+      schema: { tags, body: deleteAccountBodySchema, response: { 200: messageResponseSchema } },
+    },
     async (request) => deleteAccount(deps, sessionOf(request), request.body),
   );
 });

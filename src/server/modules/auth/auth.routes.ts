@@ -14,23 +14,35 @@ import {
 } from '@shared/contracts/auth';
 import { errorResponseSchema, messageResponseSchema } from '@shared/contracts/common';
 import { sessionOf } from '../../plugins/auth-guard';
-import type { RateLimit } from '../../plugins/rate-limit';
+import { limitBy, limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as auth from './auth.service';
 
 export interface AuthRoutesOptions {
   deps: auth.AuthDeps;
+  /** Per address on the anonymous routes; per user on the routes that check a signed-in user's password. */
   rateLimit: RateLimit;
+  /** Sign-in attempts per account, whatever the address. */
+  accountRateLimit: RateLimit;
 }
 
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { deps, rateLimit }) => {
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
+  app,
+  { deps, rateLimit, accountRateLimit },
+) => {
   const limited = { config: { rateLimit } };
+  const perAccount = limitBy(app, accountRateLimit, 'signin-account', (request) =>
+    String((request.body as { username?: unknown } | undefined)?.username ?? '')
+      .trim()
+      .toLowerCase(),
+  );
   const tags = ['auth'];
 
   app.post(
     '/login',
     {
       ...limited,
+      preHandler: perAccount,
       schema: {
         tags,
         body: loginBodySchema,
@@ -102,6 +114,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       app.post(
         '/change-password',
         {
+          preHandler: limitPerUser(app, rateLimit, 'password-check'),
           schema: {
             tags,
             body: changePasswordBodySchema,

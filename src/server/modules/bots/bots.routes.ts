@@ -10,13 +10,13 @@ import { errorResponseSchema, idParamsSchema, messageResponseSchema } from '@sha
 import { generatePrompt } from '../../ai/tasks/generate-prompt';
 import type { Ai } from '../../ai/providers';
 import { currentUserId } from '../../plugins/auth-guard';
-import type { RateLimit } from '../../plugins/rate-limit';
+import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as bots from './bots.service';
 
 export interface BotsRoutesOptions {
   deps: bots.BotsDeps & { ai: Ai };
-  /** Requests per minute per address to POST /generate-prompt, which costs a model call each. */
+  /** Requests per minute per user to POST /generate-prompt, which costs a model call each. */
   promptRateLimit: RateLimit;
 }
 
@@ -69,7 +69,7 @@ export const botsRoutes = signedInRoutes<BotsRoutesOptions>(async (app, { deps, 
   app.post(
     '/generate-prompt',
     {
-      config: { rateLimit: promptRateLimit },
+      preHandler: limitPerUser(app, promptRateLimit, 'prompt-generation'),
       schema: { tags, body: generatePromptBodySchema, response: { 200: generatePromptResponseSchema } },
     },
     async (request) => generatePrompt({ ai: deps.ai, log: request.log }, request.body),

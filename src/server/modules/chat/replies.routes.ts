@@ -9,7 +9,7 @@ import {
 import { errorResponseSchema, idParamsSchema } from '@shared/contracts/common';
 import { AppError } from '../../lib/errors';
 import { currentUserId } from '../../plugins/auth-guard';
-import type { RateLimit } from '../../plugins/rate-limit';
+import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as chat from './chat.service';
 import { openSse } from './sse';
@@ -50,10 +50,7 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
   const replyDeps = (request: FastifyRequest): chat.ReplyDeps => ({ ...deps, log: request.log });
   // One budget per user (not per address) across the routes that call the model; a preHandler, so it runs
   // after the signed-in check.
-  const limitModelCalls = app.rateLimit({
-    ...rateLimit,
-    keyGenerator: (request) => `model-calls:${currentUserId(request)}`,
-  });
+  const limitModelCalls = limitPerUser(app, rateLimit, 'model-calls');
 
   // Running replies save what they have and end their responses, so closing the server does not wait on them.
   app.addHook('preClose', async () => deps.replies.stopAll());
