@@ -15,6 +15,7 @@ import {
   CHAT_ERRORS,
   ChatReplyError,
   runChatReply,
+  ToolsUnsupportedError,
   type ChatTimeouts,
   type ReplyUsage,
 } from '../../ai/tasks/chat-reply';
@@ -52,6 +53,7 @@ import {
 import {
   newReplyContext,
   offlineReplyWithSources,
+  type ReplyContext,
   type ReplyContextInput,
   type ReplyContextProvider,
 } from './reply-context';
@@ -321,28 +323,39 @@ async function writeReply(
       emit: onEvent,
     };
     for (const provide of deps.contextProviders ?? []) await provide(input, context);
-    if (context.sources.length) onEvent({ event: 'sources', data: { sources: context.sources } });
-    const prompt = composePrompt(bot, history, question.content, context);
-    await runChatReply(
-      {
-        ai: deps.ai,
-        botName: bot.name,
-        ...prompt,
-        tools: context.tools,
-        offlineText: offlineReplyWithSources(bot.name, context.sources),
-        signal: claim.signal,
-        timeouts: deps.timeouts,
-        log: deps.log,
+    const handlers = {
+      onText(piece: string) {
+        firstTokenMs ??= Math.round(performance.now() - startedAt);
+        text += piece;
+        onEvent({ event: 'delta', data: { text: piece } });
       },
-      {
-        onText(piece) {
-          firstTokenMs ??= Math.round(performance.now() - startedAt);
-          text += piece;
-          onEvent({ event: 'delta', data: { text: piece } });
+      onUsage: (u: ReplyUsage) => (usage = u),
+    };
+    const ask = (tools: ReplyContext['tools'] | undefined) => {
+      if (context.sources.length) onEvent({ event: 'sources', data: { sources: context.sources } });
+      return runChatReply(
+        {
+          ai: deps.ai,
+          botName: bot.name,
+          ...composePrompt(bot, history, question.content, context),
+          tools,
+          offlineText: offlineReplyWithSources(bot.name, context.sources),
+          signal: claim.signal,
+          timeouts: deps.timeouts,
+          log: deps.log,
         },
-        onUsage: (u) => (usage = u),
-      },
-    );
+        handlers,
+      );
+    };
+    try {
+      await ask(context.tools);
+    } catch (err) {
+      // Some local models cannot call tools: the providers then gather up front what the tools would have.
+      if (!(err instanceof ToolsUnsupportedError) || !context.withoutTools) throw err;
+      deps.log.info({ model: deps.ai.modelId }, 'chat reply: the model refused tools; researching up front');
+      await context.withoutTools();
+      await ask(undefined);
+    }
     if (!text && !claim.signal.aborted) error = CHAT_ERRORS.empty;
   } catch (err) {
     if (!(err instanceof ChatReplyError)) deps.log.error({ err }, 'chat reply failed');

@@ -19,6 +19,11 @@ export interface ReplyContext {
   tools: Record<string, Tool>;
   /** Images that go to the model with the question. */
   images: { mediaType: string; data: Uint8Array }[];
+  /**
+   * Called when the model refuses tool definitions (some local models): gather up front what the tools would
+   * have found (e.g. search with the question), as sources and instructions; the model is then asked without tools.
+   */
+  withoutTools?: () => Promise<void>;
 }
 
 export interface ReplyContextInput {
