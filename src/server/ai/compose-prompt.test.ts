@@ -48,8 +48,8 @@ describe('composeSystemPrompt', () => {
       'Your knowledge ends at your training cutoff. When an answer may depend on recent events or facts that change, say that your information may be out of date.',
     ],
     [
-      { webBrowsing: true },
-      'You cannot browse the web in this chat, so never claim to have looked something up online. When current information would help, say so and suggest where the user can find it.',
+      { useKnowledgeCutoff: true, webBrowsing: true },
+      'Your knowledge ends at your training cutoff. When an answer may depend on recent events or facts that change, say that your information may be out of date, and prefer what you find on the web for recent facts.',
     ],
   ] as [BotConfig, string][])('adds %j as the line %j', (config, line) => {
     expect(composeSystemPrompt(bot({ systemPrompt: 'Base.', ...config }))).toBe(`Base.\n\nHow to respond:\n- ${line}`);
@@ -74,8 +74,18 @@ describe('composeSystemPrompt', () => {
       expect.stringMatching(/^- Use a friendly tone/),
       expect.stringMatching(/^- Write simply/),
       expect.stringMatching(/^- Prefer these trusted sources .*: nature\.com\.$/),
-      expect.stringMatching(/^- You cannot browse the web .* starting with the trusted sources above\.$/),
     ]);
+  });
+
+  it('never tells a web-browsing bot that it cannot browse: the web tools bring their own instructions', () => {
+    expect(composeSystemPrompt(bot({ systemPrompt: 'Base.', webBrowsing: true }))).toBe('Base.');
+    expect(composeSystemPrompt({ ...bot({ systemPrompt: 'Base.' }), capabilities: ['web_search'] })).toBe('Base.');
+  });
+
+  it('tells the model to prefer the web for recent facts when the web_search capability is on', () => {
+    const prompt = composeSystemPrompt({ ...bot({ useKnowledgeCutoff: true }), capabilities: ['web_search'] });
+    expect(prompt).toContain('prefer what you find on the web for recent facts');
+    expect(composeSystemPrompt(bot({ useKnowledgeCutoff: false, webBrowsing: true }))).not.toMatch(/out of date/);
   });
 });
 

@@ -1,11 +1,14 @@
 import { buildLocalPrompt } from '@shared/bots/prompt-template';
 import { splitTrustedSources } from '@shared/bots/trusted-sources';
 import { CONTEXT_WINDOW_DEFAULT } from '@shared/constants';
+import type { Capability } from '@shared/bots/capabilities';
 import type { Bot, BotConfig, TONES, WRITING_STYLES } from '@shared/contracts/bots';
 import type { MessageRole } from '@shared/contracts/chat';
 import type { ChatTurn } from './tasks/chat-reply';
 
-export type PromptBot = Pick<Bot, 'name' | 'description' | 'purpose' | 'config'>;
+export type PromptBot = Pick<Bot, 'name' | 'description' | 'purpose' | 'config'> & {
+  capabilities?: readonly Capability[];
+};
 
 export interface HistoryMessage {
   role: MessageRole;
@@ -24,8 +27,12 @@ const STYLE_LINES: Record<(typeof WRITING_STYLES)[number], string> = {
   simple: 'Write simply: plain everyday language and short sentences, without jargon.',
 };
 
-/** The bot's settings as instructions (decisions §4). */
-function guidelines(config: BotConfig): string[] {
+/** Web research is one setting seen from two wizard steps: the web_search capability and config.webBrowsing. */
+export const browsesTheWeb = (bot: Pick<Bot, 'config'> & { capabilities?: readonly Capability[] }) =>
+  Boolean(bot.config.webBrowsing) || Boolean(bot.capabilities?.includes('web_search'));
+
+/** The bot's settings as instructions (decisions §4); the web tools bring their own (modules/web/web-context.ts). */
+function guidelines(config: BotConfig, webBrowsing: boolean): string[] {
   const sources = splitTrustedSources(config.trustedSources);
   const lines: string[] = [];
   if (config.tone) lines.push(TONE_LINES[config.tone]);
@@ -39,13 +46,7 @@ function guidelines(config: BotConfig): string[] {
     lines.push(`Prefer these trusted sources and point the user to them when relevant: ${sources.join(', ')}.`);
   if (config.useKnowledgeCutoff) {
     lines.push(
-      'Your knowledge ends at your training cutoff. When an answer may depend on recent events or facts that change, say that your information may be out of date.',
-    );
-  }
-  // The setting promises browsing, but no browsing tool exists yet: the model must not pretend to have looked.
-  if (config.webBrowsing) {
-    lines.push(
-      `You cannot browse the web in this chat, so never claim to have looked something up online. When current information would help, say so and suggest where the user can find it${sources.length ? ', starting with the trusted sources above' : ''}.`,
+      `Your knowledge ends at your training cutoff. When an answer may depend on recent events or facts that change, say that your information may be out of date${webBrowsing ? ', and prefer what you find on the web for recent facts' : ''}.`,
     );
   }
   return lines;
@@ -57,7 +58,7 @@ export function basePrompt(bot: PromptBot): string {
 }
 
 export function composeSystemPrompt(bot: PromptBot): string {
-  const lines = guidelines(bot.config);
+  const lines = guidelines(bot.config, browsesTheWeb(bot));
   const base = basePrompt(bot);
   return lines.length ? `${base}\n\nHow to respond:\n${lines.map((line) => `- ${line}`).join('\n')}` : base;
 }
