@@ -1,0 +1,206 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { KnowledgeFile } from '@shared/contracts/files';
+import { createEmbeddingModel } from '../../ai/providers';
+import { createConversation } from '../../../../tests/support/chat-api';
+import { databaseKinds } from '../../../../tests/support/databases';
+import { createBot } from '../../../../tests/support/factories';
+import { startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
+import { pdfWithPages } from '../../../../tests/support/files';
+import { startS3Server } from '../../../../tests/support/s3-server';
+import { signUp, startTestApp, type TestApp, type TestAppOptions } from '../../../../tests/support/test-app';
+import { createEmbeddings } from './embeddings';
+import { searchChunks, type RetrievalDeps } from './retrieval';
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+async function upload(t: TestApp, token: string, path: string, name: string, bytes: Uint8Array) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  const res = await fetch(`${t.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const file = (await res.json()) as KnowledgeFile;
+  if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${JSON.stringify(file)}`);
+  for (let i = 0; i < 300; i++) {
+    const { body } = await t.request<KnowledgeFile>('GET', `/api/files/${file.id}`, { token });
+    if (body.status === 'ready') return body;
+    if (body.status === 'failed') throw new Error(`${name} failed: ${body.error}`);
+    await sleep(100);
+  }
+  throw new Error(`${name} still processing`);
+}
+
+const WARRANTY_PDF = [
+  'Welcome to the Kettle 3000.\nUnpack it carefully.',
+  'Warranty\nThe warranty lasts 24 months from the day of purchase.',
+  'Cleaning\nDescale the kettle every month with vinegar.',
+];
+
+describe.each(databaseKinds)('retrieval (%s)', (kind) => {
+  let llm: FakeLlm;
+  const apps: TestApp[] = [];
+  const dirs: string[] = [];
+  const start = async (options: TestAppOptions = {}) => {
+    const dir = mkdtempSync(join(tmpdir(), 'botty-files-'));
+    dirs.push(dir);
+    const t = await startTestApp({
+      kind,
+      ...options,
+      env: { FILES_DIR: dir, ...options.env },
+      fileJobs: { pollMs: 100 },
+    });
+    apps.push(t);
+    return t;
+  };
+  beforeAll(async () => {
+    llm = await startFakeLlm();
+  });
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((t) => t.close()));
+  });
+  afterAll(async () => {
+    await llm.close();
+    dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+  });
+
+  /** Two users; the first has a bot with knowledge and two conversations with an attachment each. */
+  async function world(t: TestApp) {
+    const owner = await signUp(t);
+    const stranger = await signUp(t);
+    const bot = await createBot(t, owner.token, { capabilities: ['document_analysis'] });
+    const guide = await upload(
+      t,
+      owner.token,
+      `/api/bots/${bot.id}/files`,
+      'kettle.pdf',
+      await pdfWithPages(WARRANTY_PDF),
+    );
+    await upload(
+      t,
+      owner.token,
+      `/api/bots/${bot.id}/files`,
+      'recipes.md',
+      text('# Tea\nSteep green tea for two minutes.'),
+    );
+    const here = await createConversation(t, owner.token, bot.id);
+    const elsewhere = await createConversation(t, owner.token, bot.id);
+    await upload(
+      t,
+      owner.token,
+      `/api/conversations/${here.id}/files`,
+      'launch.txt',
+      text('The launch code word is falcon.'),
+    );
+    await upload(
+      t,
+      owner.token,
+      `/api/conversations/${elsewhere.id}/files`,
+      'zoo.txt',
+      text('The zebra is called Ziggy.'),
+    );
+    const strangerBot = await createBot(t, stranger.token, { capabilities: ['document_analysis'] });
+    await upload(
+      t,
+      stranger.token,
+      `/api/bots/${strangerBot.id}/files`,
+      'other.txt',
+      text('Our warranty lasts 36 months.'),
+    );
+    return { owner, stranger, bot, guide, here, elsewhere, strangerBot };
+  }
+
+  it("finds the passage that answers, with its page, among the bot's files and this conversation's only", async () => {
+    const t = await start();
+    const w = await world(t);
+    const deps: RetrievalDeps = { db: t.db, embeddings: null };
+    const userId = w.owner.user.id as number;
+
+    const warranty = await searchChunks(deps, { userId, botId: w.bot.id, query: 'How long does the warranty last?' });
+    expect(warranty[0]).toMatchObject({
+      fileId: w.guide.id,
+      fileName: 'kettle.pdf',
+      page: 2,
+      section: null,
+      snippet: expect.stringContaining('24 months'),
+    });
+    expect(warranty.map((p) => p.text).join()).not.toContain('36 months');
+
+    const ask = (query: string, conversationId?: number) =>
+      searchChunks(deps, { userId, botId: w.bot.id, conversationId, query });
+    expect((await ask('What is the launch code word?', w.here.id))[0]).toMatchObject({ fileName: 'launch.txt' });
+    expect((await ask('launch code falcon', w.elsewhere.id)).map((p) => p.fileName)).not.toContain('launch.txt');
+    expect((await ask('launch code falcon')).map((p) => p.fileName)).not.toContain('launch.txt');
+    expect((await ask('zebra Ziggy', w.here.id)).map((p) => p.fileName)).not.toContain('zoo.txt');
+    expect((await ask('How long to steep green tea?'))[0]).toMatchObject({ fileName: 'recipes.md', section: 'Tea' });
+
+    // Someone else's bot id finds nothing, and the stranger's own search never reaches the owner's files.
+    const strangerId = w.stranger.user.id as number;
+    expect(await searchChunks(deps, { userId: strangerId, botId: w.bot.id, query: 'warranty' })).toEqual([]);
+    const theirs = await searchChunks(deps, { userId: strangerId, botId: w.strangerBot.id, query: 'warranty months' });
+    expect(theirs.map((p) => p.fileName)).toEqual(['other.txt']);
+    // Punctuation and query syntax are words to look for, never operators.
+    expect(await ask('"warranty" OR NEAR(* -')).toEqual(expect.any(Array));
+    expect(await ask('')).toEqual([]);
+  });
+
+  it('stores embeddings and fuses them with full-text ranking when LLM_EMBEDDING_MODEL is set', async () => {
+    const t = await start({
+      env: { LLM_BASE_URL: llm.baseUrl, LLM_MODEL: llm.model, LLM_EMBEDDING_MODEL: 'fake-embed' },
+    });
+    const w = await world(t);
+    const stored = await t.db.kysely.selectFrom('file_chunks').select('embedding').execute();
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.every((c) => c.embedding && c.embedding.length > 0)).toBe(true);
+    expect(llm.embeddingRequests.flatMap((r) => r.input).join('\n')).toContain('24 months');
+
+    const model = createEmbeddingModel(t.config.llm, t.config.files.embeddingModel)!;
+    const deps: RetrievalDeps = { db: t.db, embeddings: createEmbeddings(model) };
+    const found = await searchChunks(deps, {
+      userId: w.owner.user.id as number,
+      botId: w.bot.id,
+      query: 'warranty months purchase',
+      limit: 2,
+    });
+    expect(found).toHaveLength(2);
+    expect(found[0]).toMatchObject({ fileName: 'kettle.pdf', page: 2 });
+    expect(llm.embeddingRequests.at(-1)!.input).toEqual(['warranty months purchase']);
+  });
+});
+
+describe('files in S3-compatible storage', () => {
+  let s3: Awaited<ReturnType<typeof startS3Server>>;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+  });
+  afterAll(() => s3.close());
+
+  it('uploads, reads, downloads and deletes through the S3 server', async () => {
+    const t = await startTestApp({ env: s3.env, fileJobs: { pollMs: 100 } });
+    try {
+      const { token } = await signUp(t);
+      const bot = await createBot(t, token);
+      const bytes = await pdfWithPages(WARRANTY_PDF);
+      const file = await upload(t, token, `/api/bots/${bot.id}/files`, 'kettle.pdf', bytes);
+      expect(file).toMatchObject({ status: 'ready', chunkCount: 3 });
+      const res = await fetch(`${t.url}/api/files/${file.id}/content`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+
+      const key = (await t.db.kysely.selectFrom('files').select('storage_key').executeTakeFirstOrThrow()).storage_key;
+      const objectUrl = `${s3.endpoint}/${s3.bucket}/${key}`;
+      expect((await fetch(objectUrl)).status).toBe(200);
+      await t.request('DELETE', `/api/files/${file.id}`, { token });
+      for (let i = 0; i < 100 && (await fetch(objectUrl)).status === 200; i++) await sleep(50);
+      expect((await fetch(objectUrl)).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});
