@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Chunk } from './chunk';
 import type { DocumentFormat } from './file-formats';
@@ -22,9 +26,21 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = { timeoutMs: 120_000,
 
 export class ExtractionAborted extends Error {}
 
+/**
+ * tsx's ESM API as a file URL: an eval'd worker resolves bare names from the working directory, which need not
+ * be the project's, so the path is found here, from this module, through tsx's own exports map.
+ */
+function tsxApiUrl(): string {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    exports: { './esm/api': { import: { default: string } } };
+  };
+  return pathToFileURL(join(dirname(manifest), exports['./esm/api'].import.default)).href;
+}
+
 const ENTRY = new URL('./extract.worker.ts', import.meta.url).href;
 // The server runs from TypeScript sources through tsx; a worker starts without its loader, so it registers it.
-const BOOTSTRAP = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
+const BOOTSTRAP = `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
 
 const COULD_NOT_READ = 'This file could not be read.';
 
