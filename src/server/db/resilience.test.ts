@@ -55,7 +55,8 @@ describe.runIf(databaseKinds.includes('postgres'))('PostgreSQL connection loss',
     await admin.end();
     expect(rows.length).toBeGreaterThan(0);
     // The idle clients learn of it asynchronously; unheard, that 'error' event would have ended the process.
-    await expect.poll(() => connectionErrors.length).toBeGreaterThan(0);
+    // Every pooled connection has to hear it (housekeeping tasks at start-up may have opened more than one).
+    await expect.poll(() => connectionErrors.length).toBeGreaterThanOrEqual(rows.length);
     const after = await listBots();
     expect(after.status).toBe(200);
     expect(after.body).toHaveLength(1);
