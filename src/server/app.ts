@@ -22,6 +22,8 @@ import { createFileJobs, DEFAULT_FILE_JOBS, type FileJobsOptions } from './modul
 import { filesRoutes } from './modules/files/files.routes';
 import { createStorage } from './modules/files/storage';
 import { healthRoutes } from './modules/health/health.routes';
+import { webReplyContext } from './modules/web/web-context';
+import { createWebResearch } from './modules/web/web-research';
 import { authGuardPlugin } from './plugins/auth-guard';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
@@ -138,6 +140,8 @@ export async function buildApp(options: AppOptions) {
         clock,
         ai,
         replies: inProcessReplyRegistry(),
+        // One per app, so the page cache is shared. PDFs stay refused until a bounded reader exists for them.
+        contextProviders: [webReplyContext(createWebResearch(config.web))],
         timeouts: {
           firstTokenMs: config.chat.firstTokenTimeoutMs,
           totalMs: config.chat.totalTimeoutMs,

@@ -1,8 +1,9 @@
-import { generateText, streamText } from 'ai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
 import pino from 'pino';
+import { z } from 'zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAi, type Model } from '../../src/server/ai/providers';
-import { startFakeLlm, systemPromptOf, type FakeLlm } from './fake-llm';
+import { startFakeLlm, systemPromptOf, toolResultsOf, toolsOffered, type FakeLlm } from './fake-llm';
 
 /** The fake model is what the chat tests lean on, so it is checked against the real AI SDK client. */
 describe('fake OpenAI-compatible server', () => {
@@ -63,6 +64,30 @@ describe('fake OpenAI-compatible server', () => {
     }
     expect(received).toEqual(['first ']);
     await expect.poll(() => fake.lastRequest().aborted).toBe(true);
+  });
+
+  it.each([false, true])('calls tools in the OpenAI wire format (streamed: %s)', async (streamed) => {
+    fake.enqueue({ toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] }, 'It is 5.');
+    const tools = {
+      add: tool({
+        inputSchema: z.object({ a: z.number(), b: z.number() }),
+        execute: ({ a, b }) => ({ sum: a + b }),
+      }),
+    };
+    const options = { model, prompt: 'Add 2 and 3', tools, stopWhen: stepCountIs(2), maxRetries: 0 };
+    const text = streamed ? await streamText(options).text : (await generateText(options)).text;
+    expect(text).toBe('It is 5.');
+    expect(toolsOffered(fake.requests.at(-2)!)).toEqual(['add']);
+    expect(toolResultsOf(fake.lastRequest())).toEqual([
+      { toolCallId: expect.stringMatching(/^call_fake_/), content: '{"sum":5}' },
+    ]);
+  });
+
+  it('refuses tools when a plan says so, as some local models do', async () => {
+    fake.setReply((request) => (request.body.tools ? { status: 400, message: 'no tools here' } : 'Plain.'));
+    const tools = { noop: tool({ inputSchema: z.object({}), execute: () => ({}) }) };
+    await expect(generateText({ model, prompt: 'x', tools, maxRetries: 0 })).rejects.toThrow('no tools here');
+    expect((await generateText({ model, prompt: 'x', maxRetries: 0 })).text).toBe('Plain.');
   });
 
   it('answers errors with OpenAI-style bodies', async () => {

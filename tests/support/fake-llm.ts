@@ -30,14 +30,23 @@ export interface ReceivedRequest {
  *   `hangAfterChunks` stops a stream part-way and keeps it open until the client leaves;
  * - `{ status }`: an OpenAI-style error response;
  * - `{ hang: true }`: accepts the request and never answers;
- * - `{ raw }`: a 200 whose body is exactly this text (e.g. not JSON at all).
+ * - `{ raw }`: a 200 whose body is exactly this text (e.g. not JSON at all);
+ * - `{ toolCalls }`: calls to the tools the request offered, in the OpenAI tools wire format (streamed as
+ *   `tool_calls` deltas ending with `finish_reason: 'tool_calls'`), after `text` if given.
+ * A function plan can refuse tools as some local models do: `(r) => (r.body.tools ? { status: 400 } : 'Answer')`.
  */
 export type FakeReply =
   | string
   | { text: string; chunks?: string[]; chunkDelayMs?: number; hangAfterChunks?: number }
+  | { toolCalls: FakeToolCall[]; text?: string }
   | { status: number; message?: string }
   | { hang: true }
   | { raw: string };
+
+export interface FakeToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
 
 export type ReplyPlan = FakeReply | ((request: ReceivedRequest) => FakeReply | Promise<FakeReply>);
 
@@ -65,6 +74,16 @@ export const systemPromptOf = (request: ReceivedRequest) =>
     .filter((m) => m.role === 'system')
     .map(messageText)
     .join('\n');
+
+/** The tools a request offered the model, by name. */
+export const toolsOffered = (request: ReceivedRequest) =>
+  ((request.body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
+
+/** The tool results a request carried back to the model (`role: 'tool'` messages), oldest first. */
+export const toolResultsOf = (request: ReceivedRequest) =>
+  request.body.messages
+    .filter((m) => m.role === 'tool')
+    .map((m) => ({ toolCallId: (m as ChatMessage & { tool_call_id?: string }).tool_call_id, content: messageText(m) }));
 
 /** Dimensions of the fake embeddings: enough that unrelated short texts rarely collide. */
 export const FAKE_EMBEDDING_DIMENSIONS = 256;
@@ -104,15 +123,30 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
   };
 
   const completionId = () => `chatcmpl-fake-${++sequence}`;
+  const toolCallsOf = (calls: FakeToolCall[]) =>
+    calls.map((call, index) => ({
+      index,
+      id: `call_fake_${sequence}_${index}`,
+      type: 'function',
+      function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+    }));
 
-  function complete(res: ServerResponse, request: ReceivedRequest, text: string) {
+  function complete(res: ServerResponse, request: ReceivedRequest, text: string, calls: FakeToolCall[] = []) {
     const prompt = request.body.messages.map(messageText).join(' ');
+    const id = completionId();
+    const message = calls.length ? { tool_calls: toolCallsOf(calls) } : {};
     sendJson(res, 200, {
-      id: completionId(),
+      id,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model,
-      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: text, ...message },
+          finish_reason: calls.length ? 'tool_calls' : 'stop',
+        },
+      ],
       usage: {
         prompt_tokens: tokenCount(prompt),
         completion_tokens: tokenCount(text),
@@ -124,7 +158,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
   async function stream(
     res: ServerResponse,
     request: ReceivedRequest,
-    reply: { text: string; chunks?: string[]; chunkDelayMs?: number; hangAfterChunks?: number },
+    reply: {
+      text: string;
+      chunks?: string[];
+      chunkDelayMs?: number;
+      hangAfterChunks?: number;
+      toolCalls?: FakeToolCall[];
+    },
   ) {
     const id = completionId();
     const created = Math.floor(Date.now() / 1000);
@@ -136,14 +176,24 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     event([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
-    const chunks = reply.chunks ?? words(reply.text);
+    const chunks = reply.chunks ?? (reply.text ? words(reply.text) : []);
     for (const [i, chunk] of chunks.entries()) {
       if (reply.hangAfterChunks !== undefined && i >= reply.hangAfterChunks) return;
       if (delay > 0) await sleep(delay);
       if (request.aborted) return;
       event([{ index: 0, delta: { content: chunk }, finish_reason: null }]);
     }
-    event([{ index: 0, delta: {}, finish_reason: 'stop' }]);
+    const calls = reply.toolCalls ?? [];
+    // Each call's name first, then its arguments in two pieces, as OpenAI streams them.
+    for (const call of toolCallsOf(calls)) {
+      const { arguments: args, ...named } = call.function;
+      const half = Math.ceil(args.length / 2);
+      event([{ index: 0, delta: { tool_calls: [{ ...call, function: { ...named, arguments: '' } }] } }]);
+      for (const piece of [args.slice(0, half), args.slice(half)]) {
+        event([{ index: 0, delta: { tool_calls: [{ index: call.index, function: { arguments: piece } }] } }]);
+      }
+    }
+    event([{ index: 0, delta: {}, finish_reason: calls.length ? 'tool_calls' : 'stop' }]);
     if (request.body.stream_options?.include_usage) {
       const prompt = tokenCount(request.body.messages.map(messageText).join(' '));
       const completion = tokenCount(reply.text);
@@ -166,11 +216,17 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
         error: { message: reply.message ?? `fake error ${reply.status}`, type: 'server_error', code: null },
       });
     }
+    if ('toolCalls' in reply)
+      return answerWithText(res, request, { text: reply.text ?? '', toolCalls: reply.toolCalls });
     return answerWithText(res, request, reply);
   }
 
-  function answerWithText(res: ServerResponse, request: ReceivedRequest, reply: { text: string }) {
-    return request.body.stream ? stream(res, request, reply) : complete(res, request, reply.text);
+  function answerWithText(
+    res: ServerResponse,
+    request: ReceivedRequest,
+    reply: { text: string; toolCalls?: FakeToolCall[] },
+  ) {
+    return request.body.stream ? stream(res, request, reply) : complete(res, request, reply.text, reply.toolCalls);
   }
 
   const server = createServer((req, res) => {
