@@ -40,21 +40,16 @@ export const findKnowledgeFiles = (db: Executor, botId: number) =>
 export const findFilesOfUser = (db: Executor, userId: number) =>
   db.selectFrom('files').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 
-export async function countKnowledgeFiles(db: Executor, botId: number): Promise<number> {
+/** A bot's knowledge files, or a conversation's attachments. */
+export async function countFiles(db: Executor, of: { botId: number } | { conversationId: number }): Promise<number> {
   const row = await db
     .selectFrom('files')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('bot_id', '=', botId)
-    .where('conversation_id', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-export async function countAttachments(db: Executor, conversationId: number): Promise<number> {
-  const row = await db
-    .selectFrom('files')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('conversation_id', '=', conversationId)
+    .where((eb) =>
+      'botId' in of
+        ? eb.and([eb('bot_id', '=', of.botId), eb('conversation_id', 'is', null)])
+        : eb('conversation_id', '=', of.conversationId),
+    )
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

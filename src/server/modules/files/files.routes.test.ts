@@ -7,6 +7,11 @@ import type { KnowledgeFile } from '@shared/contracts/files';
 import { UNSUPPORTED_TYPE_MESSAGE } from './detect-type';
 import { createConversation } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
+import {
+  settledFile as settled,
+  uploadFile as upload,
+  uploadSettled as uploadFileSettled,
+} from '../../../../tests/support/files-api';
 import { createBot } from '../../../../tests/support/factories';
 import {
   corruptPdf,
@@ -21,34 +26,8 @@ import { signUp, startTestApp, type TestApp, type TestAppOptions } from '../../.
 
 const text = (s: string) => new TextEncoder().encode(s);
 
-/** A real multipart request, as a browser's FormData sends it. */
-async function upload(t: TestApp, token: string, path: string, name: string, bytes: Uint8Array) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  const res = await fetch(`${t.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  return { status: res.status, body: (await res.json()) as KnowledgeFile & { message: string } };
-}
-
-/** Polls the file until its job has run, as the UI does. */
-async function settled(t: TestApp, token: string, id: number): Promise<KnowledgeFile> {
-  for (let i = 0; i < 300; i++) {
-    const res = await t.request<KnowledgeFile>('GET', `/api/files/${id}`, { token });
-    if (res.status !== 200) throw new Error(`GET file ${id}: ${res.status}`);
-    if (res.body.status !== 'processing') return res.body;
-    await sleep(100);
-  }
-  throw new Error(`file ${id} still processing`);
-}
-
-async function uploadSettled(t: TestApp, token: string, botId: number, name: string, bytes: Uint8Array) {
-  const res = await upload(t, token, `/api/bots/${botId}/files`, name, bytes);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return settled(t, token, res.body.id);
-}
+const uploadSettled = (t: TestApp, token: string, botId: number, name: string, bytes: Uint8Array) =>
+  uploadFileSettled(t, token, `/api/bots/${botId}/files`, name, bytes);
 
 const storedBlobs = (dir: string) =>
   existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()) : [];

@@ -11,8 +11,7 @@ import { findOwnedConversation } from '../chat/conversations.repository';
 import { detectType, type DetectedType } from './detect-type';
 import type { FileJobs } from './file-jobs';
 import {
-  countAttachments,
-  countKnowledgeFiles,
+  countFiles,
   deleteFileRow,
   findKnowledgeFiles,
   findOwnedFile,
@@ -100,7 +99,7 @@ export async function addKnowledgeFile(
   const bot = await requireOwnedBot(deps.db.kysely, userId, botId);
   const type = await checkUpload(deps, userId, upload);
   if (type.file.kind === 'image') throw new AppError('UNSUPPORTED_MEDIA_TYPE', FILE_MESSAGES.imagesNotKnowledge);
-  if ((await countKnowledgeFiles(deps.db.kysely, botId)) >= deps.limits.filesPerBot) {
+  if ((await countFiles(deps.db.kysely, { botId })) >= deps.limits.filesPerBot) {
     throw tooLarge(FILE_MESSAGES.tooManyFiles(deps.limits.filesPerBot));
   }
   const file = await storeUpload(deps, { userId, botId, conversationId: null }, upload, type);
@@ -127,7 +126,7 @@ export async function addAttachment(
   if (type.file.kind === 'image' && !bot.capabilities.includes('image_understanding')) {
     throw new AppError('FORBIDDEN', FILE_MESSAGES.imagesOff);
   }
-  if ((await countAttachments(deps.db.kysely, conversationId)) >= deps.limits.filesPerBot) {
+  if ((await countFiles(deps.db.kysely, { conversationId })) >= deps.limits.filesPerBot) {
     throw tooLarge(FILE_MESSAGES.tooManyAttachments(deps.limits.filesPerBot));
   }
   return storeUpload(deps, { userId, botId: bot.id, conversationId }, upload, type);

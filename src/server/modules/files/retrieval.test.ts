@@ -3,38 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { KnowledgeFile } from '@shared/contracts/files';
 import { createEmbeddingModel } from '../../ai/providers';
 import { createConversation } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
 import { pdfWithPages } from '../../../../tests/support/files';
+import { uploadSettled as upload } from '../../../../tests/support/files-api';
 import { startS3Server } from '../../../../tests/support/s3-server';
 import { signUp, startTestApp, type TestApp, type TestAppOptions } from '../../../../tests/support/test-app';
 import { createEmbeddings } from './embeddings';
 import { searchChunks, type RetrievalDeps } from './retrieval';
 
 const text = (s: string) => new TextEncoder().encode(s);
-
-async function upload(t: TestApp, token: string, path: string, name: string, bytes: Uint8Array) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  const res = await fetch(`${t.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const file = (await res.json()) as KnowledgeFile;
-  if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${JSON.stringify(file)}`);
-  for (let i = 0; i < 300; i++) {
-    const { body } = await t.request<KnowledgeFile>('GET', `/api/files/${file.id}`, { token });
-    if (body.status === 'ready') return body;
-    if (body.status === 'failed') throw new Error(`${name} failed: ${body.error}`);
-    await sleep(100);
-  }
-  throw new Error(`${name} still processing`);
-}
 
 const WARRANTY_PDF = [
   'Welcome to the Kettle 3000.\nUnpack it carefully.',
