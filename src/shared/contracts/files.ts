@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 export const FILE_STATUSES = ['processing', 'ready', 'failed'] as const;
-export type FileStatus = (typeof FILE_STATUSES)[number];
 
 /** "20 MB", "500 KB": limits as people read them. */
 export function formatBytes(bytes: number): string {

@@ -114,5 +114,3 @@ export function createExtractor(limits: ExtractionLimits) {
     },
   };
 }
-
-export type Extractor = ReturnType<typeof createExtractor>;
