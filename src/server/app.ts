@@ -16,7 +16,7 @@ import { botsRoutes } from './modules/bots/bots.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
 import { markInterruptedReplies } from './modules/chat/chat.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
-import { inProcessReplyRegistry } from './modules/chat/reply-registry';
+import { replySharing } from './modules/chat/reply-sharing';
 import { createEmbeddings } from './modules/files/embeddings';
 import { createFileJobs, DEFAULT_FILE_JOBS, type FileJobsOptions } from './modules/files/file-jobs';
 import { filesRoutes } from './modules/files/files.routes';
@@ -91,7 +91,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(securityPlugin);
   await app.register(textSafetyPlugin);
   await app.register(openapiPlugin);
-  await app.register(rateLimitPlugin, { redisUrl: config.redisUrl });
+  await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix });
   await app.register(authGuardPlugin, { db, clock });
   await app.register(periodicTaskPlugin, {
     name: 'purge expired sessions and e-mail links',
@@ -139,7 +139,7 @@ export async function buildApp(options: AppOptions) {
         db,
         clock,
         ai,
-        replies: inProcessReplyRegistry(),
+        ...(await replySharing(app, config)),
         // One per app, so the page cache is shared. PDFs stay refused until a bounded reader exists for them.
         contextProviders: [webReplyContext(createWebResearch(config.web))],
         timeouts: {

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       appUrl: 'http://localhost:5000',
       database: { kind: 'sqlite', path: './data/botty.db' },
       redisUrl: undefined,
+      redisKeyPrefix: 'botty:',
       mail: { smtpUrl: undefined, from: 'Botty <no-reply@localhost>' },
       emailVerificationRequired: false,
       llm: { provider: 'offline', baseUrl: undefined, apiKey: undefined, model: undefined },

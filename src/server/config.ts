@@ -41,6 +41,7 @@ const envSchema = z.object({
   APP_URL: url(/^https?:$/, 'must be an http(s) URL such as https://botty.example.com'),
   DATABASE_URL: optionalString.pipe(z.string().default('./data/botty.db')),
   REDIS_URL: url(/^rediss?:$/, 'must be a redis:// or rediss:// URL'),
+  REDIS_KEY_PREFIX: optionalString.pipe(z.string().default('botty:')),
   SMTP_URL: url(/^smtps?:$/, 'must be an smtp:// or smtps:// URL such as smtp://user:pass@host:587'),
   MAIL_FROM: optionalString.pipe(z.string().default('Botty <no-reply@localhost>')),
   EMAIL_VERIFICATION: optionalString.pipe(z.enum(['required', 'off']).optional()),
@@ -104,6 +105,8 @@ export interface Config {
   appUrl: string;
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
   redisUrl: string | undefined;
+  /** Starts every Redis key and channel, so several deployments can share one Redis. */
+  redisKeyPrefix: string;
   mail: { smtpUrl: string | undefined; from: string };
   emailVerificationRequired: boolean;
   llm: { provider: LlmProvider; baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
@@ -198,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     database: parseDatabase(e.DATABASE_URL),
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     emailVerificationRequired: (e.EMAIL_VERIFICATION ?? (e.SMTP_URL ? 'required' : 'off')) === 'required',
     llm: { provider, baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },

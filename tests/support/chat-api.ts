@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createSseParser } from '../../src/shared/chat/sse';
+import { createSseParser, type SseMessage } from '../../src/shared/chat/sse';
 import {
   chatStreamEventSchema,
   type ChatStreamEvent,
@@ -21,7 +21,17 @@ export async function messagesOf(t: ApiClient, token: string, conversationId: nu
   return res.body;
 }
 
-export type ReceivedEvent = ChatStreamEvent & { at: number };
+export type ReceivedEvent = ChatStreamEvent & { at: number; id?: string };
+
+function toReceivedEvent({ event, data, id }: SseMessage): ReceivedEvent {
+  return { ...chatStreamEventSchema.parse({ event, data: JSON.parse(data) }), at: performance.now(), id };
+}
+
+/** Every event of a text/event-stream response, read to its end and checked against the contract. */
+export async function readEvents(res: Response): Promise<ReceivedEvent[]> {
+  const parser = createSseParser();
+  return parser.push(await res.text()).map(toReceivedEvent);
+}
 
 /**
  * A streaming call read as it arrives, the way a browser client reads it: every event is checked against the
@@ -46,9 +56,7 @@ export async function openChatStream(t: ApiClient, path: string, init: { token: 
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     try {
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        for (const { event, data } of parser.push(chunk.value)) {
-          events.push({ ...chatStreamEventSchema.parse({ event, data: JSON.parse(data) }), at: performance.now() });
-        }
+        for (const message of parser.push(chunk.value)) events.push(toReceivedEvent(message));
       }
     } catch (err) {
       if (!connection.signal.aborted) throw err;

@@ -1,7 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Config } from '../config';
+import { connectRedis } from '../lib/redis';
 import { AppError } from '../lib/errors';
 import { currentUserId } from './auth-guard';
 
@@ -11,17 +12,21 @@ export interface RateLimit {
 }
 
 /** Off by default; routes opt in with `config.rateLimit`. Redis shares the counts between instances. */
-export const rateLimitPlugin = fp(async (app: FastifyInstance, options: { redisUrl: string | undefined }) => {
-  const redis = options.redisUrl
-    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 })
-    : undefined;
-  if (redis) app.addHook('onClose', async () => void redis.disconnect());
-  await app.register(rateLimit, {
-    global: false,
-    ...(redis ? { redis, nameSpace: 'botty-rl-' } : {}),
-    keyGenerator: (request) => `${request.ip}:${request.routeOptions.url ?? request.url}`,
-  });
-});
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance, options: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>) => {
+    const redis = options.redisUrl
+      ? await connectRedis(options.redisUrl, { log: app.log, name: 'rate-limits' })
+      : undefined;
+    if (redis) app.addHook('onClose', async () => void redis.disconnect());
+    await app.register(rateLimit, {
+      global: false,
+      // Redis away: count on this instance rather than refuse every request.
+      skipOnError: true,
+      ...(redis ? { redis, nameSpace: `${options.redisKeyPrefix}rl-` } : {}),
+      keyGenerator: (request) => `${request.ip}:${request.routeOptions.url ?? request.url}`,
+    });
+  },
+);
 
 export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a moment and try again.';
 

@@ -1,11 +1,14 @@
 export interface SseMessage {
   event: string;
   data: string;
+  /** The event's id, which a reconnecting client sends back as Last-Event-ID. */
+  id?: string;
 }
 
 /** One event block: `field: value` lines; comments (`:`) and blocks without data (heartbeats) yield nothing. */
 function parseBlock(block: string): SseMessage | null {
   let event = 'message';
+  let id: string | undefined;
   const data: string[] = [];
   for (const line of block.split(/\r?\n/)) {
     if (line === '' || line.startsWith(':')) continue;
@@ -14,8 +17,9 @@ function parseBlock(block: string): SseMessage | null {
     const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
     if (field === 'event') event = value;
     else if (field === 'data') data.push(value);
+    else if (field === 'id') id = value;
   }
-  return data.length ? { event, data: data.join('\n') } : null;
+  return data.length ? { event, data: data.join('\n'), ...(id === undefined ? {} : { id }) } : null;
 }
 
 /**

@@ -57,6 +57,7 @@ import {
   type ReplyContextInput,
   type ReplyContextProvider,
 } from './reply-context';
+import type { ReplyEvents } from './reply-events';
 import type { ReplyClaim, ReplyRegistry } from './reply-registry';
 
 export interface ChatDeps {
@@ -64,6 +65,8 @@ export interface ChatDeps {
   clock: Clock;
   ai: Ai;
   replies: ReplyRegistry;
+  /** The events of running replies, for clients that reconnect. */
+  replyEvents: ReplyEvents;
   timeouts: ChatTimeouts;
   /** What other domains add to a reply (knowledge passages, web tools, images), in order. */
   contextProviders?: ReplyContextProvider[];
@@ -191,6 +194,8 @@ export type ReplyOutcome =
 export interface PendingReply {
   /** The user message saved for this reply; null when regenerating or answering an existing message. */
   userMessage: Message | null;
+  /** The reply's own message, saved with status `streaming` until it ends. */
+  replyId: number;
   /**
    * Writes the reply, handing each event (start, sources, steps, text) to `onEvent`, and saves it: whole
    * (`complete`), the part written before a stop (`stopped`), or the part written before a failure (`failed`).
@@ -247,6 +252,7 @@ export async function beginReply(
     };
     return {
       userMessage: saved,
+      replyId: replyRow.id,
       stop: claim.stop,
       run: (onEvent) => writeReply(deps, job, onEvent).finally(claim.release),
     };

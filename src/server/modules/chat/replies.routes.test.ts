@@ -10,6 +10,7 @@ import {
   messagesOf,
   openChatStream,
   streamChat,
+  readEvents,
 } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
@@ -201,22 +202,43 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
     expect(await c.stop()).toMatchObject({ status: 200, body: { stopped: false } });
   });
 
-  it('stops the model when the client goes away, and keeps what was written', async () => {
+  it('keeps writing when the client goes away, and a reconnecting client resumes without gap or duplicate', async () => {
     const c = await chat();
-    fake.enqueue({ text: 'alpha beta gamma', hangAfterChunks: 1 });
+    const words = ['alpha ', 'beta ', 'gamma ', 'delta ', 'epsilon'];
+    fake.enqueue({ text: words.join(''), chunks: words, chunkDelayMs: 60 });
     const stream = await c.open('Hello');
     await stream.waitFor((e) => e.event === 'delta');
     stream.disconnect();
+    const seen = [...stream.events];
+    expect(fake.lastRequest().aborted).toBe(false);
 
-    await expect.poll(() => fake.lastRequest().aborted).toBe(true);
-    await expect
-      .poll(async () => (await c.messages()).map((m) => [m.role, m.content, m.status]))
-      .toEqual([
-        ['user', 'Hello', 'complete'],
-        ['assistant', 'alpha ', 'stopped'],
-      ]);
-    // The conversation is free for the next message.
-    expect((await c.send('Still there?')).at(-1)).toMatchObject({ event: 'done', data: { status: 'complete' } });
+    // What the browser does after a blip or a reload: GET the stream with the last event id it saw.
+    const lastId = seen.at(-1)!.id!;
+    const resumed = await fetch(`${t.url}/api/conversations/${c.conversation.id}/stream`, {
+      headers: { authorization: `Bearer ${token}`, 'last-event-id': lastId },
+    });
+    expect(resumed.status).toBe(200);
+    const rest = await readEvents(resumed);
+    expect(deltasOf([...seen, ...rest]).join('')).toBe(words.join(''));
+    expect(rest.at(-1)).toMatchObject({ event: 'done', data: { status: 'complete', content: words.join('') } });
+    expect(new Set([...seen, ...rest].map((e) => e.id)).size).toBe(seen.length + rest.length);
+
+    // Without an id the whole reply is replayed; a conversation with no reply running answers 204.
+    const replay = await readEvents(
+      await fetch(`${t.url}/api/conversations/${c.conversation.id}/stream`, {
+        headers: { authorization: `Bearer ${token}` },
+      }),
+    );
+    expect(replay.map((e) => e.event)).toEqual([...seen, ...rest].map((e) => e.event));
+    const other = await chat();
+    const none = await fetch(`${t.url}/api/conversations/${other.conversation.id}/stream`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(none.status).toBe(204);
+    const bad = await fetch(`${t.url}/api/conversations/${c.conversation.id}/stream?after=nonsense`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(bad.status).toBe(400);
   });
 
   it('refuses a second reply in a conversation while one is being written', async () => {
@@ -277,6 +299,7 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
       event: 'error',
       data: { message: CHAT_ERRORS.totalTimeout, messageId: saved.id },
       at: expect.any(Number),
+      id: expect.any(String),
     });
     expect((await c.usage()).usageCount).toBe(0);
   });

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  type ChatStreamEvent,
   botMessageBodySchema,
   botMessageResponseSchema,
   chatStatusSchema,
@@ -7,11 +8,13 @@ import {
   streamBodySchema,
 } from '@shared/contracts/chat';
 import { errorResponseSchema, idParamsSchema } from '@shared/contracts/common';
+import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { currentUserId } from '../../plugins/auth-guard';
 import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as chat from './chat.service';
+import { parseReplyEventId } from './reply-events';
 import { openSse } from './sse';
 
 export interface RepliesRoutesOptions {
@@ -21,26 +24,41 @@ export interface RepliesRoutesOptions {
 }
 
 const STREAM_DESCRIPTION =
-  'Answers with server-sent events (text/event-stream): `user-message` (the saved user message; stream only), ' +
-  '`delta` ({ text }) as the reply is written, then `done` (the saved reply, or null when stopped before any text) ' +
-  'or `error` ({ message, messageId? }). Refusals (404, 409, 429) are plain JSON errors.';
+  'Answers with server-sent events (text/event-stream), each with an `id:`: `user-message` (the saved user ' +
+  'message; stream only), `start` ({ messageId }), `sources` and `step` when the reply uses any, `delta` ({ text }) ' +
+  'as the reply is written, then `done` (the saved reply, or null when stopped before any text) or `error` ' +
+  '({ message, messageId? }). Refusals (404, 409, 429) are plain JSON errors. A client that loses the stream ' +
+  'keeps the reply running and resumes it with GET /api/conversations/{id}/stream and `Last-Event-ID`.';
+
+const resumeQuerySchema = z.object({ after: z.string().max(100).optional() });
 
 const failureDetails = (outcome: { message: { id: number } | null }) =>
   outcome.message ? { messageId: outcome.message.id } : {};
 
-/** Sends a reply as the events of STREAM_DESCRIPTION; the client going away stops the reply like POST /stop. */
-async function streamReply(reply: FastifyReply, pending: chat.PendingReply) {
+/**
+ * Sends a reply as the events of STREAM_DESCRIPTION, recording each in the reply event log first so that a
+ * client that lost this response (a blip, a reload, another instance behind the balancer) can resume it. The
+ * reply goes on when the client goes away: only Stop ends it early.
+ */
+async function streamReply(
+  reply: FastifyReply,
+  deps: chat.ChatDeps,
+  conversationId: number,
+  pending: chat.PendingReply,
+) {
   const sse = openSse(reply);
-  sse.gone.addEventListener('abort', pending.stop);
+  const log = deps.replyEvents.open(conversationId, String(pending.replyId));
+  const send = (event: ChatStreamEvent) => sse.send(event, log.append(event));
   try {
-    if (pending.userMessage) sse.send({ event: 'user-message', data: pending.userMessage });
-    const outcome = await pending.run((event) => sse.send(event));
-    sse.send(
+    if (pending.userMessage) send({ event: 'user-message', data: pending.userMessage });
+    const outcome = await pending.run(send);
+    send(
       outcome.status === 'failed'
         ? { event: 'error', data: { message: outcome.error, ...failureDetails(outcome) } }
         : { event: 'done', data: outcome.message },
     );
   } finally {
+    log.end();
     sse.end();
   }
 }
@@ -51,9 +69,6 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
   // One budget per user (not per address) across the routes that call the model; a preHandler, so it runs
   // after the signed-in check.
   const limitModelCalls = limitPerUser(app, rateLimit, 'model-calls');
-
-  // Running replies save what they have and end their responses, so closing the server does not wait on them.
-  app.addHook('preClose', async () => deps.replies.stopAll());
 
   app.get('/chat/status', { schema: { tags, response: { 200: chatStatusSchema } } }, async () => ({
     offline: deps.ai.model === null,
@@ -112,7 +127,7 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
         conversationId: request.params.id,
         target: { kind: 'message', content: request.body.content },
       });
-      await streamReply(reply, pending);
+      await streamReply(reply, deps, request.params.id, pending);
     },
   );
 
@@ -132,7 +147,40 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
         conversationId: request.params.id,
         target: { kind: 'regenerate' },
       });
-      await streamReply(reply, pending);
+      await streamReply(reply, deps, request.params.id, pending);
+    },
+  );
+
+  app.get(
+    '/conversations/:id/stream',
+    {
+      schema: {
+        tags,
+        description:
+          "Resumes the conversation's running (or just finished) reply: the events after `Last-Event-ID` (or the " +
+          '`after` query parameter; all of them without either), then the live ones until `done` or `error`. ' +
+          '204 when no reply is running or recently finished.',
+        params: idParamsSchema,
+        querystring: resumeQuerySchema,
+        response: { 204: z.null(), 400: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const conversationId = request.params.id;
+      await chat.getConversation(deps, currentUserId(request), conversationId);
+      const after = request.headers['last-event-id'] ?? request.query.after;
+      if (after !== undefined && (typeof after !== 'string' || !parseReplyEventId(after))) {
+        throw new AppError('BAD_REQUEST', 'Last-Event-ID is not an event id of this stream');
+      }
+      if (!(await deps.replyEvents.current(conversationId))) return reply.status(204).send(null);
+      const sse = openSse(reply);
+      try {
+        for await (const { id, event } of deps.replyEvents.follow(conversationId, { after, signal: sse.gone })) {
+          sse.send(event, id);
+        }
+      } finally {
+        sse.end();
+      }
     },
   );
 

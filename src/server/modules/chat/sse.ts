@@ -5,7 +5,7 @@ import type { ChatStreamEvent } from '@shared/contracts/chat';
 export const SSE_HEARTBEAT_MS = 15_000;
 
 export interface SseChannel {
-  send(event: ChatStreamEvent): void;
+  send(event: ChatStreamEvent, id?: string): void;
   end(): void;
   /** Aborts when the client goes away before the stream ended. */
   readonly gone: AbortSignal;
@@ -43,21 +43,29 @@ export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): Ss
     if (!res.writableFinished) gone.abort();
   });
 
+  // Events sent in one turn of the event loop leave in one write of one string: under load the model's tokens
+  // arrive in batches, and a write per token (even corked: a buffer each, gathered by writev) costs more than
+  // relaying it.
+  let pending = '';
+  const flush = () => {
+    const text = pending;
+    pending = '';
+    if (text && writable()) res.write(text);
+  };
+
   return {
     gone: gone.signal,
-    send({ event, data }) {
+    send({ event, data }, id) {
       if (!writable()) return;
-      // Events sent in one turn of the event loop leave in one write: under load the model's tokens arrive in
-      // batches, and a system call per token then costs more than relaying it.
-      if (res.writableCorked === 0) {
-        res.cork();
-        setImmediate(() => res.uncork());
-      }
-      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (!pending) setImmediate(flush);
+      // The id lets a client that lost the stream resume after the last event it saw (Last-Event-ID).
+      pending += `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
     },
     end() {
       clearInterval(heartbeat);
-      if (writable()) res.end();
+      if (!writable()) return;
+      res.end(pending);
+      pending = '';
     },
   };
 }

@@ -1,0 +1,32 @@
+import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config';
+import { connectRedis } from '../../lib/redis';
+import { redisReplyEvents } from './redis-reply-events';
+import { redisReplyRegistry } from './redis-reply-registry';
+import { inProcessReplyEvents, type ReplyEvents } from './reply-events';
+import { inProcessReplyRegistry, type ReplyRegistry } from './reply-registry';
+
+/**
+ * How running replies are shared: through Redis when REDIS_URL is set (the conversation lock, Stop and the
+ * event log reach every instance), else within this process. Closed with the app: running replies are stopped
+ * first (so each saves what it has and ends its response), then the connections.
+ */
+export async function replySharing(
+  app: FastifyInstance,
+  config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>,
+): Promise<{ replies: ReplyRegistry; replyEvents: ReplyEvents }> {
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, { log: app.log, name: 'replies' }) : undefined;
+  const keyPrefix = config.redisKeyPrefix;
+  const replies = redis
+    ? await redisReplyRegistry(redis, { instanceId: `${hostname()}:${process.pid}`, log: app.log, keyPrefix })
+    : inProcessReplyRegistry();
+  const replyEvents = redis ? redisReplyEvents(redis, { log: app.log, keyPrefix }) : inProcessReplyEvents();
+  app.addHook('preClose', async () => replies.stopAll());
+  app.addHook('onClose', async () => {
+    await replyEvents.close();
+    await replies.close();
+    redis?.disconnect();
+  });
+  return { replies, replyEvents };
+}
