@@ -20,6 +20,7 @@ import { replySharing } from './modules/chat/reply-sharing';
 import { createEmbeddings } from './modules/files/embeddings';
 import { createFileJobs, DEFAULT_FILE_JOBS, type FileJobsOptions } from './modules/files/file-jobs';
 import { filesRoutes } from './modules/files/files.routes';
+import { knowledgeReplyContext } from './modules/files/knowledge-context';
 import { createStorage } from './modules/files/storage';
 import { healthRoutes } from './modules/health/health.routes';
 import { webReplyContext } from './modules/web/web-context';
@@ -104,8 +105,9 @@ export async function buildApp(options: AppOptions) {
   const ai = createAi(config.llm, app.log);
   const storage = createStorage(config.files);
   const embeddingModel = createEmbeddingModel(config.llm, config.files.embeddingModel);
+  const embeddings = embeddingModel ? createEmbeddings(embeddingModel) : null;
   const fileJobs = createFileJobs(
-    { db, clock, storage, embeddings: embeddingModel ? createEmbeddings(embeddingModel) : null, log: app.log },
+    { db, clock, storage, embeddings, log: app.log },
     { ...DEFAULT_FILE_JOBS, ...options.fileJobs },
   );
   if (options.fileJobs?.start !== false) app.addHook('onReady', async () => fileJobs.start());
@@ -141,7 +143,10 @@ export async function buildApp(options: AppOptions) {
         ai,
         ...(await replySharing(app, config)),
         // One per app, so the page cache is shared. PDFs stay refused until a bounded reader exists for them.
-        contextProviders: [webReplyContext(createWebResearch(config.web))],
+        contextProviders: [
+          knowledgeReplyContext({ db, embeddings, storage }),
+          webReplyContext(createWebResearch(config.web)),
+        ],
         timeouts: {
           firstTokenMs: config.chat.firstTokenTimeoutMs,
           totalMs: config.chat.totalTimeoutMs,

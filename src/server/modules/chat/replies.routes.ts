@@ -125,7 +125,7 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
     async (request, reply) => {
       const pending = await chat.beginReply(replyDeps(request), currentUserId(request), {
         conversationId: request.params.id,
-        target: { kind: 'message', content: request.body.content },
+        target: { kind: 'message', content: request.body.content, fileIds: request.body.fileIds },
       });
       await streamReply(reply, deps, request.params.id, pending);
     },
