@@ -16,20 +16,106 @@ export const CHAT_MESSAGES = {
   replyRunning: 'A reply is already being written in this conversation. Stop it or wait for it to finish.',
   nothingToRegenerate: 'There is no message to reply to yet.',
   conversationDeleted: 'Conversation deleted',
+  onlyUserMessagesEdit: 'Only your own messages can be edited.',
+  botDeletedMidReply: 'This botty was deleted while it was answering.',
+  conversationDeletedMidReply: 'This conversation was deleted while the botty was answering.',
+  accountDeletedMidReply: 'Your account was deleted while the botty was answering.',
+  searchEmpty: 'Type a word to search for',
+  cursorInvalid: 'Cursor is not one this list gave out',
 } as const;
 
 /** Spec §9: the title every new conversation gets unless the client names it. */
 export const conversationTitle = (botName: string) => `Conversation with ${botName}`;
+
+/**
+ * Where a conversation's title came from: `default` ('Conversation with {name}'), `auto` (named after its
+ * subject once its first reply was written; decision 0014) or `user` (renamed; never renamed automatically).
+ */
+export const TITLE_SOURCES = ['default', 'auto', 'user'] as const;
+export type TitleSource = (typeof TITLE_SOURCES)[number];
 
 export const conversationSchema = z.object({
   id: z.number().int(),
   botId: z.number().int(),
   userId: z.number().int(),
   title: z.string(),
+  titleSource: z.enum(TITLE_SOURCES),
   createdAt: z.string(),
+  /** The last message's time: lists are ordered by it. */
   updatedAt: z.string(),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
+
+/** A conversation in the History list and search results: with the bot it is with. */
+export const conversationSummarySchema = conversationSchema.extend({
+  bot: z.object({ id: z.number().int(), name: z.string(), icon: z.string() }),
+});
+export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
+
+/**
+ * GET /api/conversations?cursor=&limit=: the caller's conversations with at least one message, across all
+ * bots, most recently active first. Pass `nextCursor` back as `cursor` for the next page; null at the end.
+ */
+export const conversationPageSchema = z.object({
+  items: z.array(conversationSummarySchema),
+  nextCursor: z.string().nullable(),
+});
+export type ConversationPage = z.infer<typeof conversationPageSchema>;
+
+const LIST_LIMIT_MESSAGE = 'Limit must be a whole number from 1 to 200';
+const listLimitSchema = z.coerce
+  .number({ error: LIST_LIMIT_MESSAGE })
+  .int(LIST_LIMIT_MESSAGE)
+  .min(1, LIST_LIMIT_MESSAGE)
+  .max(200, LIST_LIMIT_MESSAGE);
+const cursorSchema = z.string().max(200, CHAT_MESSAGES.cursorInvalid);
+
+export const conversationPageQuerySchema = z.object({
+  cursor: cursorSchema.optional(),
+  limit: listLimitSchema.default(30),
+});
+
+/**
+ * GET /api/conversations/{id}/messages. Without `cursor` and `limit`: the whole active branch, oldest first
+ * (the spec's call). With `limit`: the newest `limit` messages of the active branch before `cursor` (a
+ * message id; none: from the end), still oldest first. The next (older) page's cursor is the first message's
+ * id; a page shorter than `limit` is the beginning of the conversation.
+ */
+export const messagesQuerySchema = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,10}$/, CHAT_MESSAGES.cursorInvalid)
+    .transform(Number)
+    .optional(),
+  limit: listLimitSchema.optional(),
+});
+
+/** GET /api/conversations/search?q=: full-text search of the caller's conversation titles and messages. */
+export const conversationSearchQuerySchema = z.object({
+  q: z
+    .string({ error: CHAT_MESSAGES.searchEmpty })
+    .trim()
+    .min(1, CHAT_MESSAGES.searchEmpty)
+    .max(200, 'Search must be at most 200 characters'),
+  limit: listLimitSchema.default(20),
+});
+
+/** Text with the matched words marked, to be rendered as text nodes (never as HTML). */
+export const highlightedTextSchema = z.array(z.object({ text: z.string(), match: z.boolean() }));
+export type HighlightedText = z.infer<typeof highlightedTextSchema>;
+
+/**
+ * One conversation that matched, most recently active first. `messageId` is the newest matching message of
+ * its active branch (open `/chat/{botId}?c={conversation.id}&m={messageId}`), null when only the title
+ * matched; `snippet` is that message's (or the title's) text around the match.
+ */
+export const conversationSearchResultSchema = z.object({
+  conversation: conversationSummarySchema,
+  messageId: z.number().int().nullable(),
+  snippet: highlightedTextSchema,
+});
+export const conversationSearchResponseSchema = z.object({ results: z.array(conversationSearchResultSchema) });
+export type ConversationSearchResult = z.infer<typeof conversationSearchResultSchema>;
 
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
@@ -82,6 +168,12 @@ export const messageSchema = z.object({
   sources: z.array(sourceSchema),
   steps: z.array(replyStepSchema),
   attachments: z.array(attachmentSchema),
+  /**
+   * User messages only: the versions of this message made by editing it (POST /api/messages/{id}/edit), oldest
+   * first. `ids[index]` is this message; the version switcher (`‹ index+1/count ›`) activates another with
+   * POST /api/messages/{ids[i]}/activate. Missing on replies.
+   */
+  versions: z.object({ index: z.number().int(), count: z.number().int(), ids: z.array(z.number().int()) }).optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 
@@ -140,6 +232,15 @@ export const streamBodySchema = z.object({
   /** Files attached to this conversation (POST /api/conversations/{id}/files) that this message carries. */
   fileIds: z.array(z.number().int().positive()).max(10, 'At most 10 files per message').optional(),
 });
+
+/**
+ * POST /api/messages/{id}/edit: a new version of a user message. The conversation's active branch is cut at
+ * that message (the replaced turns stay, reachable through `versions`), the new version is saved and a reply
+ * to it streams exactly as POST /api/conversations/{id}/stream does (`user-message` carries the new version).
+ * Its files are carried over. POST /api/messages/{id}/activate makes the branch through that message active
+ * (following its most recent replies) and answers the whole active branch, as GET .../messages does.
+ */
+export const editMessageBodySchema = z.object({ content: messageContentSchema });
 
 export const stopResponseSchema = z.object({
   /** False when no reply was running in that conversation. */
