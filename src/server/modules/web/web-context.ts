@@ -18,7 +18,7 @@ const UP_FRONT_PAGE_CHARS = 4_000;
 const MAX_QUERY_CHARS = 400;
 
 /** http(s) links in a message, without the punctuation that usually follows one in a sentence. */
-export function pastedLinks(text: string): string[] {
+function pastedLinks(text: string): string[] {
   const found = (text.match(/https?:\/\/[^\s<>"'`]+/gi) ?? []).map((link) => link.replace(/[.,;:!?)\]}]+$/, ''));
   return [...new Set(found)].slice(0, MAX_PASTED_LINKS);
 }
@@ -48,11 +48,11 @@ function foundInstruction(found: string[], trustedSources: readonly string[], ca
     ...(trustedSources.length ? [trustedOnly(trustedSources)] : []),
     ...(found.length
       ? [
-          'What was found, numbered for citations:',
+          'What the research gave (pages numbered for citations):',
           ...found,
           'Cite it with [n] right after the facts it supports; never invent a number or a page.',
         ]
-      : ['Nothing was found.']),
+      : ['No page was found or read.']),
   ];
   return lines.join('\n\n');
 }
