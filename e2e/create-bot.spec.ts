@@ -96,7 +96,8 @@ describe('create-bot wizard', () => {
     await button(page, 'Utensils').click();
     expect(await button(page, 'Utensils').getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('checkbox', { name: 'Web search' }).click();
-    await page.getByRole('checkbox', { name: 'Memory & context' }).click();
+    // Memory & context is the conversation memory switch of step 2, on unless turned off.
+    expect(await page.getByRole('checkbox', { name: 'Memory & context' }).getAttribute('aria-checked')).toBe('true');
     await next.click();
 
     // Step 2: web_search chosen in step 1 turned web browsing on; the switch turns the capability back off.

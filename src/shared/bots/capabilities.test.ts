@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, CAPABILITY_INFO, setCapability, setWebBrowsing, type Capability } from './capabilities';
+import {
+  CAPABILITIES,
+  CAPABILITY_INFO,
+  hasConversationMemory,
+  setCapability,
+  setConversationMemory,
+  setWebBrowsing,
+  type Capability,
+} from './capabilities';
 
 interface Draft {
   name: string;
@@ -35,6 +43,22 @@ describe('capabilities', () => {
     expect(on.capabilities).toEqual(['web_search', 'memory_context']);
     expect(on.config).toEqual({ conversationMemory: true, webBrowsing: true });
     expect(setWebBrowsing(on, false).capabilities).toEqual(['memory_context']);
+  });
+
+  it('memory_context and the conversation memory switch are one setting', () => {
+    const off = setCapability(draft({ capabilities: ['memory_context'] }), 'memory_context', false);
+    expect(off).toEqual({ name: 'Scout', capabilities: [], config: { conversationMemory: false } });
+    expect(hasConversationMemory(off)).toBe(false);
+    const on = setConversationMemory(off, true);
+    expect(on).toEqual({ name: 'Scout', capabilities: ['memory_context'], config: { conversationMemory: true } });
+    expect(setConversationMemory(on, false).capabilities).toEqual([]);
+  });
+
+  it('memory is on unless turned off, as the server reads it', () => {
+    expect(hasConversationMemory(draft())).toBe(true);
+    expect(
+      hasConversationMemory(draft({ capabilities: ['memory_context'], config: { conversationMemory: false } })),
+    ).toBe(false);
   });
 
   it('other capabilities leave web browsing alone and keep the canonical order without duplicates', () => {

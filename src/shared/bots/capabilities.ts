@@ -9,22 +9,36 @@ export const CAPABILITY_INFO: Record<Capability, { label: string; description: s
   memory_context: { label: 'Memory & context', description: 'Remember earlier messages in the conversation' },
 };
 
-/** The part of a bot or wizard draft that the web-search rule touches. */
+/** The part of a bot or wizard draft that the synced-capability rules touch. */
 export interface CapabilityDraft {
   capabilities: readonly Capability[];
-  config: { webBrowsing?: boolean };
+  config: { webBrowsing?: boolean; conversationMemory?: boolean };
 }
 
+/** Capabilities that are the same setting as a step-2 switch of the wizard (spec §5, decisions §1). */
+const SWITCH_OF = { web_search: 'webBrowsing', memory_context: 'conversationMemory' } as const;
+
 /**
- * Turns a capability on or off. web_search and config.webBrowsing are one setting seen from two steps of the
- * wizard (spec §5), so switching either one switches the other.
+ * Turns a capability on or off. web_search and config.webBrowsing, memory_context and config.conversationMemory
+ * are each one setting seen from two steps of the wizard, so switching either one switches the other.
  */
 export function setCapability<T extends CapabilityDraft>(draft: T, capability: Capability, enabled: boolean): T {
   const capabilities = CAPABILITIES.filter((c) => (c === capability ? enabled : draft.capabilities.includes(c)));
-  const config = capability === 'web_search' ? { ...draft.config, webBrowsing: enabled } : draft.config;
+  const key = SWITCH_OF[capability as keyof typeof SWITCH_OF] as string | undefined;
+  const config = key ? { ...draft.config, [key]: enabled } : draft.config;
   return { ...draft, capabilities, config };
 }
 
 /** The step-2 web browsing toggle. */
 export const setWebBrowsing = <T extends CapabilityDraft>(draft: T, enabled: boolean): T =>
   setCapability(draft, 'web_search', enabled);
+
+/** The step-2 conversation memory toggle. */
+export const setConversationMemory = <T extends CapabilityDraft>(draft: T, enabled: boolean): T =>
+  setCapability(draft, 'memory_context', enabled);
+
+/**
+ * Conversation memory is on unless it was turned off: the server sends earlier messages whenever
+ * `conversationMemory` is not false, so bots saved before the sync rule read as they behave.
+ */
+export const hasConversationMemory = (draft: CapabilityDraft) => draft.config.conversationMemory !== false;

@@ -10,7 +10,7 @@ import { useId } from 'react';
 import { CAPABILITIES, CAPABILITY_INFO } from '@shared/bots/capabilities';
 import { BOT_ICONS, FALLBACK_ICON } from '@shared/bots/icons';
 import { isPurpose, PURPOSE_LABELS, PURPOSES, type Purpose } from '@shared/bots/purposes';
-import { isDefined } from '../model/wizard';
+import { hasCapability, isDefined } from '../model/wizard';
 import { BOT_DESCRIPTION_MAX, BOT_NAME_MAX } from '@shared/constants';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Button } from '@/components/ui/button';
@@ -124,7 +124,7 @@ export function DefineStep({ wizard }: { wizard: Wizard }) {
         <div role="group" aria-labelledby={`${id}-capabilities`} className="grid gap-3 sm:grid-cols-2">
           {CAPABILITIES.map((capability) => {
             const { label, description } = CAPABILITY_INFO[capability];
-            const checked = draft.capabilities.includes(capability);
+            const checked = hasCapability(draft, capability);
             return (
               <label
                 key={capability}

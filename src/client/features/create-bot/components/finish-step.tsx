@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { CAPABILITY_INFO } from '@shared/bots/capabilities';
 import { purposeLabel } from '@shared/bots/purposes';
-import { botFieldsOf, customizationOf, type WizardStep } from '../model/wizard';
+import { botFieldsOf, capabilitiesOf, customizationOf, type WizardStep } from '../model/wizard';
 import { useCreateBot } from '@/entities/bot/api/create-bot';
 import { useUpdateBot } from '@/entities/bot/api/update-bot';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
@@ -53,6 +53,7 @@ export function FinishStep({ wizard, botId }: { wizard: Wizard; botId: number | 
   const SubmitIcon = busy ? LoaderCircle : submitLabel.icon;
   const settings = customizationOf(draft);
   const prompt = draft.config.systemPrompt ?? '';
+  const capabilities = capabilitiesOf(draft);
 
   const submit = () => {
     const fields = botFieldsOf(draft);
@@ -97,9 +98,9 @@ export function FinishStep({ wizard, botId }: { wizard: Wizard; botId: number | 
       </div>
 
       <ReviewSection title="Capabilities" step={1} onEdit={wizard.goTo} disabled={busy}>
-        {draft.capabilities.length > 0 ? (
+        {capabilities.length > 0 ? (
           <ul className="flex flex-wrap gap-2">
-            {draft.capabilities.map((capability) => (
+            {capabilities.map((capability) => (
               <li key={capability}>
                 <Badge variant="outline">{CAPABILITY_INFO[capability].label}</Badge>
               </li>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { setCapability, setWebBrowsing, type Capability } from '@shared/bots/capabilities';
+import { setCapability, setConversationMemory, setWebBrowsing, type Capability } from '@shared/bots/capabilities';
 import {
   addExampleQuery,
   initialWizardState,
@@ -82,10 +82,11 @@ export function useWizard(initial: WizardState, storageKey: string | null) {
   );
 
   const customize = useCallback(
-    ({ webBrowsing, ...change }: CustomizationChange) =>
+    ({ webBrowsing, conversationMemory, ...change }: CustomizationChange) =>
       updateDraft((draft) => {
         const next = { ...draft, config: { ...draft.config, ...change } };
-        return webBrowsing === undefined ? next : setWebBrowsing(next, webBrowsing);
+        const browsing = webBrowsing === undefined ? next : setWebBrowsing(next, webBrowsing);
+        return conversationMemory === undefined ? browsing : setConversationMemory(browsing, conversationMemory);
       }),
     [updateDraft],
   );

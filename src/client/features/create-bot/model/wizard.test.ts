@@ -4,11 +4,13 @@ import {
   addExampleQuery,
   botFieldsOf,
   canStartTraining,
+  capabilitiesOf,
   customizationOf,
   customizationSchema,
   CUSTOMIZATION_DEFAULTS,
   draftFromBot,
   emptyDraft,
+  hasCapability,
   initialWizardState,
   isDefined,
   isStepCompleted,
@@ -84,7 +86,7 @@ describe('the draft', () => {
     });
   });
 
-  it('becomes the request fields: trimmed text, web browsing following web_search', () => {
+  it('becomes the request fields: trimmed text, web browsing following web_search, memory_context the memory switch', () => {
     const draft = {
       ...emptyDraft(),
       name: ' Chef ',
@@ -97,9 +99,19 @@ describe('the draft', () => {
       description: 'Plans meals',
       purpose: 'answering',
       icon: 'robot',
-      capabilities: ['web_search'],
-      config: { webBrowsing: true },
+      capabilities: ['web_search', 'memory_context'],
+      config: { webBrowsing: true, conversationMemory: true },
     });
+  });
+
+  it('shows Memory & context as the memory switch: on unless turned off, whatever the list says', () => {
+    expect(hasCapability(emptyDraft(), 'memory_context')).toBe(true);
+    const off = { ...emptyDraft(), capabilities: ['memory_context' as const], config: { conversationMemory: false } };
+    expect(hasCapability(off, 'memory_context')).toBe(false);
+    expect(capabilitiesOf(off)).toEqual([]);
+    expect(customizationOf(off).conversationMemory).toBe(false);
+    expect(botFieldsOf(off).config.conversationMemory).toBe(false);
+    expect(hasCapability(off, 'web_search')).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Capability } from '@shared/bots/capabilities';
+import { CAPABILITIES, hasConversationMemory, type Capability } from '@shared/bots/capabilities';
 import { FALLBACK_ICON, type IconName } from '@shared/bots/icons';
 import type { Purpose } from '@shared/bots/purposes';
 import { CONTEXT_WINDOW_DEFAULT, EXAMPLE_QUERY_MAX } from '@shared/constants';
@@ -171,6 +171,18 @@ export const CUSTOMIZATION_DEFAULTS: Customization = {
 };
 
 /**
+ * Whether a capability is on, as both wizard steps show it. memory_context is read from the conversation memory
+ * switch (on unless turned off, as the server reads it), so the two cannot disagree even for bots saved before
+ * the sync rule; the other capabilities are the list itself.
+ */
+export const hasCapability = (draft: WizardDraft, capability: Capability) =>
+  capability === 'memory_context' ? hasConversationMemory(draft) : draft.capabilities.includes(capability);
+
+/** The capabilities as saved: the list with memory_context following the memory switch. */
+export const capabilitiesOf = (draft: WizardDraft): Capability[] =>
+  CAPABILITIES.filter((capability) => hasCapability(draft, capability));
+
+/**
  * Step 2's values for a draft: what was chosen, defaults for the rest. Web browsing is read from the
  * web_search capability, so the two cannot disagree even for bots saved before the sync rule.
  */
@@ -179,7 +191,11 @@ export function customizationOf(draft: WizardDraft): Customization {
   const values = Object.fromEntries(
     keys.map((key) => [key, draft.config[key] ?? CUSTOMIZATION_DEFAULTS[key]]),
   ) as Customization;
-  return { ...values, webBrowsing: draft.capabilities.includes('web_search') };
+  return {
+    ...values,
+    webBrowsing: draft.capabilities.includes('web_search'),
+    conversationMemory: hasConversationMemory(draft),
+  };
 }
 
 /** Edit Botty (decisions §1) opens an existing bot in the wizard, which walks the same steps. */
@@ -194,14 +210,18 @@ export function draftFromBot(bot: Bot): WizardDraft {
   };
 }
 
-/** The fields POST /api/bots and PATCH /api/bots/{id} share. */
+/** The fields POST /api/bots and PATCH /api/bots/{id} share; each synced pair is saved agreeing. */
 export function botFieldsOf(draft: WizardDraft) {
   return {
     name: draft.name.trim(),
     description: draft.description.trim(),
     purpose: draft.purpose,
     icon: draft.icon,
-    capabilities: draft.capabilities,
-    config: { ...draft.config, webBrowsing: draft.capabilities.includes('web_search') },
+    capabilities: capabilitiesOf(draft),
+    config: {
+      ...draft.config,
+      webBrowsing: draft.capabilities.includes('web_search'),
+      conversationMemory: hasConversationMemory(draft),
+    },
   };
 }
