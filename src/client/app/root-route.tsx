@@ -1,5 +1,5 @@
 import { PageSpinner } from '@/components/ui/spinner';
-import { HomePage } from '@/features/home/components/home-page';
+import { LazyHomePage } from '@/app/lazy-home';
 import { LandingPage } from '@/features/landing/components/landing-page';
 import { useAuth } from '@/lib/auth';
 
@@ -7,5 +7,5 @@ import { useAuth } from '@/lib/auth';
 export function RootRoute() {
   const { isAuthenticated, isLoading } = useAuth();
   if (isLoading) return <PageSpinner />;
-  return isAuthenticated ? <HomePage /> : <LandingPage />;
+  return isAuthenticated ? <LazyHomePage /> : <LandingPage />;
 }

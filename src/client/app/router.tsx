@@ -7,7 +7,6 @@ import { ProtectedRoute } from '@/features/auth/components/protected-route';
 import { RegisterPage } from '@/features/auth/components/register-page';
 import { ResetPasswordPage } from '@/features/auth/components/reset-password-page';
 import { VerifyEmailPage } from '@/features/auth/components/verify-email-page';
-import { HomePage } from '@/features/home/components/home-page';
 import { AppShell } from '@/features/layout/components/app-shell';
 import { ErrorPage } from '@/features/layout/components/error-page';
 import { NotFoundPage } from '@/features/layout/components/not-found-page';
@@ -29,7 +28,7 @@ export const router = createBrowserRouter([
         // Shown while a lazily loaded page arrives on a first visit straight to it.
         hydrateFallbackElement: <PageSpinner />,
         children: [
-          { path: '/home', element: <HomePage /> },
+          { path: '/home', lazy: async () => ({ Component: (await import('@/app/lazy-home')).LazyHomePage }) },
           {
             path: '/dashboard',
             lazy: async () => ({
