@@ -13,7 +13,8 @@
  * per open stream (RSS and heap growth with MEMORY_STREAMS replies held open by a stalled model, after a full
  * GC), beside the targets of issue 10. Loopback only; stops by itself within DEADLINE_MS.
  *
- * BENCH_CPU_PROF=<dir> runs the Botty server under `node --cpu-prof` and leaves its profile in <dir>.
+ * BENCH_CPU_PROF=<dir> runs the Botty server under `node --cpu-prof` and leaves its profile in <dir>;
+ * BENCH_STREAMS=500 (or 1, 50) runs that load alone, e.g. to profile it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
@@ -26,7 +27,7 @@ const LEVELS = [
   { streams: 1, rounds: 15 },
   { streams: 50, rounds: 3 },
   { streams: 500, rounds: 2 },
-];
+].filter(({ streams }) => !process.env.BENCH_STREAMS || process.env.BENCH_STREAMS === String(streams));
 const TOKENS = 200;
 const MAX_STREAMS = Math.max(...LEVELS.map((level) => level.streams));
 const MEMORY_STREAMS = 500;

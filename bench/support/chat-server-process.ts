@@ -14,7 +14,7 @@ const testDb = await createTestDb(process.env.TEST_DATABASE_URL ? 'postgres' : '
 const config = loadConfig({
   PORT: '0',
   HOST: '127.0.0.1',
-  LOG_LEVEL: 'silent',
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   LLM_BASE_URL: modelBaseUrl,
   LLM_MODEL: 'fake-model',
 });
