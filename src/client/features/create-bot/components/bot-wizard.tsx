@@ -14,6 +14,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
+import { useKnowledge } from '../hooks/use-knowledge';
 import { useWizard } from '../hooks/use-wizard';
 import { CustomizeStep } from './customize-step';
 import { DefineStep } from './define-step';
@@ -39,6 +40,8 @@ interface BotWizardProps {
 
 export function BotWizard({ title, initial, storageKey, botId }: BotWizardProps) {
   const wizard = useWizard(initial, storageKey);
+  // Kept here, above the steps, so moving between steps neither loses chosen files nor stops an upload.
+  const knowledge = useKnowledge(wizard, botId);
   const [training, setTraining] = useState(false);
   const { step } = wizard.state;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -62,7 +65,17 @@ export function BotWizard({ title, initial, storageKey, botId }: BotWizardProps)
             ? 'Define, customise and train your own AI assistant in four steps.'
             : 'Change any step, then save your changes.'
         }
-        actions={botId === null && <ResetDialog onReset={wizard.reset} disabled={training} />}
+        actions={
+          botId === null && (
+            <ResetDialog
+              onReset={() => {
+                wizard.reset();
+                knowledge.clear();
+              }}
+              disabled={training}
+            />
+          )
+        }
       />
       <div className="mt-8">
         <StepIndicator current={step} onSelect={wizard.goTo} disabled={training} />
@@ -76,9 +89,9 @@ export function BotWizard({ title, initial, storageKey, botId }: BotWizardProps)
         </CardHeader>
         <CardContent>
           {step === 1 && <DefineStep wizard={wizard} />}
-          {step === 2 && <CustomizeStep wizard={wizard} />}
+          {step === 2 && <CustomizeStep wizard={wizard} knowledge={knowledge} />}
           {step === 3 && <TrainStep wizard={wizard} onTrainingChange={setTraining} />}
-          {step === 4 && <FinishStep wizard={wizard} botId={botId} />}
+          {step === 4 && <FinishStep wizard={wizard} knowledge={knowledge} botId={botId} />}
         </CardContent>
       </Card>
     </div>

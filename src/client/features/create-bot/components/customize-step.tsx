@@ -14,8 +14,10 @@ import { Label } from '@/components/ui/label';
 import { RadioCard, RadioGroup } from '@/components/ui/radio-group';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
+import type { Knowledge } from '../hooks/use-knowledge';
 import type { CustomizationChange, Wizard } from '../hooks/use-wizard';
 import { FieldGroup } from './field-group';
+import { KnowledgeSection } from './knowledge-section';
 import { TONE_LABELS, WRITING_STYLE_LABELS } from './labels';
 import { StepFooter } from './step-footer';
 
@@ -34,7 +36,7 @@ const SWITCHES = {
 type SwitchName = keyof typeof SWITCHES;
 
 /** Step 2: how the bot writes and what it may use, validated by the shared config schema. */
-export function CustomizeStep({ wizard }: { wizard: Wizard }) {
+export function CustomizeStep({ wizard, knowledge }: { wizard: Wizard; knowledge: Knowledge }) {
   const { draft } = wizard.state;
   const { customize, next } = wizard;
   const form = useForm<CustomizationInput, unknown, Customization>({
@@ -82,6 +84,10 @@ export function CustomizeStep({ wizard }: { wizard: Wizard }) {
       </Section>
 
       <Section title="Knowledge">
+        <KnowledgeSection knowledge={knowledge} documentAnalysis={draft.capabilities.includes('document_analysis')} />
+      </Section>
+
+      <Section title="Web and citations">
         <SwitchRow control={form.control} name="webBrowsing" />
         <SwitchRow control={form.control} name="useKnowledgeCutoff" />
         <SwitchRow control={form.control} name="citationGeneration" />

@@ -1,18 +1,22 @@
 import { LoaderCircle, Rocket, Save } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CAPABILITY_INFO } from '@shared/bots/capabilities';
 import { purposeLabel } from '@shared/bots/purposes';
 import { botFieldsOf, capabilitiesOf, customizationOf, type WizardStep } from '../model/wizard';
+import type { Bot } from '@shared/contracts/bots';
 import { useCreateBot } from '@/entities/bot/api/create-bot';
 import { useUpdateBot } from '@/entities/bot/api/update-bot';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
+import { useBotFiles } from '@/entities/file/api/get-bot-files';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/lib/auth';
 import { ApiError } from '@/lib/request';
+import type { Knowledge } from '../hooks/use-knowledge';
 import type { Wizard } from '../hooks/use-wizard';
+import { hasKnowledgeFiles, KnowledgeFiles } from './knowledge-files';
 import { TONE_LABELS, WRITING_STYLE_LABELS } from './labels';
 import { StepFooter } from './step-footer';
 
@@ -39,21 +43,46 @@ const SUBMIT_LABELS = {
   edit: { idle: 'Save Changes', busy: 'Saving...', icon: Save },
 } as const;
 
-/** Step 4: everything at a glance, then create (POST) or, when editing, save (PATCH). */
-export function FinishStep({ wizard, botId }: { wizard: Wizard; botId: number | null }) {
+interface FinishStepProps {
+  wizard: Wizard;
+  knowledge: Knowledge;
+  botId: number | null;
+}
+
+/**
+ * Step 4: everything at a glance, then create (POST) or, when editing, save (PATCH). Knowledge files chosen
+ * while creating are uploaded right after the bot is created, with their progress here; the page is left once
+ * they are all in (they are read on the server afterwards).
+ */
+export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
   const { draft, exampleQueries } = wizard.state;
   const { user } = useAuth();
   const navigate = useNavigate();
   const create = useCreateBot();
   const update = useUpdateBot();
   const editing = botId !== null;
-  // Stays busy through the short pause before leaving, so nothing can be sent twice.
-  const busy = create.isPending || create.isSuccess || update.isPending || update.isSuccess;
+  /** A bot created whose files did not all upload: the user reads which, then leaves. */
+  const [createdWithFailures, setCreatedWithFailures] = useState<Bot | null>(null);
+  const files = useBotFiles(botId);
+  // Stays busy through the uploads and the short pause before leaving, so nothing can be sent twice.
+  const busy = create.isPending || create.isSuccess || update.isPending || update.isSuccess || knowledge.uploading;
   const submitLabel = SUBMIT_LABELS[editing ? 'edit' : 'create'];
   const SubmitIcon = busy ? LoaderCircle : submitLabel.icon;
+  const busyLabel = knowledge.uploading ? 'Uploading files...' : submitLabel.busy;
   const settings = customizationOf(draft);
   const prompt = draft.config.systemPrompt ?? '';
   const capabilities = capabilitiesOf(draft);
+
+  const created = async (bot: Bot) => {
+    wizard.discard();
+    const { failed } = await knowledge.uploadPending(bot.id);
+    if (failed > 0) {
+      setCreatedWithFailures(bot);
+      return;
+    }
+    toast({ title: 'Success!', description: `${bot.name} is ready to chat.` });
+    setTimeout(() => void navigate('/'), DELAY_AFTER_CREATE_MS);
+  };
 
   const submit = () => {
     const fields = botFieldsOf(draft);
@@ -73,14 +102,7 @@ export function FinishStep({ wizard, botId }: { wizard: Wizard; botId: number | 
     if (!user) return failed('Error creating bot');
     create.mutate(
       { ...fields, active: true },
-      {
-        onSuccess: (bot) => {
-          toast({ title: 'Success!', description: `${bot.name} is ready to chat.` });
-          wizard.discard();
-          setTimeout(() => void navigate('/'), DELAY_AFTER_CREATE_MS);
-        },
-        onError: (error) => failed('Error creating bot', error),
-      },
+      { onSuccess: (bot) => void created(bot), onError: (error) => failed('Error creating bot', error) },
     );
   };
 
@@ -129,6 +151,14 @@ export function FinishStep({ wizard, botId }: { wizard: Wizard; botId: number | 
         </dl>
       </ReviewSection>
 
+      <ReviewSection title="Knowledge" step={2} onEdit={wizard.goTo} disabled={busy}>
+        {hasKnowledgeFiles(knowledge, files.data ?? []) ? (
+          <KnowledgeFiles knowledge={knowledge} saved={files.data ?? []} readOnly />
+        ) : (
+          <p className="text-sm text-muted-foreground">No files</p>
+        )}
+      </ReviewSection>
+
       <ReviewSection title="Training" step={3} onEdit={wizard.goTo} disabled={busy}>
         <dl className="grid gap-3 text-sm">
           <Setting term="Prompt">
@@ -140,12 +170,23 @@ export function FinishStep({ wizard, botId }: { wizard: Wizard; botId: number | 
         </dl>
       </ReviewSection>
 
-      <StepFooter onBack={wizard.back} backDisabled={busy}>
-        <Button onClick={submit} disabled={busy}>
-          <SubmitIcon className={busy ? 'motion-safe:animate-spin' : undefined} aria-hidden="true" />
-          {busy ? submitLabel.busy : submitLabel.idle}
-        </Button>
-      </StepFooter>
+      {createdWithFailures ? (
+        <div role="alert" className="grid gap-3 rounded-lg border border-destructive/40 p-4 text-sm">
+          <p>
+            {`${createdWithFailures.name} is created, but some files could not be added. You can add them again when you edit it.`}
+          </p>
+          <Button className="justify-self-end" onClick={() => void navigate('/')}>
+            Continue
+          </Button>
+        </div>
+      ) : (
+        <StepFooter onBack={wizard.back} backDisabled={busy}>
+          <Button onClick={submit} disabled={busy}>
+            <SubmitIcon className={busy ? 'motion-safe:animate-spin' : undefined} aria-hidden="true" />
+            {busy ? busyLabel : submitLabel.idle}
+          </Button>
+        </StepFooter>
+      )}
     </div>
   );
 }

@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { KnowledgeFile } from '@shared/contracts/files';
+import { apiRequest } from '@/lib/request';
+import { fileKeys } from './file-keys';
+
+const deleteFile = (file: KnowledgeFile) => apiRequest<{ message: string }>('DELETE', `/api/files/${file.id}`);
+
+/** Removes a knowledge file; the bot's list drops it once the server has. */
+export function useDeleteFile() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteFile,
+    onSuccess: (_, file) => {
+      if (file.botId === null) return;
+      queryClient.setQueryData<KnowledgeFile[]>(fileKeys.bot(file.botId), (files) =>
+        files?.filter((f) => f.id !== file.id),
+      );
+    },
+  });
+}

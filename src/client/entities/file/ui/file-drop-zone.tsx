@@ -1,0 +1,71 @@
+import { Upload } from 'lucide-react';
+import { useRef, useState, type DragEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
+
+interface FileDropZoneProps {
+  accept: string;
+  /** Under the button: which files, and what happens to them. */
+  hint: string;
+  onFiles: (files: File[]) => void;
+  disabled?: boolean;
+}
+
+const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
+
+/** Drop files here, or choose them with "Add files". */
+export function FileDropZone({ accept, hint, onFiles, disabled = false }: FileDropZoneProps) {
+  const input = useRef<HTMLInputElement>(null);
+  // dragenter and dragleave fire for every child crossed, so only the count says when the pointer left.
+  const depth = useRef(0);
+  const [dragging, setDragging] = useState(false);
+
+  const enter = (event: DragEvent) => {
+    if (disabled || !hasFiles(event)) return;
+    event.preventDefault();
+    depth.current += 1;
+    setDragging(true);
+  };
+  const leave = () => {
+    depth.current = Math.max(0, depth.current - 1);
+    if (depth.current === 0) setDragging(false);
+  };
+  const drop = (event: DragEvent) => {
+    event.preventDefault();
+    depth.current = 0;
+    setDragging(false);
+    if (!disabled) onFiles([...event.dataTransfer.files]);
+  };
+
+  return (
+    <div
+      onDragEnter={enter}
+      onDragOver={(event) => hasFiles(event) && event.preventDefault()}
+      onDragLeave={leave}
+      onDrop={drop}
+      className={cn(
+        'flex flex-col items-center gap-3 rounded-xl border-2 border-dashed px-4 py-6 text-center transition-colors',
+        dragging ? 'border-primary bg-accent' : 'border-border',
+      )}
+    >
+      <Upload className="size-6 text-muted-foreground" aria-hidden="true" />
+      <p className="text-sm text-muted-foreground">Drop files here, or</p>
+      <Button type="button" variant="outline" disabled={disabled} onClick={() => input.current?.click()}>
+        Add files
+      </Button>
+      <p className="text-xs text-muted-foreground">{hint}</p>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        accept={accept}
+        hidden
+        onChange={(event) => {
+          onFiles([...(event.target.files ?? [])]);
+          // The same file can be chosen again after it was removed.
+          event.target.value = '';
+        }}
+      />
+    </div>
+  );
+}

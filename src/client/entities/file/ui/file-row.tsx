@@ -1,0 +1,94 @@
+import { FileCode, FileSpreadsheet, FileText, FileType, LoaderCircle, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { formatBytes, type KnowledgeFile } from '@shared/contracts/files';
+import { Badge } from '@/components/ui/badge';
+import { Progress } from '@/components/ui/progress';
+import { fileKindOf, passagesLabel, type FileKind } from '../model/knowledge-types';
+
+/** Where a file is on its way into a bot's knowledge, from chosen to read. */
+export type FileRowStatus =
+  | { state: 'waiting' }
+  | { state: 'uploading'; progress: number }
+  | { state: 'processing' }
+  | { state: 'ready'; chunkCount: number }
+  | { state: 'failed'; error: string };
+
+export function statusOf(file: KnowledgeFile): FileRowStatus {
+  if (file.status === 'ready') return { state: 'ready', chunkCount: file.chunkCount };
+  if (file.status === 'failed') return { state: 'failed', error: file.error ?? 'This file could not be read.' };
+  return { state: 'processing' };
+}
+
+const KIND_ICONS: Record<FileKind, LucideIcon> = {
+  pdf: FileText,
+  document: FileType,
+  sheet: FileSpreadsheet,
+  code: FileCode,
+  text: FileText,
+};
+
+interface FileRowProps {
+  name: string;
+  size: number;
+  status: FileRowStatus;
+  /** The row's button: remove, cancel or dismiss. */
+  action?: ReactNode;
+}
+
+/** One file of a bot's knowledge or on its way there: icon, name, size, status, and what can be done with it. */
+export function FileRow({ name, size, status, action }: FileRowProps) {
+  const Icon = KIND_ICONS[fileKindOf(name)];
+  return (
+    <li className="flex items-start gap-3 rounded-lg border bg-card p-3">
+      <span className="flex size-10 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
+        <Icon className="size-5" aria-hidden="true" />
+      </span>
+      <div className="grid min-w-0 flex-1 gap-1">
+        <p className="truncate text-sm font-medium" title={name}>
+          {name}
+        </p>
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
+          <span>{formatBytes(size)}</span>
+          {/* Announced as it changes: processing, then ready or failed. */}
+          <span aria-live="polite">
+            <FileStatusBadge status={status} />
+          </span>
+        </div>
+        {status.state === 'uploading' && <UploadProgress name={name} progress={status.progress} />}
+        {status.state === 'failed' && <p className="text-sm break-words text-destructive">{status.error}</p>}
+      </div>
+      {action}
+    </li>
+  );
+}
+
+export function FileStatusBadge({ status }: { status: FileRowStatus }) {
+  switch (status.state) {
+    case 'waiting':
+      return <Badge variant="outline">Added when created</Badge>;
+    case 'uploading':
+      return <Badge variant="secondary">Uploading</Badge>;
+    case 'processing':
+      return (
+        <Badge variant="secondary">
+          <LoaderCircle className="size-3 motion-safe:animate-spin" aria-hidden="true" />
+          Processing
+        </Badge>
+      );
+    case 'ready':
+      return <Badge variant="success">{`Ready · ${passagesLabel(status.chunkCount)}`}</Badge>;
+    case 'failed':
+      return <Badge variant="destructive">Failed</Badge>;
+  }
+}
+
+/** The bar of one upload, with its percentage beside it. */
+export function UploadProgress({ name, progress }: { name: string; progress: number }) {
+  const percent = Math.round(progress * 100);
+  return (
+    <div className="flex items-center gap-2">
+      <Progress value={percent} aria-label={`Uploading ${name}`} className="h-1.5" />
+      <span className="w-9 shrink-0 text-right text-xs text-muted-foreground tabular-nums">{`${percent}%`}</span>
+    </div>
+  );
+}
