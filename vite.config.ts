@@ -18,6 +18,8 @@ export default defineConfig({
   build: {
     outDir: dir('./dist/client'),
     emptyOutDir: true,
+    // scripts/check-bundle.ts reads it to measure what the first page loads.
+    manifest: true,
     chunkSizeWarningLimit: 1500,
   },
   server: {
