@@ -54,8 +54,8 @@ async function readBody(res: Response): Promise<unknown> {
   return type.includes('json') ? res.json() : res;
 }
 
-function headers(hasBody: boolean): Headers {
-  const result = new Headers();
+function headers(hasBody: boolean, extra?: Record<string, string>): Headers {
+  const result = new Headers(extra);
   // Fastify rejects an empty body declared as JSON, so the type is only sent with a body.
   if (hasBody) result.set('Content-Type', 'application/json');
   const token = getAuthToken();
@@ -71,11 +71,12 @@ export async function apiFetch(
     body,
     signal,
     allowUnauthorized = false,
-  }: { body?: unknown; signal?: AbortSignal; allowUnauthorized?: boolean } = {},
+    headers: extraHeaders,
+  }: { body?: unknown; signal?: AbortSignal; allowUnauthorized?: boolean; headers?: Record<string, string> } = {},
 ) {
   const res = await fetch(url, {
     method,
-    headers: headers(body !== undefined),
+    headers: headers(body !== undefined, extraHeaders),
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'include',
     signal,

@@ -3,4 +3,5 @@ export const chatKeys = {
   status: ['chat-status'] as const,
   conversations: (botId: number) => ['conversations', botId] as const,
   messages: (conversationId: number) => ['messages', conversationId] as const,
+  attachmentPreview: (fileId: number) => ['attachment-preview', fileId] as const,
 };

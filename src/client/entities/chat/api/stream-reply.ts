@@ -2,35 +2,56 @@ import { createSseParser } from '@shared/chat/sse';
 import { chatStreamEventSchema, type ChatStreamEvent } from '@shared/contracts/chat';
 import { apiFetch } from '@/lib/request';
 
-export interface StreamReplyOptions {
-  conversationId: number;
-  /** The user's message; without one the last user message gets a new reply (regenerate). */
-  content?: string;
-  signal: AbortSignal;
+/** One event of a reply stream with the id a reconnecting client sends back as Last-Event-ID. */
+export interface ReceivedStreamEvent {
+  id: string | undefined;
+  event: ChatStreamEvent;
+}
+
+export type ReplyRequest =
+  /** A new user message (with the conversation's attachments it carries). */
+  | { kind: 'send'; content: string; fileIds: number[] }
+  /** A new reply to the last user message. */
+  | { kind: 'regenerate' }
+  /** The reply still running, from after `lastEventId` (from its start without one). */
+  | { kind: 'resume'; lastEventId?: string };
+
+async function open(conversationId: number, request: ReplyRequest, signal: AbortSignal) {
+  const base = `/api/conversations/${conversationId}`;
+  switch (request.kind) {
+    case 'send': {
+      const { content, fileIds } = request;
+      return apiFetch('POST', `${base}/stream`, { body: fileIds.length ? { content, fileIds } : { content }, signal });
+    }
+    case 'regenerate':
+      return apiFetch('POST', `${base}/regenerate`, { signal });
+    case 'resume':
+      return apiFetch('GET', `${base}/stream`, {
+        signal,
+        headers: request.lastEventId ? { 'Last-Event-ID': request.lastEventId } : undefined,
+      });
+  }
 }
 
 /**
- * The events of POST /api/conversations/{id}/stream (or /regenerate) as they arrive (decision record 0006).
- * EventSource cannot POST, so the body is read here. Refusals throw an ApiError before any event; events
- * that do not match the contract are skipped rather than trusted.
+ * The events of a reply as they arrive (decision record 0006): POST …/stream or …/regenerate, or GET …/stream
+ * to resume one. EventSource cannot POST nor send the auth header, so the body is read here. Refusals throw an
+ * ApiError before any event; a resume with no reply running (204) yields nothing; events that do not match the
+ * contract are skipped rather than trusted.
  */
-export async function* streamReply({
-  conversationId,
-  content,
-  signal,
-}: StreamReplyOptions): AsyncGenerator<ChatStreamEvent> {
-  const path = content === undefined ? 'regenerate' : 'stream';
-  const res = await apiFetch('POST', `/api/conversations/${conversationId}/${path}`, {
-    body: content === undefined ? undefined : { content },
-    signal,
-  });
-  if (!res.body) return;
+export async function* streamReply(
+  conversationId: number,
+  request: ReplyRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ReceivedStreamEvent> {
+  const res = await open(conversationId, request, signal);
+  if (res.status === 204 || !res.body) return;
   const parser = createSseParser();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    for (const { event, data } of parser.push(chunk.value)) {
+    for (const { event, data, id } of parser.push(chunk.value)) {
       const parsed = chatStreamEventSchema.safeParse({ event, data: safeJson(data) });
-      if (parsed.success) yield parsed.data;
+      if (parsed.success) yield { id, event: parsed.data };
     }
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatStreamEvent, Message } from '@shared/contracts/chat';
-import { applyStreamEvent, draftMessage, isDraft, withoutLastReplies } from './apply-stream-event';
+import type { ChatStreamEvent, Message, Source } from '@shared/contracts/chat';
+import { applyStreamEvent, draftMessage, isDraft, isDraftReply, withoutLastReplies } from './apply-stream-event';
 
 const AT = '2025-01-01T00:00:00.000Z';
 const message = (id: number, role: Message['role'], content: string): Message => ({
@@ -69,6 +69,69 @@ describe('applyStreamEvent', () => {
     expect(applyStreamEvent(partial, { event: 'error', data: { message: 'The model failed', messageId: 4 } })).toBe(
       partial,
     );
+  });
+
+  it('starts an empty streaming draft on start, fills in sources and steps, and keeps them in the saved reply', () => {
+    const sources: Source[] = [
+      { n: 1, kind: 'web', title: 'Vitamin D', snippet: 'Sunlight helps.', url: 'https://nih.gov/d' },
+    ];
+    const list = run(
+      [...history, savedUser],
+      [
+        { event: 'start', data: { messageId: 4 } },
+        { event: 'step', data: { index: 0, kind: 'search', query: 'vitamin d', status: 'running' } },
+        { event: 'step', data: { index: 1, kind: 'open', url: 'https://nih.gov/d', status: 'running' } },
+        { event: 'step', data: { index: 0, kind: 'search', query: 'vitamin d', status: 'done' } },
+        {
+          event: 'step',
+          data: { index: 1, kind: 'open', url: 'https://nih.gov/d', status: 'failed', error: 'Timed out' },
+        },
+        { event: 'sources', data: { sources } },
+      ],
+    );
+    const draft = list.at(-1)!;
+    expect(isDraftReply(draft)).toBe(true);
+    expect(draft).toMatchObject({ content: '', status: 'streaming', sources });
+    expect(draft.steps).toEqual([
+      { kind: 'search', query: 'vitamin d', status: 'done' },
+      { kind: 'open', url: 'https://nih.gov/d', status: 'failed', error: 'Timed out' },
+    ]);
+    const grown = applyStreamEvent(list, { event: 'delta', data: { text: 'Yes [1].' } });
+    expect(grown.at(-1)).toMatchObject({ content: 'Yes [1].', sources, steps: draft.steps });
+    expect(grown).toHaveLength(4);
+  });
+
+  it('rebuilds a reply replayed from its start in place of the partial copy saved so far', () => {
+    const partial: Message = { ...message(4, 'assistant', 'Because'), status: 'streaming' };
+    const list = run(
+      [...history, savedUser, partial],
+      [
+        { event: 'user-message', data: savedUser },
+        { event: 'start', data: { messageId: 4 } },
+        { event: 'delta', data: { text: 'Because ' } },
+        { event: 'delta', data: { text: 'it is.' } },
+      ],
+    );
+    expect(list.slice(0, 3)).toEqual([...history, savedUser]);
+    expect(list).toHaveLength(4);
+    expect(list[3]).toMatchObject({ content: 'Because it is.', status: 'streaming' });
+    const saved = message(4, 'assistant', 'Because it is.');
+    expect(applyStreamEvent(list, { event: 'done', data: saved })).toEqual([...history, savedUser, saved]);
+  });
+
+  it('takes the stored copy away when the saved reply arrives without a draft', () => {
+    const partial: Message = { ...message(4, 'assistant', 'Bec'), status: 'streaming' };
+    const saved = message(4, 'assistant', 'Because.');
+    expect(applyStreamEvent([...history, savedUser, partial], { event: 'done', data: saved })).toEqual([
+      ...history,
+      savedUser,
+      saved,
+    ]);
+  });
+
+  it('drops an empty draft reply when the reply is stopped before any text', () => {
+    const list = applyStreamEvent([...history, savedUser], { event: 'start', data: { messageId: 4 } });
+    expect(applyStreamEvent(list, { event: 'done', data: null })).toEqual([...history, savedUser]);
   });
 
   it('does not change the list it was given', () => {

@@ -1,27 +1,35 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { Message } from '@shared/contracts/chat';
+import type { Attachment, Message } from '@shared/contracts/chat';
 import { botKeys } from '@/entities/bot/api/bot-keys';
 import { chatKeys } from '@/entities/chat/api/chat-keys';
 import { useMessages } from '@/entities/chat/api/get-messages';
 import { stopReply } from '@/entities/chat/api/stop-reply';
-import { streamReply } from '@/entities/chat/api/stream-reply';
+import { type ReplyRequest, streamReply } from '@/entities/chat/api/stream-reply';
 import { ApiError, serverMessage } from '@/lib/request';
-import { applyStreamEvent, draftMessage, isDraft, withoutLastReplies } from './apply-stream-event';
+import { applyStreamEvent, draftMessage, isDraft, isDraftReply, withoutLastReplies } from './apply-stream-event';
 
 export interface ChatFailure {
   message: string;
   retry: () => void;
 }
 
+/** How long to wait before asking again when Stop reached the server before the reply had started there. */
+const STOP_AGAIN_MS = 400;
+
 function failureText(error: unknown): string {
   if (error instanceof ApiError) return serverMessage(error) ?? 'The server could not answer. Please try again.';
   return 'Could not reach the server. Check your connection and try again.';
 }
 
+/** A network drop (not a refusal, not our own abort): worth one reconnection to the reply, which goes on. */
+const isDrop = (error: unknown, signal: AbortSignal) => !signal.aborted && !(error instanceof ApiError);
+
 /**
  * A conversation's messages plus the reply being streamed into them. Drafts live in the messages cache
- * itself, so the streamed text turning into the saved message is one change and never flickers.
+ * itself, so the streamed text turning into the saved message is one change and never flickers. The server
+ * keeps writing a reply whoever listens (decision record 0011): leaving only stops listening, a dropped stream
+ * is resumed once from its last event, and a conversation opened mid-reply follows that reply live.
  */
 export function useChatStream({ botId, conversationId }: { botId: number; conversationId: number | undefined }) {
   const queryClient = useQueryClient();
@@ -30,18 +38,19 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
   const [stopping, setStopping] = useState(false);
   const [failure, setFailure] = useState<ChatFailure | null>(null);
   const active = useRef<AbortController | null>(null);
+  const resumed = useRef(false);
 
   useEffect(() => {
     if (conversationId === undefined) return;
     const key = chatKeys.messages(conversationId);
     return () => {
-      // Leaving mid-reply stops it; the server keeps what was written. Unsent drafts must not outlive the view.
       active.current?.abort();
+      // Unsent drafts must not outlive the view; what the server kept is fetched on the next opening.
       queryClient.setQueryData<Message[]>(key, (list) => list?.filter((message) => !isDraft(message)));
     };
   }, [conversationId, queryClient]);
 
-  async function reply(id: number, content?: string) {
+  async function reply(id: number, request: ReplyRequest, attachments: Attachment[] = []) {
     if (active.current) return;
     const controller = new AbortController();
     active.current = controller;
@@ -53,31 +62,35 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     const update = (change: (list: Message[]) => Message[]) =>
       queryClient.setQueryData<Message[]>(key, (list) => change(list ?? []));
 
-    const regenerate = content === undefined;
-    let userSaved = regenerate;
+    let userSaved = request.kind !== 'send';
     let replySaved = false;
     let ended = false;
+    let lastEventId: string | undefined;
     // Read when clicked: a message the server saved gets a new reply; one it never saved is sent again.
     const retry = () => {
-      if (!userSaved) update((list) => list.filter((message) => !isDraft(message)));
-      void reply(id, userSaved ? undefined : content);
+      if (request.kind === 'send' && !userSaved) {
+        update((list) => list.filter((message) => !isDraft(message)));
+        void reply(id, request, attachments);
+      } else void reply(id, { kind: 'regenerate' });
     };
 
-    update((list) =>
-      regenerate
-        ? withoutLastReplies(list)
-        : [
-            ...list,
-            draftMessage(list, {
-              conversationId: id,
-              role: 'user',
-              content: content.trim(),
-              createdAt: new Date().toISOString(),
-            }),
-          ],
-    );
-    try {
-      for await (const event of streamReply({ conversationId: id, content, signal: controller.signal })) {
+    if (request.kind === 'regenerate') update(withoutLastReplies);
+    if (request.kind === 'send') {
+      update((list) => [
+        ...list,
+        draftMessage(list, {
+          conversationId: id,
+          role: 'user',
+          content: request.content.trim(),
+          createdAt: new Date().toISOString(),
+          attachments,
+        }),
+      ]);
+    }
+
+    const follow = async (current: ReplyRequest) => {
+      for await (const { id: eventId, event } of streamReply(id, current, controller.signal)) {
+        lastEventId = eventId ?? lastEventId;
         update((list) => applyStreamEvent(list, event));
         if (event.event === 'user-message') userSaved = true;
         else if (event.event === 'done') {
@@ -88,7 +101,19 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
           setFailure({ message: event.data.message, retry });
         }
       }
-      if (!ended) setFailure({ message: 'The reply was cut off before it finished.', retry });
+    };
+
+    try {
+      try {
+        await follow(request);
+        if (!ended && lastEventId) throw new TypeError('The stream ended before the reply did');
+      } catch (error) {
+        // Once the server has begun the reply (an event came), it keeps going without us: pick it up again.
+        if (!lastEventId || !isDrop(error, controller.signal)) throw error;
+        await follow({ kind: 'resume', lastEventId });
+      }
+      if (!ended && request.kind !== 'resume')
+        setFailure({ message: 'The reply was cut off before it finished.', retry });
     } catch (error) {
       if (!controller.signal.aborted) setFailure({ message: failureText(error), retry });
     } finally {
@@ -96,8 +121,8 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
       setRunning(false);
       setStopping(false);
       // Whatever the server kept (a partial or failed reply, the previous reply after a failed regeneration,
-      // a message cut off in flight) is fetched rather than guessed. A refused message changed nothing there
-      // and stays as a draft beside its error.
+      // a message cut off in flight, a reply that had already ended when resumed) is fetched rather than
+      // guessed. A refused message changed nothing there and stays as a draft beside its error.
       if (!replySaved && (userSaved || controller.signal.aborted)) {
         void queryClient.invalidateQueries({ queryKey: key, exact: true });
       }
@@ -109,24 +134,33 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     }
   }
 
-  /**
-   * POST /stop lets the server end the stream with the partial reply saved; if it had no reply running yet
-   * (the request still on its way), dropping the connection stops it instead.
-   */
+  const messages = query.data;
+  const last = messages?.at(-1);
+
+  // Opened while a reply is being written (here before a reload, or in another tab): follow it live rather
+  // than show the text saved at the last checkpoint. Once per view; the replay starts from the reply's start.
+  useEffect(() => {
+    if (conversationId === undefined || resumed.current || last?.status !== 'streaming' || isDraft(last)) return;
+    resumed.current = true;
+    void reply(conversationId, { kind: 'resume' });
+  });
+
+  /** Asks the server to end the reply with what it has written; the stream then brings the saved reply. */
   async function stop() {
-    const controller = active.current;
-    if (!controller || stopping || conversationId === undefined) return;
+    if (!active.current || stopping || conversationId === undefined) return;
     setStopping(true);
     try {
-      const { stopped } = await stopReply(conversationId);
-      if (!stopped) controller.abort();
+      // Stop can overtake the message it stops (the reply not registered yet): ask once more a moment later.
+      if (!(await stopReply(conversationId)).stopped) {
+        await new Promise((resolve) => setTimeout(resolve, STOP_AGAIN_MS));
+        if (active.current) await stopReply(conversationId);
+      }
     } catch {
-      controller.abort();
+      setStopping(false);
     }
   }
 
-  const messages = query.data;
-  const last = messages?.at(-1);
+  const draftReply = last && isDraftReply(last) ? last : undefined;
   return {
     messages,
     isLoading: query.isPending && conversationId !== undefined,
@@ -135,14 +169,15 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     running,
     stopping,
     /** A reply was asked for and no text has come yet: the typing indicator's moment. */
-    waiting: running && !(last && isDraft(last) && last.role === 'assistant'),
+    waiting: running && !draftReply?.content,
     failure,
     canSend: conversationId !== undefined && messages !== undefined && !running,
-    send(content: string) {
-      if (conversationId !== undefined && content.trim() !== '') void reply(conversationId, content);
+    send(content: string, attachments: Attachment[] = []) {
+      if (conversationId === undefined || content.trim() === '') return;
+      void reply(conversationId, { kind: 'send', content, fileIds: attachments.map((file) => file.id) }, attachments);
     },
     regenerate() {
-      if (conversationId !== undefined) void reply(conversationId);
+      if (conversationId !== undefined) void reply(conversationId, { kind: 'regenerate' });
     },
     stop: () => void stop(),
   };

@@ -1,5 +1,7 @@
 import { ArrowUp, Paperclip, Square } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef } from 'react';
+import type { PendingAttachment } from '../model/use-attachments';
+import { AttachmentChips } from './attachment-chips';
 import { CHAT_MESSAGE_MAX } from '@shared/constants';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -14,11 +16,89 @@ interface ChatComposerProps {
   canSend: boolean;
   running: boolean;
   stopping: boolean;
+  attachments: ComposerAttachments;
 }
 
-export function ChatComposer({ value, onChange, onSend, onStop, canSend, running, stopping }: ChatComposerProps) {
+export interface ComposerAttachments {
+  /** The file picker's types; null when the bot can read neither documents nor images. */
+  accept: string | null;
+  items: readonly PendingAttachment[];
+  /** True while a file is still on its way: the message waits for it. */
+  uploading: boolean;
+  onAdd: (files: File[]) => void;
+  onRemove: (key: number) => void;
+}
+
+const CAPABILITY_HINT = "Turn on Document analysis or Image understanding in this botty's settings";
+
+function AttachButton({
+  accept,
+  onAdd,
+  disabled,
+}: {
+  accept: string | null;
+  onAdd: (files: File[]) => void;
+  disabled: boolean;
+}) {
+  const fileRef = useRef<HTMLInputElement>(null);
+  if (accept === null) {
+    return (
+      <WithTooltip label={CAPABILITY_HINT}>
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Attach file"
+          aria-disabled="true"
+          aria-description={CAPABILITY_HINT}
+          className="cursor-not-allowed text-muted-foreground opacity-60 hover:bg-transparent hover:text-muted-foreground active:scale-100"
+        >
+          <Paperclip aria-hidden="true" />
+        </Button>
+      </WithTooltip>
+    );
+  }
+  return (
+    <>
+      <input
+        ref={fileRef}
+        type="file"
+        multiple
+        accept={accept}
+        hidden
+        data-testid="attach-input"
+        onChange={(event) => {
+          onAdd([...(event.target.files ?? [])]);
+          event.target.value = '';
+        }}
+      />
+      <WithTooltip label="Attach a document or image">
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Attach file"
+          disabled={disabled}
+          className="text-muted-foreground hover:text-foreground"
+          onClick={() => fileRef.current?.click()}
+        >
+          <Paperclip aria-hidden="true" />
+        </Button>
+      </WithTooltip>
+    </>
+  );
+}
+
+export function ChatComposer({
+  value,
+  onChange,
+  onSend,
+  onStop,
+  canSend,
+  running,
+  stopping,
+  attachments,
+}: ChatComposerProps) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const sendable = canSend && value.trim() !== '';
+  const sendable = canSend && value.trim() !== '' && !attachments.uploading;
 
   // Ready to type on opening, except on touch screens, where focus would throw up the keyboard over the chat.
   useEffect(() => {
@@ -39,19 +119,9 @@ export function ChatComposer({ value, onChange, onSend, onStop, canSend, running
 
   return (
     <form onSubmit={submit} className="border-t p-2.5 sm:p-3">
+      <AttachmentChips items={attachments.items} onRemove={attachments.onRemove} />
       <div className="flex items-end gap-1 rounded-xl border border-input bg-background p-1 shadow-xs transition-[border-color,box-shadow] focus-within:border-ring focus-within:ring-2 focus-within:ring-ring/40">
-        {/* Decisions §1 wants attachments; the server has no attachment API yet, so the control says so. */}
-        <WithTooltip label="Attachments are coming soon">
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label="Attach file"
-            aria-disabled="true"
-            className="cursor-not-allowed text-muted-foreground opacity-60 hover:bg-transparent hover:text-muted-foreground active:scale-100"
-          >
-            <Paperclip aria-hidden="true" />
-          </Button>
-        </WithTooltip>
+        <AttachButton accept={attachments.accept} onAdd={attachments.onAdd} disabled={!canSend && !running} />
         <textarea
           ref={inputRef}
           aria-label="Message"

@@ -1,12 +1,16 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { AlertCircle, ArrowDown, RefreshCw } from 'lucide-react';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { Bot } from '@shared/contracts/bots';
 import type { Message } from '@shared/contracts/chat';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { CopyButton } from './copy-button';
-import { isDraft } from '../model/apply-stream-event';
+import { MessageAttachments } from './message-attachments';
+import { ResearchSteps } from './research-steps';
+import { sourceAnchor, SourcesList } from './sources-list';
+import { isDraft, isDraftReply } from '../model/apply-stream-event';
 import type { useChatStream } from '../model/use-chat-stream';
 import type { useFollowLatest } from './use-follow-latest';
 
@@ -14,6 +18,9 @@ import type { useFollowLatest } from './use-follow-latest';
 const Markdown = lazy(() => import('./markdown'));
 
 const BUBBLE = 'max-w-[80%] rounded-2xl px-4 py-2.5 text-[0.9375rem] break-words';
+/** A first guess at a message's height; each is measured once drawn. */
+const ESTIMATED_ROW_PX = 96;
+const HIGHLIGHT_MS = 2000;
 
 function AssistantRow({ bot, children }: { bot: Bot; children: ReactNode }) {
   return (
@@ -24,11 +31,27 @@ function AssistantRow({ bot, children }: { bot: Bot; children: ReactNode }) {
   );
 }
 
-function AssistantText({ content }: { content: string }) {
+function AssistantText({ message, onCite }: { message: Message; onCite: (n: number) => void }) {
   return (
-    <Suspense fallback={<p className="whitespace-pre-wrap">{content}</p>}>
-      <Markdown>{content}</Markdown>
+    <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
+      <Markdown citations={message.sources.map((source) => source.n)} onCite={onCite}>
+        {message.content}
+      </Markdown>
     </Suspense>
+  );
+}
+
+function TypingDots() {
+  return (
+    <div
+      role="status"
+      aria-label="Botty is typing"
+      className="flex h-10 items-center gap-1 rounded-2xl rounded-tl-md bg-muted px-4"
+    >
+      {['[animation-delay:-0.3s]', '[animation-delay:-0.15s]', ''].map((delay) => (
+        <span key={delay} className={`size-2 animate-bounce rounded-full bg-muted-foreground/70 ${delay}`} />
+      ))}
+    </div>
   );
 }
 
@@ -41,28 +64,79 @@ const STATUS_NOTE: Record<Message['status'], string | null> = {
   interrupted: '(interrupted)',
 };
 
-function AssistantMessage({ bot, message, onRegenerate }: { bot: Bot; message: Message; onRegenerate?: () => void }) {
+const ICON_BUTTON = 'size-10 text-muted-foreground hover:text-foreground md:size-8';
+
+/** Scrolls a reply's source into view and lights it up for a moment. */
+function useCitations(messageId: number) {
+  const [highlighted, setHighlighted] = useState<number | null>(null);
+  useEffect(() => {
+    if (highlighted === null) return;
+    const timer = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [highlighted]);
+  const cite = useCallback(
+    (n: number) => {
+      const target = document.getElementById(sourceAnchor(messageId, n));
+      if (!target) return;
+      const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      target.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
+      target.focus({ preventScroll: true });
+      setHighlighted(n);
+    },
+    [messageId],
+  );
+  return { highlighted, cite };
+}
+
+interface AssistantMessageProps {
+  bot: Bot;
+  message: Message;
+  onRegenerate?: () => void;
+}
+
+function AssistantMessage({ bot, message, onRegenerate }: AssistantMessageProps) {
+  const { highlighted, cite } = useCitations(message.id);
   const note = STATUS_NOTE[message.status];
+  const live = isDraft(message);
+  const hasText = message.content !== '';
+  // A reply cut short gets a Retry in words; a finished one only the quieter Regenerate.
+  const cutShort = message.status === 'interrupted' || message.status === 'failed';
   return (
     <AssistantRow bot={bot}>
-      <div className={`${BUBBLE} rounded-tl-md bg-muted`}>
-        <AssistantText content={message.content} />
-      </div>
-      {!isDraft(message) && (
-        <div className="mt-0.5 flex items-center gap-0.5 text-xs text-muted-foreground">
+      {message.steps.length > 0 && (
+        <ResearchSteps steps={message.steps} sources={message.sources} live={live && !hasText} />
+      )}
+      {hasText ? (
+        <div className={`${BUBBLE} min-w-0 rounded-tl-md bg-muted`}>
+          <AssistantText message={message} onCite={cite} />
+        </div>
+      ) : (
+        live && <TypingDots />
+      )}
+      {message.sources.length > 0 && (hasText || !live) && (
+        <SourcesList messageId={message.id} sources={message.sources} highlighted={highlighted} />
+      )}
+      {!live && (
+        <div className="mt-0.5 flex flex-wrap items-center gap-0.5 text-xs text-muted-foreground">
           <CopyButton label="Copy message" text={() => message.content} />
-          {onRegenerate && (
-            <Button
-              variant="ghost"
-              size="icon"
-              className="size-10 text-muted-foreground hover:text-foreground md:size-8"
-              aria-label="Regenerate"
-              title="Regenerate"
-              onClick={onRegenerate}
-            >
-              <RefreshCw aria-hidden="true" />
-            </Button>
-          )}
+          {onRegenerate &&
+            (cutShort ? (
+              <Button variant="outline" size="sm" className="ml-1 h-8" onClick={onRegenerate}>
+                <RefreshCw aria-hidden="true" />
+                Retry
+              </Button>
+            ) : (
+              <Button
+                variant="ghost"
+                size="icon"
+                className={ICON_BUTTON}
+                aria-label="Regenerate"
+                title="Regenerate"
+                onClick={onRegenerate}
+              >
+                <RefreshCw aria-hidden="true" />
+              </Button>
+            ))}
           {note && <span className="ml-1">{note}</span>}
         </div>
       )}
@@ -72,25 +146,12 @@ function AssistantMessage({ bot, message, onRegenerate }: { bot: Bot; message: M
 
 function UserMessage({ message }: { message: Message }) {
   return (
-    <div className={`${BUBBLE} self-end rounded-tr-md bg-primary whitespace-pre-wrap text-primary-foreground`}>
-      {message.content}
-    </div>
-  );
-}
-
-function TypingIndicator({ bot }: { bot: Bot }) {
-  return (
-    <AssistantRow bot={bot}>
-      <div
-        role="status"
-        aria-label="Botty is typing"
-        className="flex h-10 items-center gap-1 rounded-2xl rounded-tl-md bg-muted px-4"
-      >
-        {['[animation-delay:-0.3s]', '[animation-delay:-0.15s]', ''].map((delay) => (
-          <span key={delay} className={`size-2 animate-bounce rounded-full bg-muted-foreground/70 ${delay}`} />
-        ))}
+    <div className="flex flex-col items-end gap-1.5">
+      {message.attachments.length > 0 && <MessageAttachments attachments={message.attachments} />}
+      <div className={`${BUBBLE} rounded-tr-md bg-primary whitespace-pre-wrap text-primary-foreground`}>
+        {message.content}
       </div>
-    </AssistantRow>
+    </div>
   );
 }
 
@@ -121,20 +182,64 @@ function LoadingMessages() {
   );
 }
 
+/** Example questions under the greeting of an empty conversation; choosing one sends it. */
+function Starters({
+  starters,
+  onPick,
+  disabled,
+}: {
+  starters: string[];
+  onPick: (text: string) => void;
+  disabled: boolean;
+}) {
+  return (
+    <ul aria-label="Suggested questions" className="ml-10 flex flex-wrap gap-2">
+      {starters.map((starter) => (
+        <li key={starter} className="max-w-full min-w-0">
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={disabled}
+            className="h-auto max-w-full py-1.5 text-left whitespace-normal [overflow-wrap:anywhere]"
+            onClick={() => onPick(starter)}
+          >
+            {starter}
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 interface ChatMessagesProps {
   bot: Bot;
   greeting: string;
+  starters: string[];
+  onStarter: (text: string) => void;
   chat: ReturnType<typeof useChatStream>;
   follow: ReturnType<typeof useFollowLatest>;
 }
 
-/** The greeting, the conversation, and whatever is happening to its newest reply. */
-export function ChatMessages({ bot, greeting, chat, follow }: ChatMessagesProps) {
+/**
+ * The greeting, the conversation, and whatever is happening to its newest reply. Only the messages in view
+ * (and a few around) are drawn, so a conversation of a thousand messages opens and scrolls like a short one.
+ */
+export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow }: ChatMessagesProps) {
   const messages = chat.messages ?? [];
   const last = messages.at(-1);
   const lastSaved = messages.findLast((message) => !isDraft(message));
   // A question whose reply never came (the model failed, or the page closed first) can still be answered.
   const unanswered = !chat.running && !chat.failure && lastSaved?.role === 'user' && last === lastSaved;
+  const listRef = useRef<HTMLDivElement>(null);
+
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => follow.scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    getItemKey: (index) => messages[index]?.id ?? index,
+    overscan: 6,
+    scrollMargin: listRef.current?.offsetTop ?? 0,
+  });
 
   return (
     <div className="relative min-h-0 flex-1">
@@ -145,27 +250,48 @@ export function ChatMessages({ bot, greeting, chat, follow }: ChatMessagesProps)
         aria-label="Messages"
         aria-busy={chat.running}
         tabIndex={0}
-        className="h-full overflow-y-auto focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset"
+        className="relative h-full overflow-x-hidden overflow-y-auto focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset"
       >
         <div ref={follow.contentRef} className="mx-auto flex max-w-3xl flex-col gap-4 px-3 py-4 sm:px-5">
           <AssistantRow bot={bot}>
             <div className={`${BUBBLE} rounded-tl-md bg-muted whitespace-pre-wrap`}>{greeting}</div>
           </AssistantRow>
+          {chat.messages?.length === 0 && starters.length > 0 && (
+            <Starters starters={starters} onPick={onStarter} disabled={!chat.canSend} />
+          )}
           {chat.isLoading && <LoadingMessages />}
           {chat.loadError && <Problem message="The messages could not be loaded." onRetry={chat.reload} />}
-          {messages.map((message) =>
-            message.role === 'user' ? (
-              <UserMessage key={message.id} message={message} />
-            ) : (
-              <AssistantMessage
-                key={message.id}
-                bot={bot}
-                message={message}
-                onRegenerate={message === last && !chat.running ? chat.regenerate : undefined}
-              />
-            ),
+          {messages.length > 0 && (
+            <div ref={listRef} className="relative -mb-4 w-full" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((row) => {
+                const message = messages[row.index]!;
+                return (
+                  <div
+                    key={row.key}
+                    data-index={row.index}
+                    ref={virtualizer.measureElement}
+                    className="absolute top-0 left-0 w-full pb-4"
+                    style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
+                  >
+                    {message.role === 'user' ? (
+                      <UserMessage message={message} />
+                    ) : (
+                      <AssistantMessage
+                        bot={bot}
+                        message={message}
+                        onRegenerate={message === last && !chat.running ? chat.regenerate : undefined}
+                      />
+                    )}
+                  </div>
+                );
+              })}
+            </div>
           )}
-          {chat.waiting && <TypingIndicator bot={bot} />}
+          {chat.waiting && !(last && isDraftReply(last)) && (
+            <AssistantRow bot={bot}>
+              <TypingDots />
+            </AssistantRow>
+          )}
           {chat.failure && <Problem message={chat.failure.message} onRetry={chat.failure.retry} />}
           {unanswered && <Problem message="This message has no reply yet." onRetry={chat.regenerate} alert={false} />}
         </div>

@@ -15,6 +15,8 @@ import { ChatMessages } from './chat-messages';
 import { useChatStream } from '../model/use-chat-stream';
 import { useFollowLatest } from './use-follow-latest';
 import { useStartConversation } from '../model/use-start-conversation';
+import { attachmentAccept, useAttachments } from '../model/use-attachments';
+import { startersOf } from '../model/starters';
 
 /** Spec §9. */
 const CHAT_PANEL_HEIGHT_PX = 700;
@@ -66,18 +68,37 @@ interface ConversationViewProps {
 function ConversationView({ bot, conversationId, text, onTextChange }: ConversationViewProps) {
   const chat = useChatStream({ botId: bot.id, conversationId });
   const follow = useFollowLatest();
+  const attachments = useAttachments(conversationId);
   const greeting = bot.config.greeting?.trim() || greetingFor(bot);
 
   const send = () => {
-    chat.send(text);
+    chat.send(text, attachments.ready);
     onTextChange('');
+    attachments.clear();
     follow.jumpToLatest();
   };
 
   return (
     <>
-      <ChatMessages bot={bot} greeting={greeting} chat={chat} follow={follow} />
+      <ChatMessages
+        bot={bot}
+        greeting={greeting}
+        starters={bot.active ? startersOf(bot) : []}
+        onStarter={(starter) => {
+          chat.send(starter);
+          follow.jumpToLatest();
+        }}
+        chat={chat}
+        follow={follow}
+      />
       <ChatComposer
+        attachments={{
+          accept: attachmentAccept(bot.capabilities),
+          items: attachments.items,
+          uploading: attachments.uploading,
+          onAdd: attachments.add,
+          onRemove: attachments.remove,
+        }}
         value={text}
         onChange={onTextChange}
         onSend={send}
