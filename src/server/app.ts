@@ -112,6 +112,11 @@ export async function buildApp(options: AppOptions) {
   );
   if (options.fileJobs?.start !== false) app.addHook('onReady', async () => fileJobs.start());
   app.addHook('onClose', async () => fileJobs.stop());
+  // Work that outlives a reply (naming its conversation) finishes before the database closes.
+  const chatBackground = new Set<Promise<unknown>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...chatBackground]);
+  });
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db });
@@ -141,6 +146,7 @@ export async function buildApp(options: AppOptions) {
         db,
         clock,
         ai,
+        background: chatBackground,
         ...(await replySharing(app, config)),
         // One per app, so the page cache is shared. PDFs stay refused until a bounded reader exists for them.
         contextProviders: [

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CONVERSATION_TITLE_INSTRUCTIONS } from '../../src/server/ai/tasks/conversation-title';
 
 export interface ChatMessage {
   role: string;
@@ -115,6 +116,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
   const embeddingRequests: { input: string[]; model: string }[] = [];
   const queue: ReplyPlan[] = [];
   let defaultReply: ReplyPlan = options.reply ?? 'Hello from the fake model.';
+  // Conversations are named by a call of their own in the background (decision 0014): it is answered and
+  // recorded apart, so it neither takes a queued reply nor becomes the `lastRequest` a test looks at.
+  const titleRequests: ReceivedRequest[] = [];
+  let titleReply: ReplyPlan = 'Fake conversation title';
   let sequence = 0;
 
   const sendJson = (res: ServerResponse, status: number, body: unknown) => {
@@ -202,8 +207,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     res.end('data: [DONE]\n\n');
   }
 
-  async function answer(res: ServerResponse, request: ReceivedRequest) {
-    const plan = queue.shift() ?? defaultReply;
+  async function answer(res: ServerResponse, request: ReceivedRequest, given?: ReplyPlan) {
+    const plan = given ?? queue.shift() ?? defaultReply;
     const reply = typeof plan === 'function' ? await plan(request) : plan;
     if (typeof reply === 'string') return answerWithText(res, request, { text: reply });
     if ('hang' in reply) return;
@@ -260,11 +265,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
         return sendJson(res, 400, { error: { message: 'request body is not JSON', type: 'invalid_request_error' } });
       }
       const received: ReceivedRequest = { body, headers: req.headers, aborted: false };
-      requests.push(received);
+      const naming = systemPromptOf(received) === CONVERSATION_TITLE_INSTRUCTIONS;
+      (naming ? titleRequests : requests).push(received);
       res.on('close', () => {
         if (!res.writableFinished) received.aborted = true;
       });
-      answer(res, received).catch((err: unknown) => {
+      answer(res, received, naming ? titleReply : undefined).catch((err: unknown) => {
         if (!res.headersSent) sendJson(res, 500, { error: { message: String(err), type: 'server_error' } });
         else res.destroy();
       });
@@ -282,6 +288,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     embeddingRequests,
     /** Every chat completion request received, oldest first. */
     requests,
+    /** The calls that named conversations, oldest first (not in `requests`). */
+    titleRequests,
+    /** How calls that name a conversation are answered. */
+    setTitleReply(plan: ReplyPlan) {
+      titleReply = plan;
+    },
     /** Replies for the next requests, in order; once used up, the default reply answers. */
     enqueue(...replies: ReplyPlan[]) {
       queue.push(...replies);

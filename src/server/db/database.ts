@@ -19,6 +19,8 @@ export interface UsersTable {
   full_name: string | null;
   profile_image_url: string | null;
   email_verified: Flag;
+  /** Pinned bots and the dark-mode choice (contracts/preferences.ts); null until first saved. */
+  preferences: Json | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -76,6 +78,7 @@ export interface ConversationsTable {
   bot_id: number;
   user_id: number;
   title: string;
+  title_source: Generated<'default' | 'auto' | 'user'>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -99,6 +102,10 @@ export interface MessagesTable {
   output_tokens: number | null;
   first_token_ms: number | null;
   reply_ms: number | null;
+  /** The message before it on its branch; null for a conversation's first. */
+  parent_id: number | null;
+  /** On the branch the conversation shows and the model sees. */
+  active: ColumnType<boolean | number, boolean | undefined, boolean>;
 }
 
 export type FileStatus = 'processing' | 'ready' | 'failed';

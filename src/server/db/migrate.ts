@@ -5,6 +5,7 @@ import { bots } from './migrations/0002-bots';
 import { conversations } from './migrations/0003-conversations';
 import { files } from './migrations/0004-files';
 import { replies } from './migrations/0005-replies';
+import { conversationsSearch } from './migrations/0006-conversations-search';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-conversations': conversations,
   '0004-files': files,
   '0005-replies': replies,
+  '0006-conversations-search': conversationsSearch,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

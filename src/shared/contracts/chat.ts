@@ -17,6 +17,7 @@ export const CHAT_MESSAGES = {
   nothingToRegenerate: 'There is no message to reply to yet.',
   conversationDeleted: 'Conversation deleted',
   onlyUserMessagesEdit: 'Only your own messages can be edited.',
+  editInactive: 'Switch to this version of the message before editing it.',
   botDeletedMidReply: 'This botty was deleted while it was answering.',
   conversationDeletedMidReply: 'This conversation was deleted while the botty was answering.',
   accountDeletedMidReply: 'Your account was deleted while the botty was answering.',

@@ -5,12 +5,15 @@ import {
   conversationTitle,
   type ChatStreamEvent,
   type Conversation,
+  type ConversationPage,
+  type ConversationSearchResult,
   type CreateConversationBody,
   type Message,
   type MessageStatus,
 } from '@shared/contracts/chat';
 import { composePrompt, contextWindowOf } from '../../ai/compose-prompt';
 import type { Ai } from '../../ai/providers';
+import { conversationTitleFor } from '../../ai/tasks/conversation-title';
 import {
   CHAT_ERRORS,
   ChatReplyError,
@@ -27,28 +30,43 @@ import { recordBotUse } from '../bots/bots.repository';
 import { requireOwnedBot } from '../bots/bots.service';
 import {
   deleteConversationWithMessages,
+  findConversationPage,
   findConversationsOfBot,
+  findConversationSummaries,
+  findEmptyLatestConversation,
   findOwnedConversation,
+  findReplyOwners,
   insertConversation,
+  setAutomaticTitle,
   toConversation,
+  toConversationSummary,
   touchConversation,
   updateConversationTitle,
+  type ConversationCursor,
   type ConversationRow,
 } from './conversations.repository';
 import {
+  activateBranch,
   checkpointReply,
   countConversationFiles,
+  deactivateFrom,
   deleteMessage,
-  deleteRepliesAfter,
+  deleteRepliesTo,
+  fileIdsOf,
   findAttachments,
+  findBranchThrough,
   findContextMessages,
   findLastMessage,
+  findMessage,
+  findMessagePage,
   findMessages,
+  findVersions,
   finishReply,
   insertMessage,
   markStaleRepliesInterrupted,
   toMessage,
   type FinishedReply,
+  type MessageRow,
 } from './messages.repository';
 import {
   newReplyContext,
@@ -59,6 +77,7 @@ import {
 } from './reply-context';
 import type { ReplyEvents } from './reply-events';
 import type { ReplyClaim, ReplyRegistry } from './reply-registry';
+import { findMessageSnippets, findSearchHits, findTitleSnippets, searchTermsOf } from './search.repository';
 
 export interface ChatDeps {
   db: Db;
@@ -70,6 +89,8 @@ export interface ChatDeps {
   timeouts: ChatTimeouts;
   /** What other domains add to a reply (knowledge passages, web tools, images), in order. */
   contextProviders?: ReplyContextProvider[];
+  /** Work that outlives its reply (naming the conversation); the app waits for it when it closes. */
+  background?: Set<Promise<unknown>>;
 }
 
 /** Replies log through the request's logger, so their lines carry its request id. */
@@ -82,23 +103,101 @@ async function requireConversation(db: Executor, userId: number, conversationId:
   return row;
 }
 
-export async function createConversation(
+/**
+ * The bot's latest conversation while it has no message yet, else a new one (decisions §1: opening a chat
+ * no longer piles up empty conversations). `created` tells the route which it was. A title the client gives
+ * (other than the default one) is the user's.
+ */
+export async function openConversation(
   deps: ChatDeps,
   userId: number,
   body: CreateConversationBody,
-): Promise<Conversation> {
+): Promise<{ conversation: Conversation; created: boolean }> {
   const at = isoNow(deps.clock);
   return deps.db.kysely.transaction().execute(async (tx) => {
     const bot = await requireOwnedBot(tx, userId, body.botId);
     if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
+    const defaultTitle = conversationTitle(bot.name);
+    const named = body.title && body.title !== defaultTitle ? body.title : null;
+    const empty = await findEmptyLatestConversation(tx, userId, bot.id);
+    if (empty) {
+      const row = named ? await updateConversationTitle(tx, empty.id, named, 'user') : empty;
+      return { conversation: toConversation(row), created: false };
+    }
     const row = await insertConversation(
       tx,
-      { botId: bot.id, userId, title: body.title || conversationTitle(bot.name) },
+      { botId: bot.id, userId, title: named ?? defaultTitle, titleSource: named ? 'user' : 'default' },
       at,
     );
-    await recordActivity(tx, { userId, type: 'chat_started', bot, at });
-    return toConversation(row);
+    return { conversation: toConversation(row), created: true };
   });
+}
+
+const encodeCursor = (c: ConversationCursor) => Buffer.from(JSON.stringify([c.updatedAt, c.id])).toString('base64url');
+
+function decodeCursor(cursor: string): ConversationCursor {
+  try {
+    const [updatedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
+    if (typeof updatedAt === 'string' && Number.isSafeInteger(id)) return { updatedAt, id: id as number };
+  } catch {
+    // Falls through to the 400 below.
+  }
+  throw new AppError('BAD_REQUEST', CHAT_MESSAGES.cursorInvalid);
+}
+
+/** The History list: the caller's conversations with a message, across bots, most recently active first. */
+export async function listConversationPage(
+  deps: ChatDeps,
+  userId: number,
+  query: { cursor?: string; limit: number },
+): Promise<ConversationPage> {
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+  const rows = await findConversationPage(deps.db.kysely, userId, cursor, query.limit + 1);
+  const items = rows.slice(0, query.limit).map(toConversationSummary);
+  const last = items.at(-1);
+  return {
+    items,
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null,
+  };
+}
+
+/** Matching messages looked at per conversation asked for: enough that a few busy conversations do not crowd out the rest. */
+const HITS_PER_RESULT = 10;
+
+/**
+ * Full-text search of the caller's conversation titles and messages (active branches), one result per
+ * conversation, most recently active first, with the newest matching message when a message matched.
+ */
+export async function searchConversations(
+  deps: ChatDeps,
+  userId: number,
+  query: { q: string; limit: number },
+): Promise<{ results: ConversationSearchResult[] }> {
+  const terms = searchTermsOf(query.q);
+  if (!terms.length) return { results: [] };
+  const db = deps.db.kysely;
+  const hits = await findSearchHits(db, deps.db.kind, userId, terms, query.limit * HITS_PER_RESULT);
+  const messageOf = new Map<number, number>();
+  for (const hit of hits.messages)
+    if (!messageOf.has(hit.conversationId)) messageOf.set(hit.conversationId, hit.messageId);
+  const ids = [...new Set([...messageOf.keys(), ...hits.titles])];
+  const conversations = (await findConversationSummaries(db, userId, ids))
+    .map(toConversationSummary)
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id)
+    .slice(0, query.limit);
+  const messageIds = conversations.flatMap((c) => messageOf.get(c.id) ?? []);
+  const titleOnly = conversations.filter((c) => !messageOf.has(c.id)).map((c) => c.id);
+  const [messageSnippets, titleSnippets] = await Promise.all([
+    findMessageSnippets(db, deps.db.kind, terms, messageIds),
+    findTitleSnippets(db, deps.db.kind, terms, titleOnly),
+  ]);
+  return {
+    results: conversations.map((conversation) => {
+      const messageId = messageOf.get(conversation.id) ?? null;
+      const snippet = messageId === null ? titleSnippets.get(conversation.id) : messageSnippets.get(messageId);
+      return { conversation, messageId, snippet: snippet ?? [{ text: conversation.title, match: false }] };
+    }),
+  };
 }
 
 export async function listConversations(deps: ChatDeps, userId: number, botId: number): Promise<Conversation[]> {
@@ -110,9 +209,10 @@ export async function getConversation(deps: ChatDeps, userId: number, conversati
   return toConversation(await requireConversation(deps.db.kysely, userId, conversationId));
 }
 
+/** A user's title is never replaced by an automatic one. */
 export async function renameConversation(deps: ChatDeps, userId: number, conversationId: number, title: string) {
   await requireConversation(deps.db.kysely, userId, conversationId);
-  return toConversation(await updateConversationTitle(deps.db.kysely, conversationId, title));
+  return toConversation(await updateConversationTitle(deps.db.kysely, conversationId, title, 'user'));
 }
 
 export async function deleteConversation(deps: ChatDeps, userId: number, conversationId: number) {
@@ -122,29 +222,58 @@ export async function deleteConversation(deps: ChatDeps, userId: number, convers
   return { message: CHAT_MESSAGES.conversationDeleted };
 }
 
-export async function listMessages(deps: ChatDeps, userId: number, conversationId: number): Promise<Message[]> {
-  await requireConversation(deps.db.kysely, userId, conversationId);
-  const rows = await findMessages(deps.db.kysely, conversationId);
-  const attachments = await findAttachments(deps.db.kysely, rows);
-  return rows.map((row) => toMessage(row, attachments));
+/** Messages as the client shows them: with their attachments, and user messages with their versions. */
+async function toMessages(db: Executor, conversationId: number, rows: MessageRow[]): Promise<Message[]> {
+  const [attachments, versions] = await Promise.all([
+    findAttachments(db, rows),
+    findVersions(db, conversationId, rows),
+  ]);
+  return rows.map((row) => toMessage(row, attachments, versions));
 }
 
-async function saveUserMessage(
+/** The active branch, whole or (with a limit) the page before `cursor`; see messagesQuerySchema. */
+export async function listMessages(
   deps: ChatDeps,
+  userId: number,
   conversationId: number,
-  content: string,
-  fileIds: number[] = [],
-): Promise<Message> {
+  page: { cursor?: number; limit?: number } = {},
+): Promise<Message[]> {
+  const db = deps.db.kysely;
+  await requireConversation(db, userId, conversationId);
+  const rows =
+    page.limit === undefined && page.cursor === undefined
+      ? await findMessages(db, conversationId)
+      : await findMessagePage(db, conversationId, page.cursor ?? null, page.limit ?? 50);
+  return toMessages(db, conversationId, rows);
+}
+
+interface NewUserMessage {
+  content: string;
+  fileIds?: number[];
+  /** An edit: the version it replaces, whose place on the branch it takes. */
+  replaces?: MessageRow;
+}
+
+/**
+ * Saves a user message at the end of the active branch, or (an edit) in place of an earlier version. The
+ * conversation's first message is when the chat counts as started (decisions §1).
+ */
+async function saveUserMessage(deps: ChatDeps, bot: Bot, conversationId: number, m: NewUserMessage): Promise<Message> {
   const at = isoNow(deps.clock);
   return deps.db.kysely.transaction().execute(async (tx) => {
-    const ids = await requireConversationFiles(tx, conversationId, fileIds);
+    const ids = await requireConversationFiles(tx, conversationId, m.fileIds ?? []);
+    const last = await findLastMessage(tx, conversationId);
+    const parentId = m.replaces ? m.replaces.parent_id : (last?.id ?? null);
+    if (m.replaces) await deactivateFrom(tx, conversationId, m.replaces.id);
     const row = await insertMessage(
       tx,
-      { conversationId, role: 'user', content, status: 'complete', fileIds: ids },
+      { conversationId, parentId, role: 'user', content: m.content, status: 'complete', fileIds: ids },
       at,
     );
     await touchConversation(tx, conversationId, at);
-    return toMessage(row, await findAttachments(tx, [row]));
+    if (!last) await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
+    const [message] = await toMessages(tx, conversationId, [row]);
+    return message!;
   });
 }
 
@@ -162,8 +291,45 @@ export async function postMessage(
   conversationId: number,
   content: string,
 ): Promise<Message> {
-  await requireConversation(deps.db.kysely, userId, conversationId);
-  return saveUserMessage(deps, conversationId, content);
+  const conversation = await requireConversation(deps.db.kysely, userId, conversationId);
+  const bot = await requireOwnedBot(deps.db.kysely, userId, conversation.bot_id);
+  return saveUserMessage(deps, bot, conversationId, { content });
+}
+
+/** The caller's message and its conversation; someone else's is a 404 like a missing one. */
+async function requireMessage(db: Executor, userId: number, messageId: number) {
+  const message = await findMessage(db, messageId);
+  if (!message) throw notFound('Message');
+  const conversation = await findOwnedConversation(db, userId, message.conversation_id);
+  if (!conversation) throw notFound('Message');
+  return { message, conversation };
+}
+
+/**
+ * The version switcher: makes the branch through `messageId` (its earlier turns, then its most recent
+ * replies) the conversation's active branch, and answers it. Refused while a reply is being written.
+ */
+export async function activateMessage(deps: ChatDeps, userId: number, messageId: number): Promise<Message[]> {
+  const db = deps.db.kysely;
+  const { conversation } = await requireMessage(db, userId, messageId);
+  const claim = await deps.replies.claim(conversation.id);
+  if (!claim) throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
+  try {
+    await db
+      .transaction()
+      .execute(async (tx) => activateBranch(tx, conversation.id, await findBranchThrough(tx, messageId)));
+  } finally {
+    claim.release();
+  }
+  return toMessages(db, conversation.id, await findMessages(db, conversation.id));
+}
+
+/** The conversation an edit of `messageId` continues, checked to be the caller's and a user message. */
+export async function conversationOfEdit(deps: ChatDeps, userId: number, messageId: number) {
+  const { message, conversation } = await requireMessage(deps.db.kysely, userId, messageId);
+  if (message.role !== 'user') throw new AppError('BAD_REQUEST', CHAT_MESSAGES.onlyUserMessagesEdit);
+  if (!message.active) throw new AppError('CONFLICT', CHAT_MESSAGES.editInactive);
+  return conversation.id;
 }
 
 export async function stopReply(deps: ChatDeps, userId: number, conversationId: number) {
@@ -185,14 +351,16 @@ export type ReplyTarget =
        */
       reuseIfLatest?: boolean;
     }
-  | { kind: 'regenerate' };
+  | { kind: 'regenerate' }
+  /** A new version of an earlier user message: the branch continues from it (POST /messages/{id}/edit). */
+  | { kind: 'edit'; messageId: number; content: string };
 
 export type ReplyOutcome =
   | { status: 'complete' | 'stopped'; message: Message | null }
   | { status: 'failed'; error: string; message: Message | null };
 
 export interface PendingReply {
-  /** The user message saved for this reply; null when regenerating or answering an existing message. */
+  /** The user message saved for this reply (an edit: the new version); null when regenerating or answering an existing message. */
   userMessage: Message | null;
   /** The reply's own message, saved with status `streaming` until it ends. */
   replyId: number;
@@ -236,10 +404,10 @@ export async function beginReply(
   const claim = await deps.replies.claim(conversation.id);
   if (!claim) throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
   try {
-    const { question, saved } = await resolveQuestion(deps, conversation.id, request.target);
+    const { question, saved } = await resolveQuestion(deps, bot, conversation.id, request.target);
     const replyRow = await insertMessage(
       db,
-      { conversationId: conversation.id, role: 'assistant', content: '', status: 'streaming' },
+      { conversationId: conversation.id, parentId: question.id, role: 'assistant', content: '', status: 'streaming' },
       isoNow(deps.clock),
     );
     const job: ReplyJob = {
@@ -262,19 +430,27 @@ export async function beginReply(
   }
 }
 
-async function resolveQuestion(deps: ChatDeps, conversationId: number, target: ReplyTarget) {
+async function resolveQuestion(deps: ChatDeps, bot: Bot, conversationId: number, target: ReplyTarget) {
   const db = deps.db.kysely;
   if (target.kind === 'regenerate') {
     const last = await findLastMessage(db, conversationId, 'user');
     if (!last) throw new AppError('CONFLICT', CHAT_MESSAGES.nothingToRegenerate);
     return { question: toMessage(last, await findAttachments(db, [last])), saved: null };
   }
-  if (target.reuseIfLatest) {
+  if (target.kind === 'message' && target.reuseIfLatest) {
     const latest = await findLastMessage(db, conversationId);
     if (latest?.role === 'user' && latest.content === target.content)
       return { question: toMessage(latest), saved: null };
   }
-  const saved = await saveUserMessage(deps, conversationId, target.content, target.fileIds);
+  if (target.kind === 'edit') {
+    const replaces = await findMessage(db, target.messageId);
+    // Checked by conversationOfEdit; looked at again under the conversation's reply lock.
+    if (!replaces?.active || replaces.conversation_id !== conversationId) throw notFound('Message');
+    const fileIds = fileIdsOf(replaces);
+    const saved = await saveUserMessage(deps, bot, conversationId, { content: target.content, fileIds, replaces });
+    return { question: saved, saved };
+  }
+  const saved = await saveUserMessage(deps, bot, conversationId, { content: target.content, fileIds: target.fileIds });
   return { question: saved, saved };
 }
 
@@ -384,9 +560,43 @@ async function writeReply(
   } catch (err) {
     // E.g. the conversation was deleted while its reply was being written.
     deps.log.warn({ err, conversationId: question.conversationId }, 'chat reply: could not save the reply');
-    error ??= CHAT_ERRORS.unknown;
+    error = (await whatWasDeleted(deps, job)) ?? error ?? CHAT_ERRORS.unknown;
   }
+  if (message?.status === 'complete') nameConversation(deps, job, message.content);
   return error ? { status: 'failed', error, message } : { status: stopped ? 'stopped' : 'complete', message };
+}
+
+/** Says what went away when a reply could not be saved: the account, the bot or the conversation. */
+async function whatWasDeleted(deps: ReplyDeps, job: ReplyJob): Promise<string | null> {
+  try {
+    const exists = await findReplyOwners(deps.db.kysely, {
+      userId: job.userId,
+      botId: job.bot.id,
+      conversationId: job.question.conversationId,
+    });
+    if (!exists.user) return CHAT_MESSAGES.accountDeletedMidReply;
+    if (!exists.bot) return CHAT_MESSAGES.botDeletedMidReply;
+    if (!exists.conversation) return CHAT_MESSAGES.conversationDeletedMidReply;
+  } catch (err) {
+    deps.log.warn({ err }, 'chat reply: could not tell why the reply was not saved');
+  }
+  return null;
+}
+
+/**
+ * Names a conversation still titled 'Conversation with {name}' after its subject (decision 0014), in the
+ * background: the reply never waits for it, and a user's rename in the meantime wins.
+ */
+function nameConversation(deps: ReplyDeps, job: ReplyJob, reply: string) {
+  const task = (async () => {
+    const db = deps.db.kysely;
+    const conversation = await findOwnedConversation(db, job.userId, job.question.conversationId);
+    if (conversation?.title_source !== 'default') return;
+    const title = await conversationTitleFor(deps, { question: job.question.content, reply });
+    await setAutomaticTitle(db, conversation.id, title);
+  })().catch((err: unknown) => deps.log.warn({ err }, 'conversation title: could not name the conversation'));
+  deps.background?.add(task);
+  void task.finally(() => deps.background?.delete(task));
 }
 
 /** The finished reply, or null (and its row removed) when the model wrote nothing. */
@@ -399,7 +609,7 @@ async function saveReply(deps: ChatDeps, job: ReplyJob, reply: FinishedReply): P
       return null;
     }
     // Only now, so a regeneration that fails before writing anything leaves the previous reply in place.
-    if (job.replaces) await deleteRepliesAfter(tx, conversationId, job.question.id, job.replyId);
+    if (job.replaces) await deleteRepliesTo(tx, job.question.id, job.replyId);
     const row = await finishReply(tx, job.replyId, reply, at);
     if (!row) throw notFound('Message');
     await touchConversation(tx, conversationId, at);

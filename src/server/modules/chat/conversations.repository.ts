@@ -1,5 +1,5 @@
-import type { Selectable } from 'kysely';
-import type { Conversation } from '@shared/contracts/chat';
+import { sql, type Selectable } from 'kysely';
+import type { Conversation, ConversationSummary, TitleSource } from '@shared/contracts/chat';
 import type { ConversationsTable, Executor } from '../../db/database';
 
 export type ConversationRow = Selectable<ConversationsTable>;
@@ -10,6 +10,7 @@ export function toConversation(row: ConversationRow): Conversation {
     botId: row.bot_id,
     userId: row.user_id,
     title: row.title,
+    titleSource: row.title_source,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -35,21 +36,139 @@ export const findConversationsOfBot = (db: Executor, userId: number, botId: numb
     .orderBy('id', 'desc')
     .execute();
 
-export const insertConversation = (db: Executor, c: { botId: number; userId: number; title: string }, now: string) =>
+/** The bot's most recently active conversation when it has no message yet, to be reused rather than piled up. */
+export const findEmptyLatestConversation = async (db: Executor, userId: number, botId: number) => {
+  const latest = await db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('bot_id', '=', botId)
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!latest) return undefined;
+  const message = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('conversation_id', '=', latest.id)
+    .limit(1)
+    .executeTakeFirst();
+  return message ? undefined : latest;
+};
+
+export const insertConversation = (
+  db: Executor,
+  c: { botId: number; userId: number; title: string; titleSource: TitleSource },
+  now: string,
+) =>
   db
     .insertInto('conversations')
-    .values({ bot_id: c.botId, user_id: c.userId, title: c.title, created_at: now, updated_at: now })
+    .values({
+      bot_id: c.botId,
+      user_id: c.userId,
+      title: c.title,
+      title_source: c.titleSource,
+      created_at: now,
+      updated_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 
 /** Leaves updated_at alone: it records the last message, which orders the list, and a rename is not one. */
-export const updateConversationTitle = (db: Executor, conversationId: number, title: string) =>
+export const updateConversationTitle = (db: Executor, conversationId: number, title: string, source: TitleSource) =>
   db
     .updateTable('conversations')
-    .set({ title })
+    .set({ title, title_source: source })
     .where('id', '=', conversationId)
     .returningAll()
     .executeTakeFirstOrThrow();
+
+/** Names the conversation after its subject unless it was named already (by the user, or an earlier reply). */
+export const setAutomaticTitle = (db: Executor, conversationId: number, title: string) =>
+  db
+    .updateTable('conversations')
+    .set({ title, title_source: 'auto' })
+    .where('id', '=', conversationId)
+    .where('title_source', '=', 'default')
+    .executeTakeFirst();
+
+/** Position in the History list: the last row's `updated_at` and id. */
+export interface ConversationCursor {
+  updatedAt: string;
+  id: number;
+}
+
+const summaryColumns = [
+  'c.id',
+  'c.bot_id',
+  'c.user_id',
+  'c.title',
+  'c.title_source',
+  'c.created_at',
+  'c.updated_at',
+  'b.name as bot_name',
+  'b.icon as bot_icon',
+] as const;
+
+type SummaryRow = ConversationRow & { bot_name: string; bot_icon: string };
+
+export const toConversationSummary = (row: SummaryRow): ConversationSummary => ({
+  ...toConversation(row),
+  bot: { id: row.bot_id, name: row.bot_name, icon: row.bot_icon },
+});
+
+/** The user's conversations that have a message, across bots, most recently active first, after `cursor`. */
+export async function findConversationPage(
+  db: Executor,
+  userId: number,
+  cursor: ConversationCursor | null,
+  limit: number,
+): Promise<SummaryRow[]> {
+  let query = db
+    .selectFrom('conversations as c')
+    .innerJoin('bots as b', 'b.id', 'c.bot_id')
+    .select(summaryColumns)
+    .where('c.user_id', '=', userId)
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom('messages as m').select('m.id').whereRef('m.conversation_id', '=', 'c.id')),
+    );
+  if (cursor) {
+    query = query.where(({ eb, or, and }) =>
+      or([
+        eb('c.updated_at', '<', cursor.updatedAt),
+        and([eb('c.updated_at', '=', cursor.updatedAt), eb('c.id', '<', cursor.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('c.updated_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
+}
+
+/** The user's conversations among `ids`, with their bots. */
+export const findConversationSummaries = (db: Executor, userId: number, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('conversations as c')
+        .innerJoin('bots as b', 'b.id', 'c.bot_id')
+        .select(summaryColumns)
+        .where('c.user_id', '=', userId)
+        .where('c.id', 'in', ids)
+        .execute();
+
+/** Whether the user, the bot and the conversation of a reply still exist, to say which one went away. */
+export async function findReplyOwners(db: Executor, r: { userId: number; botId: number; conversationId: number }) {
+  const row = await sql<{ user: number; bot: number; conversation: number }>`select
+    (select count(*) from users where id = ${r.userId}) as ${sql.ref('user')},
+    (select count(*) from bots where id = ${r.botId}) as bot,
+    (select count(*) from conversations where id = ${r.conversationId}) as conversation`.execute(db);
+  const counts = row.rows[0];
+  return {
+    user: Number(counts?.user) > 0,
+    bot: Number(counts?.bot) > 0,
+    conversation: Number(counts?.conversation) > 0,
+  };
+}
 
 export const touchConversation = (db: Executor, conversationId: number, now: string) =>
   db.updateTable('conversations').set({ updated_at: now }).where('id', '=', conversationId).execute();

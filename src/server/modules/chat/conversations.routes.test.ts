@@ -44,7 +44,7 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
     }
   });
 
-  it("creates a conversation titled after the bot, owned by the caller whatever the body's userId, and records the chat", async () => {
+  it("creates a conversation titled after the bot, owned by the caller whatever the body's userId", async () => {
     const bot = await createBot(t, alice.token, { name: 'Trip Buddy' });
     const res = await post('/api/conversations', { botId: bot.id, userId: 1, title: '   ' });
     expect(res.status).toBe(201);
@@ -53,21 +53,41 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
       botId: bot.id,
       userId: alice.user.id,
       title: 'Conversation with Trip Buddy',
+      titleSource: 'default',
       createdAt: expect.stringMatching(ISO),
       updatedAt: res.body.createdAt,
     });
-    const activities = await t.request('GET', `/api/users/${alice.user.id}/activities?limit=1`, { token: alice.token });
-    expect(activities.body[0]).toMatchObject({
-      type: 'chat_started',
-      description: 'Started a chat with Trip Buddy',
-      botId: bot.id,
-    });
-
-    const named = await post('/api/conversations', { botId: bot.id, title: '  Packing list ' });
-    expect(named.body.title).toBe('Packing list');
     expect((await t.request('GET', `/api/conversations/${res.body.id}`, { token: alice.token })).body).toEqual(
       res.body,
     );
+    await post('/api/messages', { conversationId: res.body.id, content: 'Hi' });
+    const named = await post('/api/conversations', { botId: bot.id, title: '  Packing list ' });
+    expect(named.status).toBe(201);
+    expect(named.body).toMatchObject({ title: 'Packing list', titleSource: 'user' });
+  });
+
+  it('reuses the latest conversation while it is empty, and records the chat at its first message', async () => {
+    const bot = await createBot(t, alice.token, { name: 'Meal Planner' });
+    const activities = async () =>
+      (await t.request('GET', `/api/users/${alice.user.id}/activities`, { token: alice.token })).body.filter(
+        (a: { type: string; botId: number }) => a.type === 'chat_started' && a.botId === bot.id,
+      );
+    const opened = [];
+    for (let i = 0; i < 5; i++) opened.push(await post('/api/conversations', { botId: bot.id }));
+    expect(opened.map((r) => r.status)).toEqual([201, 200, 200, 200, 200]);
+    expect(new Set(opened.map((r) => r.body.id)).size).toBe(1);
+    expect(await activities()).toEqual([]);
+
+    await post('/api/messages', { conversationId: opened[0]!.body.id, content: 'What is for dinner?' });
+    await post('/api/messages', { conversationId: opened[0]!.body.id, content: 'And lunch?' });
+    expect(await activities()).toEqual([
+      expect.objectContaining({ description: 'Started a chat with Meal Planner', botId: bot.id }),
+    ]);
+    const next = await post('/api/conversations', { botId: bot.id });
+    expect(next.status).toBe(201);
+    expect(next.body.id).not.toBe(opened[0]!.body.id);
+    const list = await t.request('GET', `/api/bots/${bot.id}/conversations`, { token: alice.token });
+    expect(list.body).toHaveLength(2);
   });
 
   it('refuses a conversation with an inactive bot, a missing bot, or no bot at all', async () => {
@@ -89,6 +109,7 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
   it("lists the caller's conversations with a bot, the most recently active first", async () => {
     const bot = await createBot(t, alice.token);
     const older = await createConversation(t, alice.token, bot.id);
+    await post('/api/messages', { conversationId: older.id, content: 'First' });
     const newer = await createConversation(t, alice.token, bot.id);
     await createConversation(t, alice.token, (await createBot(t, alice.token)).id);
     const list = async () =>
@@ -114,7 +135,7 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
       t.request('PATCH', `/api/conversations/${conversation.id}`, { token: alice.token, body: { title } });
     const res = await patch('  Weekend plans  ');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...conversation, title: 'Weekend plans' });
+    expect(res.body).toEqual({ ...conversation, title: 'Weekend plans', titleSource: 'user' });
     expectValidation(await patch('   '), 'title', CHAT_MESSAGES.titleRequired);
     expectValidation(await patch(undefined), 'title', CHAT_MESSAGES.titleRequired);
     expectValidation(await patch('x'.repeat(121)), 'title', CHAT_MESSAGES.titleMax);
@@ -124,8 +145,8 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
   it('deletes a conversation with its messages, and nothing else', async () => {
     const bot = await createBot(t, alice.token);
     const doomed = await createConversation(t, alice.token, bot.id);
-    const kept = await createConversation(t, alice.token, bot.id);
     await post('/api/bot-message', { conversationId: doomed.id, botId: bot.id, userMessageContent: 'Hello' });
+    const kept = await createConversation(t, alice.token, bot.id);
     await post('/api/messages', { conversationId: kept.id, content: 'Hello', role: 'user' });
 
     const res = await t.request('DELETE', `/api/conversations/${doomed.id}`, { token: alice.token });
@@ -169,6 +190,7 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
         sources: [],
         steps: [],
         attachments: [],
+        versions: { index: 0, count: 1, ids: [first.body.id] },
       });
       const second = await post('/api/messages', { conversationId: conversation.id, content: 'And for lunch?' });
       expect(second.body.role).toBe('user');
@@ -384,7 +406,8 @@ describe.each(databaseKinds)('chat history across a restart on %s', (kind) => {
     try {
       expect(await messagesOf(second, me.token, conversation.id)).toEqual(before);
       const list = await second.request('GET', `/api/bots/${bot.id}/conversations`, { token: me.token });
-      expect(list.body).toEqual([expect.objectContaining({ id: conversation.id, title: conversation.title })]);
+      // Named after its first question while offline (decision 0014).
+      expect(list.body).toEqual([expect.objectContaining({ id: conversation.id, title: 'Remember me?' })]);
     } finally {
       await second.close();
     }

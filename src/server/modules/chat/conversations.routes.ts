@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import {
+  conversationPageQuerySchema,
+  conversationPageSchema,
   conversationSchema,
+  conversationSearchQuerySchema,
+  conversationSearchResponseSchema,
   createConversationBodySchema,
   createMessageBodySchema,
   messageSchema,
+  messagesQuerySchema,
   renameConversationBodySchema,
 } from '@shared/contracts/chat';
 import { errorResponseSchema, idParamsSchema, messageResponseSchema } from '@shared/contracts/common';
@@ -20,12 +25,54 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
     {
       schema: {
         tags,
+        description:
+          'Opens a conversation with the bot: its most recent one while that has no message yet (200), else a new ' +
+          "one (201) titled `Conversation with {name}` unless `title` names it. The 'chat started' activity is " +
+          'recorded when its first message is sent.',
         body: createConversationBodySchema,
-        response: { 201: conversationSchema, 404: errorResponseSchema, 409: errorResponseSchema },
+        response: {
+          200: conversationSchema,
+          201: conversationSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+        },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await chat.createConversation(deps, currentUserId(request), request.body)),
+    async (request, reply) => {
+      const { conversation, created } = await chat.openConversation(deps, currentUserId(request), request.body);
+      return reply.status(created ? 201 : 200).send(conversation);
+    },
+  );
+
+  app.get(
+    '/conversations',
+    {
+      schema: {
+        tags,
+        description:
+          "The caller's conversations that have a message, across bots, most recently active first, with their bot. " +
+          'Pass `nextCursor` back as `cursor` for the next page.',
+        querystring: conversationPageQuerySchema,
+        response: { 200: conversationPageSchema, 400: errorResponseSchema },
+      },
+    },
+    async (request) => chat.listConversationPage(deps, currentUserId(request), request.query),
+  );
+
+  app.get(
+    '/conversations/search',
+    {
+      schema: {
+        tags,
+        description:
+          "Full-text search (SQLite FTS5, PostgreSQL tsvector) of the caller's conversation titles and messages on " +
+          'their active branches; all words must match, the last as a prefix. One result per conversation, most ' +
+          'recently active first, with the newest matching message and a highlighted snippet.',
+        querystring: conversationSearchQuerySchema,
+        response: { 200: conversationSearchResponseSchema, 400: errorResponseSchema },
+      },
+    },
+    async (request) => chat.searchConversations(deps, currentUserId(request), request.query),
   );
 
   app.get(
@@ -82,11 +129,31 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
     {
       schema: {
         tags,
+        description:
+          'The active branch of the conversation, oldest first: whole without `cursor` and `limit`; with `limit`, the ' +
+          'newest `limit` messages before message `cursor` (next page: the first message id as `cursor`; a shorter ' +
+          'page is the beginning). User messages list their versions (`versions`).',
         params: idParamsSchema,
-        response: { 200: z.array(messageSchema), 404: errorResponseSchema },
+        querystring: messagesQuerySchema,
+        response: { 200: z.array(messageSchema), 400: errorResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => chat.listMessages(deps, currentUserId(request), request.params.id),
+    async (request) => chat.listMessages(deps, currentUserId(request), request.params.id, request.query),
+  );
+
+  app.post(
+    '/messages/:id/activate',
+    {
+      schema: {
+        tags,
+        description:
+          'The version switcher: makes the branch through this message (its earlier turns, then its most recent ' +
+          'replies) the active one and answers the whole active branch. 409 while a reply is being written.',
+        params: idParamsSchema,
+        response: { 200: z.array(messageSchema), 404: errorResponseSchema, 409: errorResponseSchema },
+      },
+    },
+    async (request) => chat.activateMessage(deps, currentUserId(request), request.params.id),
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Attachment, Message, MessageRole, MessageStatus, ReplyStep, Source } from '@shared/contracts/chat';
 import type { MessagesTable } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
@@ -11,9 +11,23 @@ const listOf = <T>(value: unknown): T[] => (value == null ? [] : (fromJson(value
 
 export const fileIdsOf = (row: Pick<MessageRow, 'file_ids'>) => listOf<number>(row.file_ids);
 
-/** `attachments` maps the ids of files the messages carried to what the client shows of them. */
-export function toMessage(row: MessageRow, attachments: ReadonlyMap<number, Attachment> = new Map()): Message {
+/** The versions of each user message: its siblings (same parent) in id order, keyed by parent id (0: none). */
+export type VersionsByParent = ReadonlyMap<number, number[]>;
+
+const parentKey = (parentId: number | null) => parentId ?? 0;
+
+/**
+ * `attachments` maps the ids of files the messages carried to what the client shows of them; `versions`
+ * (findVersions) gives user messages their version switcher.
+ */
+export function toMessage(
+  row: MessageRow,
+  attachments: ReadonlyMap<number, Attachment> = new Map(),
+  versions?: VersionsByParent,
+): Message {
+  const ids = row.role === 'user' ? versions?.get(parentKey(row.parent_id)) : undefined;
   return {
+    ...(ids ? { versions: { index: ids.indexOf(row.id), count: ids.length, ids } } : {}),
     id: row.id,
     conversationId: row.conversation_id,
     role: row.role,
@@ -51,8 +65,34 @@ export async function countConversationFiles(db: Executor, conversationId: numbe
   return found.length;
 }
 
+/** The user messages that are versions of those among `rows` (siblings under the same parent). */
+export async function findVersions(db: Executor, conversationId: number, rows: readonly MessageRow[]) {
+  const parents = [...new Set(rows.filter((r) => r.role === 'user').map((r) => r.parent_id))];
+  const versions = new Map<number, number[]>();
+  if (!parents.length) return versions;
+  const ids = parents.filter((p) => p !== null);
+  const siblings = await db
+    .selectFrom('messages')
+    .select(['id', 'parent_id'])
+    .where('conversation_id', '=', conversationId)
+    .where('role', '=', 'user')
+    .where(({ eb, or }) =>
+      or([
+        ...(ids.length ? [eb('parent_id', 'in', ids)] : []),
+        ...(parents.includes(null) ? [eb('parent_id', 'is', null)] : []),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+  for (const s of siblings)
+    versions.set(parentKey(s.parent_id), [...(versions.get(parentKey(s.parent_id)) ?? []), s.id]);
+  return versions;
+}
+
 export interface NewMessage {
   conversationId: number;
+  /** The message before it on its branch: the active branch's last, or (an edit) the edited message's parent. */
+  parentId: number | null;
   role: MessageRole;
   content: string;
   status: MessageStatus;
@@ -64,6 +104,7 @@ export const insertMessage = (db: Executor, m: NewMessage, now: string) =>
     .insertInto('messages')
     .values({
       conversation_id: m.conversationId,
+      parent_id: m.parentId,
       role: m.role,
       content: toStorableText(m.content),
       status: m.status,
@@ -127,12 +168,26 @@ export const markStaleRepliesInterrupted = (db: Executor, staleBefore: string) =
     .where('updated_at', '<', staleBefore)
     .executeTakeFirst();
 
-/** In the order they were written; ids order messages saved within the same instant. */
-export const findMessages = (db: Executor, conversationId: number) =>
-  db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).orderBy('id', 'asc').execute();
+const activeBranch = (db: Executor, conversationId: number) =>
+  db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).where('active', '=', true);
 
+/** The active branch in the order it was written; ids order messages saved within the same instant. */
+export const findMessages = (db: Executor, conversationId: number) =>
+  activeBranch(db, conversationId).orderBy('id', 'asc').execute();
+
+/** The last `limit` messages of the active branch before message `beforeId` (none: the end), oldest first. */
+export async function findMessagePage(db: Executor, conversationId: number, beforeId: number | null, limit: number) {
+  let query = activeBranch(db, conversationId);
+  if (beforeId !== null) query = query.where('id', '<', beforeId);
+  return (await query.orderBy('id', 'desc').limit(limit).execute()).reverse();
+}
+
+export const findMessage = (db: Executor, id: number) =>
+  db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** The active branch's last message (of `role`), which the next message follows. */
 export const findLastMessage = (db: Executor, conversationId: number, role?: MessageRole) => {
-  let query = db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId);
+  let query = activeBranch(db, conversationId);
   if (role) query = query.where('role', '=', role);
   return query.orderBy('id', 'desc').limit(1).executeTakeFirst();
 };
@@ -147,6 +202,7 @@ export async function findContextMessages(db: Executor, conversationId: number, 
     .selectFrom('messages')
     .selectAll()
     .where('conversation_id', '=', conversationId)
+    .where('active', '=', true)
     .where('id', '<', beforeId)
     .where('status', 'not in', ['failed', 'streaming'])
     .orderBy('id', 'desc')
@@ -155,12 +211,49 @@ export async function findContextMessages(db: Executor, conversationId: number, 
   return rows.reverse();
 }
 
-/** The replies written after a user message, which a regenerated reply (`keepId`) replaces. */
-export const deleteRepliesAfter = (db: Executor, conversationId: number, messageId: number, keepId: number) =>
+/** The replies to a user message, which a regenerated reply (`keepId`) replaces. */
+export const deleteRepliesTo = (db: Executor, messageId: number, keepId: number) =>
   db
     .deleteFrom('messages')
-    .where('conversation_id', '=', conversationId)
+    .where('parent_id', '=', messageId)
     .where('role', '=', 'assistant')
-    .where('id', '>', messageId)
     .where('id', '!=', keepId)
     .execute();
+
+/** Cuts the active branch at `messageId`: it and what follows it leave the branch (they stay, as a version). */
+export const deactivateFrom = (db: Executor, conversationId: number, messageId: number) =>
+  db
+    .updateTable('messages')
+    .set({ active: false })
+    .where('conversation_id', '=', conversationId)
+    .where('active', '=', true)
+    .where('id', '>=', messageId)
+    .execute();
+
+/**
+ * The branch through `messageId`: its ancestors up to the first message, itself, then its most recent
+ * descendants down to a last message.
+ */
+export async function findBranchThrough(db: Executor, messageId: number): Promise<number[]> {
+  const id = sql`cast(${messageId} as integer)`;
+  const up = await sql<{ id: number }>`with recursive up(id, parent_id) as (
+      select id, parent_id from messages where id = ${id}
+      union all select m.id, m.parent_id from messages m join up on m.id = up.parent_id)
+    select id from up`.execute(db);
+  const down = await sql<{ id: number | null }>`with recursive down(id) as (
+      select ${id}
+      union all select (select max(c.id) from messages c where c.parent_id = down.id) from down where down.id is not null)
+    select id from down where id is not null`.execute(db);
+  return [...new Set([...up.rows, ...down.rows].map((r) => Number(r.id)))];
+}
+
+/** Makes `ids` the conversation's active branch. */
+export async function activateBranch(db: Executor, conversationId: number, ids: number[]) {
+  await db.updateTable('messages').set({ active: false }).where('conversation_id', '=', conversationId).execute();
+  await db
+    .updateTable('messages')
+    .set({ active: true })
+    .where('conversation_id', '=', conversationId)
+    .where('id', 'in', ids)
+    .execute();
+}

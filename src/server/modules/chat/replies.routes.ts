@@ -4,6 +4,7 @@ import {
   botMessageBodySchema,
   botMessageResponseSchema,
   chatStatusSchema,
+  editMessageBodySchema,
   stopResponseSchema,
   streamBodySchema,
 } from '@shared/contracts/chat';
@@ -148,6 +149,32 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
         target: { kind: 'regenerate' },
       });
       await streamReply(reply, deps, request.params.id, pending);
+    },
+  );
+
+  app.post(
+    '/messages/:id/edit',
+    {
+      preHandler: limitModelCalls,
+      schema: {
+        tags,
+        description:
+          'Edits a user message: saves a new version of it (with its files) in its place on the active branch and ' +
+          'writes a reply to it. The replaced turns stay, reachable through the message `versions` and ' +
+          `POST /api/messages/{id}/activate; the model sees only the active branch. ${STREAM_DESCRIPTION}`,
+        params: idParamsSchema,
+        body: editMessageBodySchema,
+        response: { 400: errorResponseSchema, 404: errorResponseSchema, 409: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const userId = currentUserId(request);
+      const conversationId = await chat.conversationOfEdit(deps, userId, request.params.id);
+      const pending = await chat.beginReply(replyDeps(request), userId, {
+        conversationId,
+        target: { kind: 'edit', messageId: request.params.id, content: request.body.content },
+      });
+      await streamReply(reply, deps, conversationId, pending);
     },
   );
 
