@@ -23,6 +23,9 @@ import { filesRoutes } from './modules/files/files.routes';
 import { knowledgeReplyContext } from './modules/files/knowledge-context';
 import { createStorage } from './modules/files/storage';
 import { healthRoutes } from './modules/health/health.routes';
+import { keysRoutes } from './modules/keys/keys.routes';
+import { openAiRoutes } from './modules/openai/openai.routes';
+import { sharesRoutes } from './modules/shares/shares.routes';
 import { webReplyContext } from './modules/web/web-context';
 import { createWebResearch } from './modules/web/web-research';
 import { authGuardPlugin } from './plugins/auth-guard';
@@ -117,6 +120,17 @@ export async function buildApp(options: AppOptions) {
   app.addHook('onClose', async () => {
     await Promise.allSettled([...chatBackground]);
   });
+  // The chat and the OpenAI-compatible API answer with the same context: one per app, so the page cache is shared.
+  // PDFs stay refused until a bounded reader exists for them.
+  const contextProviders = [
+    knowledgeReplyContext({ db, embeddings, storage }),
+    webReplyContext(createWebResearch(config.web)),
+  ];
+  const chatTimeouts: ChatTimeouts = {
+    firstTokenMs: config.chat.firstTokenTimeoutMs,
+    totalMs: config.chat.totalTimeoutMs,
+    ...options.chatTimeouts,
+  };
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db });
@@ -148,16 +162,8 @@ export async function buildApp(options: AppOptions) {
         ai,
         background: chatBackground,
         ...(await replySharing(app, config)),
-        // One per app, so the page cache is shared. PDFs stay refused until a bounded reader exists for them.
-        contextProviders: [
-          knowledgeReplyContext({ db, embeddings, storage }),
-          webReplyContext(createWebResearch(config.web)),
-        ],
-        timeouts: {
-          firstTokenMs: config.chat.firstTokenTimeoutMs,
-          totalMs: config.chat.totalTimeoutMs,
-          ...options.chatTimeouts,
-        },
+        contextProviders,
+        timeouts: chatTimeouts,
       };
       await api.register(periodicTaskPlugin, {
         name: 'mark interrupted replies',
@@ -169,9 +175,19 @@ export async function buildApp(options: AppOptions) {
         deps: chatDeps,
         rateLimit: options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute),
       });
+      await api.register(keysRoutes, { deps: { db, clock } });
+      await api.register(sharesRoutes, {
+        deps: { db, clock },
+        rateLimit: perMinute(config.rateLimits.sharesPerMinute),
+      });
     },
     { prefix: '/api' },
   );
+  await app.register(openAiRoutes, {
+    prefix: '/v1',
+    deps: { db, clock, ai, timeouts: chatTimeouts, contextProviders },
+    rateLimit: perMinute(config.rateLimits.apiKeyPerMinute),
+  });
 
   await app.register(staticClientPlugin, {
     root: options.clientRoot ?? fileURLToPath(new URL('../../dist/client', import.meta.url)),

@@ -50,6 +50,8 @@ describe('loadConfig', () => {
         signInPerAccountPerHour: 30,
         modelCallsPerMinute: 30,
         promptGenerationPerMinute: 30,
+        apiKeyPerMinute: 60,
+        sharesPerMinute: 60,
       },
       chat: { firstTokenTimeoutMs: 30_000, totalTimeoutMs: 120_000, staleReplyMs: 15_000 },
     });

@@ -89,6 +89,8 @@ const envSchema = z.object({
   RATE_LIMIT_SIGNIN_PER_ACCOUNT_PER_HOUR: positiveInt(30),
   RATE_LIMIT_MODEL_CALLS_PER_MINUTE: positiveInt(30),
   RATE_LIMIT_PROMPT_GENERATION_PER_MINUTE: positiveInt(30),
+  RATE_LIMIT_API_KEY_PER_MINUTE: positiveInt(60),
+  RATE_LIMIT_SHARES_PER_MINUTE: positiveInt(60),
   CHAT_FIRST_TOKEN_TIMEOUT_MS: positiveInt(30_000),
   CHAT_TOTAL_TIMEOUT_MS: positiveInt(120_000),
   CHAT_STALE_REPLY_MS: positiveInt(15_000),
@@ -123,6 +125,10 @@ export interface Config {
     signInPerAccountPerHour: number;
     modelCallsPerMinute: number;
     promptGenerationPerMinute: number;
+    /** Calls of the OpenAI-compatible API per key. */
+    apiKeyPerMinute: number;
+    /** Snapshot link reads per address. */
+    sharesPerMinute: number;
   };
   chat: {
     firstTokenTimeoutMs: number;
@@ -234,6 +240,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signInPerAccountPerHour: e.RATE_LIMIT_SIGNIN_PER_ACCOUNT_PER_HOUR,
       modelCallsPerMinute: e.RATE_LIMIT_MODEL_CALLS_PER_MINUTE,
       promptGenerationPerMinute: e.RATE_LIMIT_PROMPT_GENERATION_PER_MINUTE,
+      apiKeyPerMinute: e.RATE_LIMIT_API_KEY_PER_MINUTE,
+      sharesPerMinute: e.RATE_LIMIT_SHARES_PER_MINUTE,
     },
     chat: {
       firstTokenTimeoutMs: e.CHAT_FIRST_TOKEN_TIMEOUT_MS,

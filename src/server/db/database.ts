@@ -145,6 +145,31 @@ export interface FileBlobDeletionsTable {
   storage_key: string;
 }
 
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  /** null: all of the owner's bots. */
+  bot_id: number | null;
+  name: string;
+  /** The key's first characters, shown so its owner can tell keys apart. */
+  prefix: string;
+  key_hash: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  expires_at: Timestamp | null;
+}
+
+export interface ConversationSharesTable {
+  id: Generated<number>;
+  conversation_id: number;
+  user_id: number;
+  token_hash: string;
+  /** The snapshot as shown to visitors (contracts/shares.ts), taken when shared. */
+  snapshot: Json;
+  created_at: Timestamp;
+  expires_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -156,6 +181,8 @@ export interface Database {
   files: FilesTable;
   file_chunks: FileChunksTable;
   file_blob_deletions: FileBlobDeletionsTable;
+  api_keys: ApiKeysTable;
+  conversation_shares: ConversationSharesTable;
 }
 
 /** What repositories run their queries on: the database itself or an open transaction. */

@@ -6,6 +6,7 @@ import { conversations } from './migrations/0003-conversations';
 import { files } from './migrations/0004-files';
 import { replies } from './migrations/0005-replies';
 import { conversationsSearch } from './migrations/0006-conversations-search';
+import { keysAndShares } from './migrations/0007-keys-and-shares';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-files': files,
   '0005-replies': replies,
   '0006-conversations-search': conversationsSearch,
+  '0007-keys-and-shares': keysAndShares,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -10,7 +10,7 @@ interface FieldError {
   message: string;
 }
 
-function fieldErrors(error: {
+export function fieldErrors(error: {
   validation: { instancePath: string; message?: string; params: unknown }[];
 }): FieldError[] {
   return error.validation.map((v) => {

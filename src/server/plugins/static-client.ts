@@ -5,7 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors';
 
-const isApiPath = (url: string) => /^\/api(?:[/?]|$)/.test(url);
+/** The JSON API and the OpenAI-compatible API under /v1: never answered with the client's page. */
+const isApiPath = (url: string) => /^\/(?:api|v1)(?:[/?]|$)/.test(url);
+/** Shared conversation snapshots are for people with the link, not for search engines. */
+const isSnapshotPage = (url: string) => url.startsWith('/s/');
 
 /**
  * Serves the built client with history fallback: unknown non-API paths get index.html so the client router
@@ -30,6 +33,7 @@ export const staticClientPlugin = fp(async (app: FastifyInstance, options: { roo
       const path = request.params as { '*': string };
       const file = path['*'];
       if (file && existsSync(join(options.root, file)) && !file.includes('..')) return reply.sendFile(file);
+      if (isSnapshotPage(request.url)) reply.header('x-robots-tag', 'noindex');
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
   }

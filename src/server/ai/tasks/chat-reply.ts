@@ -98,6 +98,9 @@ export interface ChatReplyRequest {
   maxSteps?: number;
   /** Offline mode answers this instead of the standard notice (e.g. with the passages it would have used). */
   offlineText?: string;
+  /** Passed to the model as given (the OpenAI-compatible API's `max_tokens` and `temperature`). */
+  maxOutputTokens?: number;
+  temperature?: number;
 }
 
 export interface ReplyHandlers {
@@ -218,6 +221,8 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
         result = await model.doStream({
           prompt,
           abortSignal: signal,
+          maxOutputTokens: request.maxOutputTokens,
+          temperature: request.temperature,
           ...(offerTools ? { tools: toolDefinitions(tools) } : {}),
         });
       } catch (error) {

@@ -2,7 +2,7 @@ import type { Tool } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bot } from '@shared/contracts/bots';
 import type { ChatStreamEvent, Message, ReplyStep, Source } from '@shared/contracts/chat';
-import { offlineReplyText } from '../../ai/tasks/chat-reply';
+import { offlineReplyText, ToolsUnsupportedError } from '../../ai/tasks/chat-reply';
 
 /**
  * What other domains add to one reply, gathered before the model is asked (and, for tools, while it answers):
@@ -26,11 +26,14 @@ export interface ReplyContext {
   withoutTools?: () => Promise<void>;
 }
 
+/** The message being answered: a saved one, or (the stateless OpenAI-compatible API) one with no conversation. */
+export type ReplyQuestion = Pick<Message, 'content' | 'attachments'> & { conversationId: number | null };
+
 export interface ReplyContextInput {
   userId: number;
   bot: Bot;
   /** The user message being answered, with the files it carried. */
-  question: Message;
+  question: ReplyQuestion;
   signal: AbortSignal;
   log: FastifyBaseLogger;
   /** Sends an event to the client as it happens (e.g. a step starting). */
@@ -79,4 +82,23 @@ export function offlineReplyWithSources(botName: string, sources: Source[]): str
   if (!sources.length) return notice;
   const passages = sources.map((s) => `[${s.n}] **${s.title}**: ${s.snippet}`).join('\n\n');
   return `${notice}\n\nThese passages would have been used to answer:\n\n${passages}`;
+}
+
+/**
+ * Asks the model with the context's tools; when the model refuses tool definitions (some local models), the
+ * providers gather up front what the tools would have found, and the model is asked again without tools.
+ */
+export async function askWithContextTools(
+  context: ReplyContext,
+  log: FastifyBaseLogger,
+  ask: (tools: ReplyContext['tools'] | undefined) => Promise<void>,
+): Promise<void> {
+  try {
+    await ask(context.tools);
+  } catch (err) {
+    if (!(err instanceof ToolsUnsupportedError) || !context.withoutTools) throw err;
+    log.info('chat reply: the model refused tools; researching up front');
+    await context.withoutTools();
+    await ask(undefined);
+  }
 }

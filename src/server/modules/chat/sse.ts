@@ -6,6 +6,8 @@ export const SSE_HEARTBEAT_MS = 15_000;
 
 export interface SseChannel {
   send(event: ChatStreamEvent, id?: string): void;
+  /** Writes already formatted event text (e.g. OpenAI's bare `data:` lines), batched like `send`. */
+  write(text: string): void;
   end(): void;
   /** Aborts when the client goes away before the stream ended. */
   readonly gone: AbortSignal;
@@ -53,13 +55,18 @@ export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): Ss
     if (text && writable()) res.write(text);
   };
 
+  const write = (text: string) => {
+    if (!writable()) return;
+    if (!pending) setImmediate(flush);
+    pending += text;
+  };
+
   return {
     gone: gone.signal,
+    write,
     send({ event, data }, id) {
-      if (!writable()) return;
-      if (!pending) setImmediate(flush);
       // The id lets a client that lost the stream resume after the last event it saw (Last-Event-ID).
-      pending += `${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+      write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     end() {
       clearInterval(heartbeat);

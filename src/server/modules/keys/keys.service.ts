@@ -1,0 +1,79 @@
+import { randomInt } from 'node:crypto';
+import { KEY_MESSAGES, type ApiKey, type CreateApiKeyBody, type CreatedApiKey } from '@shared/contracts/keys';
+import type { Db } from '../../db/database';
+import { isoNow, type Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { isExpired, requireFutureExpiry } from '../../lib/expiry';
+import { hashToken } from '../../lib/tokens';
+import { requireOwnedBot } from '../bots/bots.service';
+import {
+  deleteKeyOfUser,
+  findKeyByHash,
+  findKeyOfUser,
+  findKeysOfUser,
+  insertKey,
+  toApiKey,
+  touchKey,
+  type ApiKeyRow,
+} from './keys.repository';
+
+export interface KeysDeps {
+  db: Db;
+  clock: Clock;
+}
+
+const KEY_PREFIX = 'botty_';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** 43 base-62 characters carry 256 random bits, like the session tokens. */
+const KEY_CHARS = 43;
+/** How much of a key its list entry shows: the marker and four characters. */
+const VISIBLE_CHARS = KEY_PREFIX.length + 4;
+
+/** `botty_` and 256 random bits in letters and digits, so the key survives copying from any terminal or form. */
+function newKey(): string {
+  let key = KEY_PREFIX;
+  for (let i = 0; i < KEY_CHARS; i++) key += BASE62[randomInt(BASE62.length)];
+  return key;
+}
+
+export async function listKeys(deps: KeysDeps, userId: number): Promise<{ keys: ApiKey[] }> {
+  return { keys: (await findKeysOfUser(deps.db.kysely, userId)).map(toApiKey) };
+}
+
+/** The key is in the answer once; only its SHA-256 and first characters are stored. */
+export async function createKey(deps: KeysDeps, userId: number, body: CreateApiKeyBody): Promise<CreatedApiKey> {
+  const expiresAt = requireFutureExpiry(deps.clock, body.expiresAt, KEY_MESSAGES.expiresAtPast);
+  const key = newKey();
+  return deps.db.kysely.transaction().execute(async (tx) => {
+    if (body.botId !== null) await requireOwnedBot(tx, userId, body.botId);
+    const { id } = await insertKey(
+      tx,
+      {
+        userId,
+        botId: body.botId,
+        name: body.name,
+        prefix: key.slice(0, VISIBLE_CHARS),
+        keyHash: hashToken(key),
+        expiresAt,
+      },
+      isoNow(deps.clock),
+    );
+    return { ...toApiKey(await findKeyOfUser(tx, userId, id)), key };
+  });
+}
+
+/** Deleting the row is the revocation: the next call with the key finds nothing. */
+export async function revokeKey(deps: KeysDeps, userId: number, id: number) {
+  const result = await deleteKeyOfUser(deps.db.kysely, userId, id);
+  if (!result.numDeletedRows) throw new AppError('NOT_FOUND', KEY_MESSAGES.notFound);
+  return { message: KEY_MESSAGES.revoked };
+}
+
+/** The key's row when it exists and has not expired (its use is then recorded); null otherwise. */
+export async function authenticateKey(deps: KeysDeps, key: string): Promise<ApiKeyRow | null> {
+  if (!key.startsWith(KEY_PREFIX)) return null;
+  const row = await findKeyByHash(deps.db.kysely, hashToken(key));
+  if (!row || isExpired(deps.clock, row.expires_at)) return null;
+  await touchKey(deps.db.kysely, row.id, isoNow(deps.clock));
+  return row;
+}

@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../db/unavailable';
+import { AppError } from '../../lib/errors';
+import { fieldErrors } from '../../plugins/errors';
+
+/** An error as OpenAI's API reports it, so OpenAI clients raise their usual exceptions. */
+export class OpenAiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type: string,
+    readonly code: string | null = null,
+    readonly param: string | null = null,
+  ) {
+    super(message);
+    this.name = 'OpenAiError';
+  }
+
+  toJSON() {
+    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+  }
+}
+
+export const invalidRequest = (message: string, param: string | null = null) =>
+  new OpenAiError(400, message, 'invalid_request_error', null, param);
+
+export const invalidApiKey = () =>
+  new OpenAiError(
+    401,
+    'Invalid API key: it is unknown, revoked or expired. Create one in Botty under Settings → API keys.',
+    'invalid_request_error',
+    'invalid_api_key',
+  );
+
+export const modelNotFound = (model: string) =>
+  new OpenAiError(
+    404,
+    `The model '${model}' does not exist or this key cannot use it. GET /v1/models lists the bots this key reaches.`,
+    'invalid_request_error',
+    'model_not_found',
+    'model',
+  );
+
+export const upstreamError = (message: string) => new OpenAiError(502, message, 'api_error', 'upstream_error');
+
+/** The same failures the rest of the API knows, in OpenAI's error shape. */
+export function toOpenAiError(error: FastifyError | Error): OpenAiError | null {
+  if (error instanceof OpenAiError) return error;
+  if (error instanceof AppError) {
+    if (error.code === 'RATE_LIMITED') return new OpenAiError(429, error.message, 'requests', 'rate_limit_exceeded');
+    if (error.code === 'UNAUTHENTICATED') return invalidApiKey();
+    if (error.status < 500) return new OpenAiError(error.status, error.message, 'invalid_request_error');
+    return null;
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = fieldErrors(error)[0];
+    return invalidRequest(first?.message ?? 'Invalid request', first?.path || null);
+  }
+  const status = (error as FastifyError).statusCode ?? 500;
+  if (status === 413) return new OpenAiError(413, 'The request is too large.', 'invalid_request_error');
+  if (status >= 400 && status < 500) return new OpenAiError(status, error.message, 'invalid_request_error');
+  if (isDatabaseUnavailable(error)) return new OpenAiError(503, DATABASE_UNAVAILABLE_MESSAGE, 'server_error');
+  return null;
+}
+
+/** For the routes under /v1: every failure answers in OpenAI's shape; unexpected ones are logged. */
+export function useOpenAiErrors(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    const known = toOpenAiError(error);
+    if (!known) request.log.error({ err: error }, 'request failed');
+    const answer = known ?? new OpenAiError(500, 'Something went wrong on our side. Please try again.', 'server_error');
+    return reply.status(answer.status).send(answer.toJSON());
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .send(
+        new OpenAiError(
+          404,
+          `No route ${request.method} ${request.url.split('?')[0]}`,
+          'invalid_request_error',
+        ).toJSON(),
+      ),
+  );
+}

@@ -1,0 +1,173 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Bot } from '@shared/contracts/bots';
+import { composePrompt, type HistoryMessage } from '../../ai/compose-prompt';
+import type { Ai } from '../../ai/providers';
+import {
+  CHAT_ERRORS,
+  ChatReplyError,
+  runChatReply,
+  type ChatTimeouts,
+  type ReplyUsage,
+} from '../../ai/tasks/chat-reply';
+import type { Db } from '../../db/database';
+import { isoNow, type Clock } from '../../lib/clock';
+import { findBotsOfUser, findOwnedBot, recordBotUse, toBot } from '../bots/bots.repository';
+import {
+  askWithContextTools,
+  newReplyContext,
+  offlineReplyWithSources,
+  type ReplyContextProvider,
+} from '../chat/reply-context';
+import type { ApiKeyRow } from '../keys/keys.repository';
+import { invalidRequest, modelNotFound, upstreamError } from './openai-errors';
+import type { ChatCompletionBody, ChatMessage } from './openai.schemas';
+
+export interface OpenAiDeps {
+  db: Db;
+  clock: Clock;
+  ai: Ai;
+  timeouts: ChatTimeouts;
+  /** The same as the chat's (knowledge passages, web research), so a bot answers here as it does in Botty. */
+  contextProviders: ReplyContextProvider[];
+}
+
+const modelIdOf = (bot: Pick<Bot, 'id'>) => `bot-${bot.id}`;
+const unixSeconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
+
+/** The active bots the key reaches: its one bot, or every bot of its owner. */
+export async function listModels(deps: OpenAiDeps, key: ApiKeyRow) {
+  const db = deps.db.kysely;
+  const rows =
+    key.bot_id === null
+      ? await findBotsOfUser(db, key.user_id)
+      : [await findOwnedBot(db, key.user_id, key.bot_id)].flatMap((row) => row ?? []);
+  return {
+    object: 'list' as const,
+    data: rows
+      .map(toBot)
+      .filter((bot) => bot.active)
+      .map((bot) => ({
+        id: modelIdOf(bot),
+        object: 'model' as const,
+        created: unixSeconds(bot.createdAt),
+        owned_by: 'botty',
+        name: bot.name,
+      })),
+  };
+}
+
+/** `bot-{id}` of an active bot within the key's scope; anything else is the same 404, like OpenAI's. */
+export async function requireModelBot(deps: OpenAiDeps, key: ApiKeyRow, model: string): Promise<Bot> {
+  const id = /^bot-(\d{1,10})$/.exec(model)?.[1];
+  const botId = id === undefined ? NaN : Number(id);
+  if (!Number.isSafeInteger(botId) || (key.bot_id !== null && key.bot_id !== botId)) throw modelNotFound(model);
+  const row = await findOwnedBot(deps.db.kysely, key.user_id, botId);
+  if (!row || !row.active) throw modelNotFound(model);
+  return toBot(row);
+}
+
+function textOf(message: ChatMessage, index: number): string {
+  if (typeof message.content === 'string' || message.content == null) return message.content ?? '';
+  return message.content
+    .map((part) => {
+      if (part.type !== 'text') {
+        throw invalidRequest(`Only text content is supported, not '${part.type}'.`, `messages.${index}.content`);
+      }
+      return part.text ?? '';
+    })
+    .join('');
+}
+
+/** The caller's messages as Botty's prompt pieces: system notes, the earlier turns, and the question. */
+export function readMessages(messages: ChatMessage[]) {
+  const callerInstructions: string[] = [];
+  const turns: HistoryMessage[] = [];
+  messages.forEach((message, i) => {
+    const text = textOf(message, i);
+    if (message.role === 'system' || message.role === 'developer') {
+      if (text.trim()) callerInstructions.push(text.trim());
+    } else turns.push({ role: message.role, content: text });
+  });
+  const question = turns.pop();
+  if (question?.role !== 'user' || !question.content.trim()) {
+    throw invalidRequest('The last message (besides system messages) must be a user message with text.', 'messages');
+  }
+  return { callerInstructions, history: turns.filter((t) => t.content.trim()), question: question.content };
+}
+
+export interface CompletionRequest {
+  key: ApiKeyRow;
+  bot: Bot;
+  body: ChatCompletionBody;
+  /** `readMessages(body.messages)`, read before a stream opens so a bad request is still a plain 400. */
+  messages: ReturnType<typeof readMessages>;
+  signal: AbortSignal;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Answers as the bot answers in Botty (its prompt and settings, knowledge passages, web research), with the
+ * caller's system messages after the bot's own prompt, but stores nothing of the exchange: like OpenAI's API, it
+ * is stateless. Only the bot's usage count goes up. Throws an OpenAiError when the model fails.
+ */
+export async function complete(
+  deps: OpenAiDeps,
+  request: CompletionRequest,
+  onText: (text: string) => void,
+): Promise<ReplyUsage> {
+  const { bot, body, signal, log } = request;
+  const { callerInstructions, history, question } = request.messages;
+  const context = newReplyContext();
+  const input = {
+    userId: request.key.user_id,
+    bot,
+    question: { content: question, attachments: [], conversationId: null },
+    signal,
+    log,
+    // Research steps are part of Botty's own chat view; OpenAI's stream has no place for them.
+    emit: () => {},
+  };
+  let usage: ReplyUsage = { inputTokens: null, outputTokens: null };
+  let wrote = false;
+  try {
+    for (const provide of deps.contextProviders) await provide(input, context);
+    await askWithContextTools(context, log, (tools) =>
+      runChatReply(
+        {
+          ai: deps.ai,
+          botName: bot.name,
+          ...composePrompt(bot, history, question, {
+            ...context,
+            instructions: [...callerInstructions, ...context.instructions],
+          }),
+          tools,
+          offlineText: offlineReplyWithSources(bot.name, context.sources),
+          maxOutputTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+          temperature: body.temperature ?? undefined,
+          signal,
+          timeouts: deps.timeouts,
+          log,
+        },
+        {
+          onText(text) {
+            wrote = true;
+            onText(text);
+          },
+          onUsage: (u) => (usage = u),
+        },
+      ),
+    );
+  } catch (err) {
+    if (!(err instanceof ChatReplyError)) log.error({ err }, 'API completion failed');
+    throw upstreamError(err instanceof ChatReplyError ? err.message : CHAT_ERRORS.unknown);
+  }
+  if (!wrote && !signal.aborted) throw upstreamError(CHAT_ERRORS.empty);
+  if (!signal.aborted) await recordBotUse(deps.db.kysely, bot.id, isoNow(deps.clock));
+  return usage;
+}
+
+export const usageOf = (usage: ReplyUsage) => {
+  const prompt = usage.inputTokens ?? 0;
+  const completion = usage.outputTokens ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+};

@@ -1,0 +1,46 @@
+import type { Snapshot } from '@shared/contracts/shares';
+import type { Executor } from '../../db/database';
+import { fromJson, toJson } from '../../db/json';
+
+export interface NewShare {
+  conversationId: number;
+  userId: number;
+  tokenHash: string;
+  snapshot: Snapshot;
+  expiresAt: string | null;
+}
+
+/** One link per conversation: a new one replaces the old, whose link stops working. */
+export async function replaceShare(db: Executor, s: NewShare, now: string) {
+  await deleteShareOfConversation(db, s.conversationId);
+  await db
+    .insertInto('conversation_shares')
+    .values({
+      conversation_id: s.conversationId,
+      user_id: s.userId,
+      token_hash: s.tokenHash,
+      snapshot: toJson(s.snapshot),
+      created_at: now,
+      expires_at: s.expiresAt,
+    })
+    .execute();
+}
+
+export const deleteShareOfConversation = (db: Executor, conversationId: number) =>
+  db.deleteFrom('conversation_shares').where('conversation_id', '=', conversationId).executeTakeFirst();
+
+export const findShareOfConversation = (db: Executor, conversationId: number) =>
+  db
+    .selectFrom('conversation_shares')
+    .select(['created_at', 'expires_at'])
+    .where('conversation_id', '=', conversationId)
+    .executeTakeFirst();
+
+export async function findSnapshotByHash(db: Executor, tokenHash: string) {
+  const row = await db
+    .selectFrom('conversation_shares')
+    .select(['snapshot', 'expires_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row && { snapshot: fromJson(row.snapshot) as Snapshot, expiresAt: row.expires_at };
+}
