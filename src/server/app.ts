@@ -23,6 +23,7 @@ import { filesRoutes } from './modules/files/files.routes';
 import { knowledgeReplyContext } from './modules/files/knowledge-context';
 import { createStorage } from './modules/files/storage';
 import { healthRoutes } from './modules/health/health.routes';
+import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
 import { openAiRoutes } from './modules/openai/openai.routes';
 import { sharesRoutes } from './modules/shares/shares.routes';
@@ -148,6 +149,7 @@ export async function buildApp(options: AppOptions) {
         promptRateLimit: perMinute(config.rateLimits.promptGenerationPerMinute),
       });
       await api.register(activitiesRoutes, { deps: { db } });
+      await api.register(preferencesRoutes, { deps: { db } });
       await api.register(accountRoutes, {
         prefix: '/account',
         deps: { db, clock },
