@@ -13,6 +13,7 @@ import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { purgeExpired } from './modules/auth/auth.service';
 import { botsRoutes } from './modules/bots/bots.routes';
+import { trainingRoutes } from './modules/training/training.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
 import { markInterruptedReplies } from './modules/chat/chat.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
@@ -147,6 +148,10 @@ export async function buildApp(options: AppOptions) {
       await api.register(botsRoutes, {
         deps: { db, clock, ai },
         promptRateLimit: perMinute(config.rateLimits.promptGenerationPerMinute),
+      });
+      await api.register(trainingRoutes, {
+        deps: { ai, timeouts: chatTimeouts },
+        modelCallRateLimit: options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute),
       });
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(preferencesRoutes, { deps: { db } });

@@ -20,6 +20,9 @@ export const BOT_PROMPT_MAX = 8000;
 export const TRUSTED_SOURCES_MAX = 1000;
 export const EXAMPLE_QUERY_MAX = 500;
 export const GENERATED_QUERIES_MAX = 10;
+/** A bot's test set: enough to cover its ground, few enough to answer during training. */
+export const EXAMPLE_QUERIES_MAX = 20;
+export const EXPECTATION_NOTE_MAX = 1000;
 export const ACTIVITIES_LIMIT_DEFAULT = 10;
 export const ACTIVITIES_LIMIT_MAX = 50;
 

@@ -9,6 +9,8 @@ type Timestamp = string;
  * already-parsed value depending on the driver, so repositories pass reads through `fromJson()` (db/json.ts).
  */
 type Json = ColumnType<unknown, string, string>;
+/** A JSON column the database fills in when an insert leaves it out. */
+type JsonWithDefault = ColumnType<unknown, string | undefined, string>;
 
 export interface UsersTable {
   id: Generated<number>;
@@ -56,10 +58,27 @@ export interface BotsTable {
   active: Flag;
   capabilities: Json;
   config: Json;
+  example_queries: JsonWithDefault;
+  test_notes: JsonWithDefault;
+  /** The number of its latest row in bot_versions. */
+  version: Generated<number>;
   usage_count: Generated<number>;
   last_used: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface BotVersionsTable {
+  id: Generated<number>;
+  bot_id: number;
+  number: number;
+  /** Names of the fields that differ from the previous version. */
+  changed: Json;
+  /** The bot's prompt and settings as they were (`BotSnapshot`, contracts/bot-versions.ts). */
+  snapshot: Json;
+  /** The version this one restored, when it was written by a restore. */
+  restored_from: number | null;
+  created_at: Timestamp;
 }
 
 export interface ActivitiesTable {
@@ -106,6 +125,12 @@ export interface MessagesTable {
   parent_id: number | null;
   /** On the branch the conversation shows and the model sees. */
   active: ColumnType<boolean | number, boolean | undefined, boolean>;
+  /** For a reply: the bot's version in force when it was written. */
+  bot_version: number | null;
+  /** For a reply: the user's thumbs up or down, and what they said about it. */
+  rating: 'up' | 'down' | null;
+  rating_comment: string | null;
+  rated_at: Timestamp | null;
 }
 
 export type FileStatus = 'processing' | 'ready' | 'failed';
@@ -175,6 +200,7 @@ export interface Database {
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
   bots: BotsTable;
+  bot_versions: BotVersionsTable;
   activities: ActivitiesTable;
   conversations: ConversationsTable;
   messages: MessagesTable;

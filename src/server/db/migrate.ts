@@ -7,6 +7,7 @@ import { files } from './migrations/0004-files';
 import { replies } from './migrations/0005-replies';
 import { conversationsSearch } from './migrations/0006-conversations-search';
 import { keysAndShares } from './migrations/0007-keys-and-shares';
+import { training } from './migrations/0008-training';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-replies': replies,
   '0006-conversations-search': conversationsSearch,
   '0007-keys-and-shares': keysAndShares,
+  '0008-training': training,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -10,6 +10,9 @@ import {
   BOT_PROMPT_MAX,
   CONTEXT_WINDOW_MAX,
   CONTEXT_WINDOW_MIN,
+  EXAMPLE_QUERIES_MAX,
+  EXAMPLE_QUERY_MAX,
+  EXPECTATION_NOTE_MAX,
   TRUSTED_SOURCES_MAX,
 } from '../constants';
 
@@ -30,6 +33,9 @@ export const BOT_MESSAGES = {
   writingStyle: `Writing style must be one of: ${WRITING_STYLES.join(', ')}`,
   contextWindow: `Number of previous messages to consider for context (${CONTEXT_WINDOW_MIN}-${CONTEXT_WINDOW_MAX})`,
   trustedSources: 'Trusted sources must be a comma-separated list of domains (e.g. nature.com, arxiv.org)',
+  exampleQuery: `Each example query must be 1 to ${EXAMPLE_QUERY_MAX} characters`,
+  exampleQueries: `At most ${EXAMPLE_QUERIES_MAX} example queries`,
+  exampleQueriesUnique: 'Each example query can be listed only once',
   notFound: 'Bot not found',
   deleted: 'Bot deleted',
 } as const;
@@ -73,6 +79,30 @@ export const contextWindowSchema = z
   .min(CONTEXT_WINDOW_MIN, BOT_MESSAGES.contextWindow)
   .max(CONTEXT_WINDOW_MAX, BOT_MESSAGES.contextWindow);
 
+/** The bot's test set and chat starters: the queries the user typed or kept from the generated ones. */
+export const exampleQueriesSchema = z
+  .array(
+    z
+      .string({ error: BOT_MESSAGES.exampleQuery })
+      .trim()
+      .min(1, BOT_MESSAGES.exampleQuery)
+      .max(EXAMPLE_QUERY_MAX, BOT_MESSAGES.exampleQuery),
+    { error: BOT_MESSAGES.exampleQueries },
+  )
+  .max(EXAMPLE_QUERIES_MAX, BOT_MESSAGES.exampleQueries)
+  .refine((list) => new Set(list).size === list.length, BOT_MESSAGES.exampleQueriesUnique);
+
+export const ANSWER_RATINGS = ['good', 'bad'] as const;
+
+/** What the user thought of the answer to one test query, and what they expected instead. */
+export const testNoteSchema = z.object({
+  query: z.string().trim().min(1, BOT_MESSAGES.exampleQuery).max(EXAMPLE_QUERY_MAX, BOT_MESSAGES.exampleQuery),
+  rating: z.enum(ANSWER_RATINGS, { error: 'Rating must be good or bad' }),
+  expected: boundedText('Expected answer', EXPECTATION_NOTE_MAX).default(''),
+});
+export type TestNote = z.infer<typeof testNoteSchema>;
+export const testNotesSchema = z.array(testNoteSchema).max(EXAMPLE_QUERIES_MAX, BOT_MESSAGES.exampleQueries);
+
 /** Every field is optional: the wizard draft starts with an empty config, and PATCH merges what it is sent. */
 export const botConfigSchema = z.object({
   tone: z.enum(TONES, { error: BOT_MESSAGES.tone }).optional(),
@@ -97,6 +127,8 @@ export const createBotBodySchema = z.object({
   capabilities: capabilitiesSchema.default([]),
   active: flag('Active').optional(),
   config: botConfigSchema.default({}),
+  exampleQueries: exampleQueriesSchema.default([]),
+  testNotes: testNotesSchema.default([]),
   /** Sent by the spec's client; the owner is always the signed-in caller (decisions §1). */
   userId: z.unknown().optional(),
 });
@@ -114,6 +146,8 @@ export const updateBotBodySchema = z.object({
   active: flag('Active').optional(),
   /** Merged into the stored config: only the fields sent change. */
   config: botConfigSchema.optional(),
+  exampleQueries: exampleQueriesSchema.optional(),
+  testNotes: testNotesSchema.optional(),
 });
 export type UpdateBotBody = z.infer<typeof updateBotBodySchema>;
 export type UpdateBotRequest = z.input<typeof updateBotBodySchema>;
@@ -128,6 +162,10 @@ export const botSchema = z.object({
   active: z.boolean(),
   capabilities: z.array(capabilitySchema),
   config: botConfigSchema,
+  exampleQueries: z.array(z.string()),
+  testNotes: z.array(testNoteSchema),
+  /** The number of the bot's current version (1 when created; each change to its prompt or settings adds one). */
+  version: z.number().int(),
   usageCount: z.number().int(),
   lastUsed: z.string().nullable(),
   createdAt: z.string(),
@@ -138,6 +176,8 @@ export const generatePromptBodySchema = z.object({
   name: botNameSchema,
   description: botDescriptionSchema,
   purpose: purposeSchema,
+  /** The user's example queries: the model writes the prompt with them in mind. */
+  exampleQueries: exampleQueriesSchema.default([]),
 });
 export type GeneratePromptBody = z.infer<typeof generatePromptBodySchema>;
 

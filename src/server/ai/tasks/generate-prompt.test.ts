@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildLocalPrompt, localExampleQueries } from '@shared/bots/prompt-template';
@@ -17,6 +18,7 @@ const body = {
   name: 'Meal Planner',
   description: 'You are a bot that plans weekly vegetarian meals',
   purpose: 'planning' as const,
+  exampleQueries: [],
 };
 const template = {
   systemPrompt: buildLocalPrompt(body),
@@ -74,6 +76,30 @@ describe.each(databaseKinds)('POST /api/generate-prompt on %s', (kind) => {
     expect(request.headers.authorization).toBeUndefined();
   });
 
+  it("sends the user's example queries, so the prompt is written for them", async () => {
+    fake.enqueue(modelAnswer(['Plan my week.']));
+    const exampleQueries = ['What can I cook with lentils?', 'Plan a week of dinners under 30 minutes'];
+    const res = await generate({ ...body, exampleQueries: [` ${exampleQueries[0]} `, exampleQueries[1]] });
+    expect(res.status).toBe(200);
+    const user = messageText(fake.lastRequest().body.messages.find((m) => m.role === 'user'));
+    expect(user).toContain(`Questions its users will ask:\n- ${exampleQueries[0]}\n- ${exampleQueries[1]}`);
+    expect(systemPromptOf(fake.lastRequest())).toContain('prepares the assistant to answer exactly such questions');
+  });
+
+  it('refuses example queries that are blank, repeated or too many', async () => {
+    const refused = [
+      [['  '], 'Each example query must be 1 to 500 characters'],
+      [['Plan my week', 'Plan my week'], 'Each example query can be listed only once'],
+      [Array.from({ length: 21 }, (_, i) => `Query ${i}`), 'At most 20 example queries'],
+    ] as const;
+    for (const [exampleQueries, message] of refused) {
+      const res = await generate({ ...body, exampleQueries });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(message);
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('accepts JSON wrapped in prose or a code fence', async () => {
     fake.enqueue('Sure! Here it is:\n```json\n' + modelAnswer(['Plan my week.']) + '\n```');
     expect((await generate()).body).toMatchObject({ systemPrompt: modelPrompt, source: 'model' });
@@ -102,6 +128,22 @@ describe.each(databaseKinds)('POST /api/generate-prompt on %s', (kind) => {
     }
     // One attempt each: no retries behind the user's back.
     expect(fake.requests).toHaveLength(3);
+  });
+
+  it('stops the model call when the user cancels training', async () => {
+    fake.enqueue({ hang: true });
+    const cancel = new AbortController();
+    const call = fetch(`${t.url}/api/generate-prompt`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: cancel.signal,
+    });
+    while (fake.requests.length === 0) await sleep(10);
+    cancel.abort();
+    await expect(call).rejects.toThrow();
+    for (let i = 0; i < 50 && !fake.lastRequest().aborted; i += 1) await sleep(20);
+    expect(fake.lastRequest().aborted).toBe(true);
   });
 
   it('validates the request', async () => {
@@ -162,7 +204,7 @@ describe('generatePrompt', () => {
         log,
       );
       const started = Date.now();
-      const result = await generatePrompt({ ai, log }, body, 300);
+      const result = await generatePrompt({ ai, log }, body, { timeoutMs: 300 });
       expect(result).toEqual(template);
       expect(Date.now() - started).toBeLessThan(5000);
       expect(fake.lastRequest().headers.authorization).toBe('Bearer secret-key');

@@ -21,10 +21,16 @@ const INSTRUCTIONS = `You write system prompts for AI assistants.
 Reply with one JSON object and nothing else, exactly of this shape:
 {"systemPrompt": "...", "exampleQueries": ["...", "..."]}
 - systemPrompt: a complete system prompt addressed to the assistant ("You are ..."): its role, what to focus on for its purpose, and guidelines on tone and accuracy. 150 to 400 words.
-- exampleQueries: 5 short, varied questions a user might ask this assistant.`;
+- exampleQueries: 5 short, varied questions a user might ask this assistant.
+When the bot comes with questions its users will ask, the system prompt prepares the assistant to answer exactly such questions well (the knowledge, format and depth they call for), and exampleQueries are new questions in the same vein, not copies of them.`;
 
-const describeBot = (body: GeneratePromptBody) =>
-  [`Name: ${body.name}`, `Description: ${body.description}`, `Purpose: ${purposeLabel(body.purpose)}`].join('\n');
+function describeBot(body: GeneratePromptBody) {
+  const lines = [`Name: ${body.name}`, `Description: ${body.description}`, `Purpose: ${purposeLabel(body.purpose)}`];
+  if (body.exampleQueries.length) {
+    lines.push('Questions its users will ask:', ...body.exampleQueries.map((query) => `- ${query}`));
+  }
+  return lines.join('\n');
+}
 
 /** Local models often wrap JSON in prose or code fences; the object inside is what we asked for. */
 const extractJsonObject: RepairTextFunction = async ({ text }) => {
@@ -48,14 +54,21 @@ export interface GeneratePromptDeps {
   log: FastifyBaseLogger;
 }
 
+export interface GeneratePromptOptions {
+  timeoutMs?: number;
+  /** Aborted when the user cancels training or goes away. */
+  signal?: AbortSignal;
+}
+
 /**
- * A system prompt and example queries for a bot being created. Never fails: offline, or when the model
- * errors, times out or answers with something unusable, the local template answers instead (spec §8).
+ * A system prompt and example queries for a bot being created, written with the user's example queries in
+ * mind. Never fails: offline, or when the model errors, times out, is cancelled or answers with something
+ * unusable, the local template answers instead (spec §8) and `source` says so.
  */
 export async function generatePrompt(
   deps: GeneratePromptDeps,
   body: GeneratePromptBody,
-  timeoutMs = GENERATE_PROMPT_TIMEOUT_MS,
+  { timeoutMs = GENERATE_PROMPT_TIMEOUT_MS, signal }: GeneratePromptOptions = {},
 ): Promise<GeneratePromptResponse> {
   if (deps.ai.model) {
     try {
@@ -70,7 +83,9 @@ export async function generatePrompt(
         maxOutputTokens: 2048,
         // One attempt: a retry would rarely fit in the time the user is willing to watch a progress bar.
         maxRetries: 0,
-        abortSignal: AbortSignal.timeout(timeoutMs),
+        abortSignal: signal
+          ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
+          : AbortSignal.timeout(timeoutMs),
       });
       const answer = usable(object);
       if (answer) return { ...answer, source: 'model' };

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Bot, BotConfig } from '@shared/contracts/bots';
+import type { Bot, BotConfig, TestNote } from '@shared/contracts/bots';
 import type { BotsTable, Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
 
@@ -16,6 +16,9 @@ export function toBot(row: BotRow): Bot {
     active: Boolean(row.active),
     capabilities: fromJson(row.capabilities) as Bot['capabilities'],
     config: fromJson(row.config) as BotConfig,
+    exampleQueries: fromJson(row.example_queries) as string[],
+    testNotes: fromJson(row.test_notes) as TestNote[],
+    version: row.version,
     usageCount: row.usage_count,
     lastUsed: row.last_used,
     createdAt: row.created_at,
@@ -43,6 +46,8 @@ export interface BotFields {
   active: boolean;
   capabilities: readonly string[];
   config: BotConfig;
+  exampleQueries: readonly string[];
+  testNotes: readonly TestNote[];
 }
 
 const botColumns = (b: BotFields) => ({
@@ -53,6 +58,8 @@ const botColumns = (b: BotFields) => ({
   active: b.active,
   capabilities: toJson(b.capabilities),
   config: toJson(b.config),
+  example_queries: toJson(b.exampleQueries),
+  test_notes: toJson(b.testNotes),
 });
 
 export const insertBot = (db: Executor, userId: number, b: BotFields, now: string) =>
@@ -62,10 +69,10 @@ export const insertBot = (db: Executor, userId: number, b: BotFields, now: strin
     .returningAll()
     .executeTakeFirstOrThrow();
 
-export const updateBotFields = (db: Executor, botId: number, b: BotFields, now: string) =>
+export const updateBotFields = (db: Executor, botId: number, b: BotFields, version: number, now: string) =>
   db
     .updateTable('bots')
-    .set({ ...botColumns(b), updated_at: now })
+    .set({ ...botColumns(b), version, updated_at: now })
     .where('id', '=', botId)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -76,6 +83,17 @@ export const recordBotUse = (db: Executor, botId: number, now: string) =>
     .updateTable('bots')
     .set((eb) => ({ usage_count: eb('usage_count', '+', 1), last_used: now }))
     .where('id', '=', botId)
+    .execute();
+
+/**
+ * Stamps a reply with the version of its bot in force now, so ratings and insights know which version
+ * answered. Called by the chat module right after it inserts the reply's row.
+ */
+export const stampReplyVersion = (db: Executor, messageId: number, botId: number) =>
+  db
+    .updateTable('messages')
+    .set((eb) => ({ bot_version: eb.selectFrom('bots').select('version').where('id', '=', botId) }))
+    .where('id', '=', messageId)
     .execute();
 
 /**

@@ -6,13 +6,16 @@ import {
   generatePromptResponseSchema,
   updateBotBodySchema,
 } from '@shared/contracts/bots';
+import { botVersionSchema, botVersionSummarySchema, versionParamsSchema } from '@shared/contracts/bot-versions';
 import { errorResponseSchema, idParamsSchema, messageResponseSchema } from '@shared/contracts/common';
 import { generatePrompt } from '../../ai/tasks/generate-prompt';
 import type { Ai } from '../../ai/providers';
+import { abortedWhenGone } from '../../lib/client-gone';
 import { currentUserId } from '../../plugins/auth-guard';
 import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as bots from './bots.service';
+import * as versions from './versions.service';
 
 export interface BotsRoutesOptions {
   deps: bots.BotsDeps & { ai: Ai };
@@ -72,6 +75,46 @@ export const botsRoutes = signedInRoutes<BotsRoutesOptions>(async (app, { deps, 
       preHandler: limitPerUser(app, promptRateLimit, 'prompt-generation'),
       schema: { tags, body: generatePromptBodySchema, response: { 200: generatePromptResponseSchema } },
     },
-    async (request) => generatePrompt({ ai: deps.ai, log: request.log }, request.body),
+    async (request, reply) =>
+      generatePrompt({ ai: deps.ai, log: request.log }, request.body, { signal: abortedWhenGone(reply) }),
+  );
+
+  app.get(
+    '/bots/:id/versions',
+    {
+      schema: {
+        tags,
+        description: "The bot's versions, newest first: number, time and the fields that changed.",
+        params: idParamsSchema,
+        response: { 200: z.array(botVersionSummarySchema), 404: errorResponseSchema },
+      },
+    },
+    async (request) => versions.listVersions(deps, currentUserId(request), request.params.id),
+  );
+
+  app.get(
+    '/bots/:id/versions/:n',
+    {
+      schema: {
+        tags,
+        description: 'One version with the full snapshot of the prompt and settings it had.',
+        params: versionParamsSchema,
+        response: { 200: botVersionSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => versions.getVersion(deps, currentUserId(request), request.params.id, request.params.n),
+  );
+
+  app.post(
+    '/bots/:id/versions/:n/restore',
+    {
+      schema: {
+        tags,
+        description: 'Makes version n current again by writing a new version equal to it; answers the bot.',
+        params: versionParamsSchema,
+        response: { 200: botSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => versions.restoreVersion(deps, currentUserId(request), request.params.id, request.params.n),
   );
 });

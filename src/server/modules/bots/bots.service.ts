@@ -1,10 +1,12 @@
 import type { ActivityType } from '@shared/contracts/activities';
-import type { Bot, BotConfig, CreateBotBody, UpdateBotBody } from '@shared/contracts/bots';
+import type { BotSnapshot } from '@shared/contracts/bot-versions';
+import type { Bot, CreateBotBody, UpdateBotBody } from '@shared/contracts/bots';
 import { BOT_MESSAGES } from '@shared/contracts/bots';
 import type { Db, Executor } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
+import { changedFields, snapshotOf } from './bot-snapshot';
 import {
   deleteBotWithConversations,
   findBotsOfUser,
@@ -14,6 +16,7 @@ import {
   updateBotFields,
   type BotFields,
 } from './bots.repository';
+import { insertVersion } from './versions.repository';
 
 export interface BotsDeps {
   db: Db;
@@ -48,54 +51,67 @@ export async function createBot(deps: BotsDeps, userId: number, body: CreateBotB
           active: body.active ?? true,
           capabilities: body.capabilities,
           config: body.config,
+          exampleQueries: body.exampleQueries,
+          testNotes: body.testNotes,
         },
         at,
       ),
     );
+    await insertVersion(tx, { botId: bot.id, number: bot.version, changed: [], snapshot: snapshotOf(bot) }, at);
     await recordActivity(tx, { userId, type: 'bot_created', bot, at });
     return bot;
   });
 }
 
-/** Config values are flat primitives, so comparing key by key is a full comparison. */
-function sameConfig(a: BotConfig, b: BotConfig, ignore: keyof BotConfig): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof BotConfig)[]);
-  return [...keys].every((k) => k === ignore || a[k] === b[k]);
-}
-
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
-
 /** What a change means in the user's history; one PATCH can mean several things. */
-function activitiesFor(before: Bot, after: Bot): ActivityType[] {
-  const edited =
-    before.name !== after.name ||
-    before.description !== after.description ||
-    before.purpose !== after.purpose ||
-    before.icon !== after.icon ||
-    !sameSet(before.capabilities, after.capabilities) ||
-    !sameConfig(before.config, after.config, 'customPrompt');
+function activitiesFor(before: Bot, after: Bot, changed: readonly string[]): ActivityType[] {
   const types: ActivityType[] = [];
-  if (edited) types.push('bot_updated');
+  if (changed.some((field) => field !== 'customPrompt')) types.push('bot_updated');
   if ((before.config.customPrompt ?? '') !== (after.config.customPrompt ?? '')) types.push('custom_prompt_saved');
   if (before.active !== after.active) types.push(after.active ? 'bot_activated' : 'bot_deactivated');
   return types;
 }
 
-export async function updateBot(deps: BotsDeps, userId: number, botId: number, body: UpdateBotBody): Promise<Bot> {
+/** What a restore writes besides the new fields: which version it brought back. */
+export interface UpdateOrigin {
+  restoredFrom?: number;
+}
+
+/**
+ * Saves the fields sent. A change to the prompt, custom prompt or any setting writes the next version (with
+ * what changed and a full snapshot); a save that changes none of them, e.g. only `active`, writes none.
+ */
+export async function updateBot(
+  deps: BotsDeps,
+  userId: number,
+  botId: number,
+  body: UpdateBotBody,
+  origin: UpdateOrigin = {},
+): Promise<Bot> {
   const at = isoNow(deps.clock);
   return deps.db.kysely.transaction().execute(async (tx) => {
     const before = await requireOwnedBot(tx, userId, botId);
-    const fields: BotFields = {
+    const snapshot: BotSnapshot = {
       name: body.name ?? before.name,
       description: body.description ?? before.description,
       purpose: body.purpose ?? before.purpose,
       icon: body.icon ?? before.icon,
-      active: body.active ?? before.active,
       capabilities: body.capabilities ?? before.capabilities,
       config: { ...before.config, ...body.config },
+      exampleQueries: body.exampleQueries ?? before.exampleQueries,
     };
-    const after = toBot(await updateBotFields(tx, botId, fields, at));
-    for (const type of activitiesFor(before, after)) {
+    const fields: BotFields = {
+      ...snapshot,
+      active: body.active ?? before.active,
+      testNotes: body.testNotes ?? before.testNotes,
+    };
+    const changed = changedFields(snapshotOf(before), snapshot);
+    const version = changed.length ? before.version + 1 : before.version;
+    const after = toBot(await updateBotFields(tx, botId, fields, version, at));
+    if (changed.length) {
+      await insertVersion(tx, { botId, number: version, changed, snapshot, restoredFrom: origin.restoredFrom }, at);
+    }
+    for (const type of activitiesFor(before, after, changed)) {
       await recordActivity(tx, { userId, type, bot: after, at });
     }
     return after;

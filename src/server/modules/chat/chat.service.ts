@@ -26,7 +26,7 @@ import type { Db, Executor } from '../../db/database';
 import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
-import { recordBotUse } from '../bots/bots.repository';
+import { recordBotUse, stampReplyVersion } from '../bots/bots.repository';
 import { requireOwnedBot } from '../bots/bots.service';
 import {
   deleteConversationWithMessages,
@@ -410,6 +410,7 @@ export async function beginReply(
       { conversationId: conversation.id, parentId: question.id, role: 'assistant', content: '', status: 'streaming' },
       isoNow(deps.clock),
     );
+    await stampReplyVersion(db, replyRow.id, bot.id);
     const job: ReplyJob = {
       userId,
       bot,
