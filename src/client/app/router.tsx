@@ -46,6 +46,12 @@ export const router = createBrowserRouter([
             lazy: async () => ({ Component: (await import('@/features/chat/components/chat-page')).ChatPage }),
           },
           {
+            path: '/history',
+            lazy: async () => ({
+              Component: (await import('@/features/history/components/history-page')).HistoryPage,
+            }),
+          },
+          {
             path: '/settings',
             lazy: async () => ({
               Component: (await import('@/features/settings/components/settings-page')).SettingsPage,

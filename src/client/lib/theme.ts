@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { saveAccountPreferences } from '@/lib/preferences';
 import { readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
 
 export type Theme = 'light' | 'dark';
@@ -41,6 +42,7 @@ export function initTheme(): void {
 export function setTheme(theme: Theme): void {
   writeLocal(STORAGE_KEYS.theme, theme);
   changed();
+  saveAccountPreferences();
 }
 
 function subscribe(listener: () => void): () => void {

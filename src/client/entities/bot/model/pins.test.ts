@@ -100,7 +100,7 @@ describe('pinsToStore', () => {
     expect(parsePinnedIds(pinsToStore([4, 2, 9]))).toEqual([4, 2, 9]);
   });
 
-  it('stores nothing for an empty list, so the stored value stays', () => {
-    expect(pinsToStore([])).toBeNull();
+  it('stores an empty list, so unpinning the last bot lasts (decisions §1)', () => {
+    expect(parsePinnedIds(pinsToStore([]))).toEqual([]);
   });
 });

@@ -31,9 +31,9 @@ export function loadPinnedIds(stored: PinnedIds, existing: Iterable<number>): nu
 
 export type PinResult = { ok: true; pins: number[] } | { ok: false; reason: 'limit' };
 
-/** What to write to storage: spec §4 saves a non-empty list only, so emptying it leaves the stored value. */
-export function pinsToStore(pins: PinnedIds): string | null {
-  return pins.length > 0 ? JSON.stringify(pins) : null;
+/** What to write to storage. Unlike spec §4, an emptied list is stored too, so the last bot stays unpinned (decisions §1). */
+export function pinsToStore(pins: PinnedIds): string {
+  return JSON.stringify(pins);
 }
 
 /** Adds at the end; pinning a pinned bot changes nothing, and a full list refuses. */

@@ -2,6 +2,7 @@ import { useMemo, useSyncExternalStore } from 'react';
 import type { Bot } from '@shared/contracts/bots';
 import { useBots } from '@/entities/bot/api/get-bots';
 import { toast } from '@/components/ui/use-toast';
+import { saveAccountPreferences } from '@/lib/preferences';
 import { readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
 import {
   loadPinnedIds,
@@ -47,9 +48,9 @@ function subscribe(listener: () => void): () => void {
 
 function save(pins: number[]): void {
   stored = pins;
-  const value = pinsToStore(pins);
-  if (value !== null) writeLocal(STORAGE_KEYS.pinnedBots, value);
+  writeLocal(STORAGE_KEYS.pinnedBots, pinsToStore(pins));
   emit();
+  saveAccountPreferences();
 }
 
 const EMPTY: Bot[] = [];

@@ -17,6 +17,8 @@ import { AuthLayout, linkClass } from '@/features/auth/components/auth-layout';
 import { useLogin } from '@/features/auth/api/login';
 import { useResendVerification } from '@/features/auth/api/resend-verification';
 import { USER_QUERY_KEY, useAuth } from '@/lib/auth';
+import { carryToast } from '@/lib/carried-toast';
+import { applyAccountPreferences } from '@/lib/preferences';
 import { ApiError, serverMessage } from '@/lib/request';
 import { saveSession, takeRedirectAfterLogin } from '@/lib/storage';
 
@@ -57,7 +59,9 @@ export function LoginPage() {
         setSignedIn(true);
         saveSession(token, user, values.rememberMe ?? false);
         await queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
-        toast({ title: 'Login successful', description: 'Welcome back to Botty!' });
+        // A full page load follows at once: the toast is shown by the next page.
+        carryToast({ title: 'Login successful', description: 'Welcome back to Botty!' });
+        await applyAccountPreferences();
         window.location.assign(takeRedirectAfterLogin() ?? '/');
       },
       onError: (error) => {

@@ -1,4 +1,8 @@
+import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { showCarriedToast } from '@/lib/carried-toast';
+import { applyAccountPreferences } from '@/lib/preferences';
+import { getAuthToken } from '@/lib/storage';
 import { NavigationBar } from '@/features/layout/components/navigation-bar';
 
 /** Paths on which the navigation bar is hidden (spec §2). */
@@ -10,6 +14,11 @@ function isAuthPath(pathname: string): boolean {
 
 export function AppShell() {
   const { pathname } = useLocation();
+  useEffect(() => {
+    showCarriedToast();
+    // Pins and theme saved from another device since this one last loaded.
+    if (getAuthToken()) void applyAccountPreferences();
+  }, []);
 
   return (
     <div className="flex min-h-dvh flex-col">

@@ -1,0 +1,51 @@
+import { preferencesSchema, type Preferences } from '@shared/contracts/preferences';
+import { apiRequest } from '@/lib/request';
+import { getAuthToken, readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
+
+/**
+ * Pinned bots and the dark-mode choice follow the user to other devices (decisions §1): they are saved with
+ * the account, and local storage (`pinnedBots`, `theme`) stays the local copy that the app reads.
+ */
+
+function localPreferences(): Preferences {
+  const theme = readLocal(STORAGE_KEYS.theme);
+  let pinnedBots: number[] = [];
+  try {
+    const parsed = preferencesSchema.shape.pinnedBots.safeParse(JSON.parse(readLocal(STORAGE_KEYS.pinnedBots) ?? '[]'));
+    if (parsed.success) pinnedBots = parsed.data;
+  } catch {
+    // Unreadable local copy: nothing pinned.
+  }
+  return { pinnedBots, darkMode: theme === 'dark' ? true : theme === 'light' ? false : null };
+}
+
+/** Writes a local key the way another tab would, so the pin and theme stores that listen for it follow. */
+function writeLocalAndTell(key: string, value: string) {
+  if (readLocal(key) === value) return;
+  writeLocal(key, value);
+  window.dispatchEvent(new StorageEvent('storage', { key, newValue: value }));
+}
+
+/** Saves the local copy with the account; a failure only means the other devices learn it later. */
+export function saveAccountPreferences(): void {
+  if (!getAuthToken()) return;
+  apiRequest('PUT', '/api/auth/preferences', localPreferences()).catch(() => {});
+}
+
+const isDefault = (p: Preferences) => p.pinnedBots.length === 0 && p.darkMode === null;
+
+/**
+ * On sign-in: the account's preferences replace the local copy; an account that never saved any takes this
+ * device's instead.
+ */
+export async function applyAccountPreferences(): Promise<void> {
+  let saved: Preferences;
+  try {
+    saved = await apiRequest<Preferences>('GET', '/api/auth/preferences');
+  } catch {
+    return;
+  }
+  if (isDefault(saved) && !isDefault(localPreferences())) return saveAccountPreferences();
+  writeLocalAndTell(STORAGE_KEYS.pinnedBots, JSON.stringify(saved.pinnedBots));
+  if (saved.darkMode !== null) writeLocalAndTell(STORAGE_KEYS.theme, saved.darkMode ? 'dark' : 'light');
+}
