@@ -1,0 +1,230 @@
+/**
+ * Knowledge files: how long reading and indexing takes, what it costs the server, and how fast retrieval is.
+ *
+ * For SQLite, and for PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names one, a Botty server runs in
+ * a process of its own (support/knowledge-server-process.ts). Through the real upload route
+ * (POST /api/bots/{id}/files, multipart) and its job runner it reads a generated 300-page PDF, then a 5 MB text
+ * file, each timed from the upload's first byte until GET /api/files/{id} says `ready`. Meanwhile GET
+ * /api/health is asked every HEALTH_EVERY_MS (indexing must not block other requests) and the server's RSS is
+ * read from /proc every RSS_EVERY_MS. One more text file then brings the bot to CHUNKS passages, and
+ * searchChunks (as the chat calls it) answers QUERIES questions inside the server: p50/p95 beside the target.
+ * Loopback only; stops by itself within DEADLINE_MS.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import type { KnowledgeFile } from '../src/shared/contracts/files';
+
+const PDF_PAGES = 300;
+const TEXT_BYTES = 5 * 1024 * 1024;
+const CHUNKS = 10_000;
+const WARM_UP_QUERIES = 20;
+const QUERIES = 300;
+const HEALTH_EVERY_MS = 25;
+const RSS_EVERY_MS = 100;
+const DEADLINE_MS = 480_000;
+const TARGETS = { retrievalP95Ms: 50, healthMs: 50 };
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  token: string;
+  botId: number;
+  database: string;
+}
+
+const children: ChildProcess[] = [];
+const deadline = setTimeout(() => {
+  console.error(`knowledge: still running after ${DEADLINE_MS / 1000} s; giving up`);
+  for (const child of children) child.kill();
+  process.exit(1);
+}, DEADLINE_MS);
+
+/** A seeded generator, so every run indexes and asks the same words. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+/** A vocabulary of made-up words used with a Zipf-like skew, as real prose repeats its common words. */
+let rand = random(42);
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tu', 'sa', 'vor', 'el', 'qui', 'dan', 'fe', 'por', 'ny', 'zal', 'bri'];
+const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
+  let word = '';
+  for (let n = i + 7; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
+  return word;
+});
+const word = () => VOCABULARY[Math.floor(VOCABULARY.length * rand() ** 3)]!;
+const sentence = (words: number) => `${Array.from({ length: words }, word).join(' ')}.`;
+
+function textOfSize(bytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const paragraph = Array.from({ length: 5 }, () => sentence(8 + Math.floor(rand() * 12))).join(' ');
+    parts.push(paragraph);
+    size += paragraph.length + 2;
+  }
+  return parts.join('\n\n').slice(0, bytes);
+}
+
+async function generatedPdf(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let p = 0; p < pages; p += 1) {
+    const page = doc.addPage([595, 842]);
+    for (let line = 0; line < 45; line += 1) {
+      page.drawText(sentence(11), { x: 40, y: 800 - line * 17, size: 10, font });
+    }
+  }
+  return doc.save();
+}
+
+function startServer(databaseUrl: string | undefined): Promise<Server> {
+  const child = fork(fileURLToPath(new URL('./support/knowledge-server-process.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, TEST_DATABASE_URL: databaseUrl ?? '' },
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.once('message', (ready) => resolve({ child, ...(ready as Omit<Server, 'child'>) }));
+    child.once('exit', (code) => reject(new Error(`knowledge server exited with code ${code} before it was ready`)));
+  });
+}
+
+function stopServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.child.once('exit', () => resolve());
+    server.child.disconnect();
+  });
+}
+
+const rssOf = (pid: number) => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+  return line ? Number(line[1]) * 1024 : NaN;
+};
+
+/** Health latencies and RSS samples while `work` runs. */
+async function watched<T>(server: Server, work: () => Promise<T>) {
+  const health: number[] = [];
+  const rss: number[] = [rssOf(server.child.pid!)];
+  let running = true;
+  const probe = (async () => {
+    while (running) {
+      const start = performance.now();
+      const res = await fetch(`${server.url}/api/health`);
+      await res.arrayBuffer();
+      if (res.ok) health.push(performance.now() - start);
+      await sleep(HEALTH_EVERY_MS);
+    }
+  })();
+  const sampler = setInterval(() => rss.push(rssOf(server.child.pid!)), RSS_EVERY_MS);
+  try {
+    return { result: await work(), health, rss };
+  } finally {
+    running = false;
+    clearInterval(sampler);
+    await probe;
+  }
+}
+
+/** Upload through the real route, then poll until the job runner has read and indexed the file. */
+async function indexed(server: Server, name: string, bytes: Uint8Array) {
+  const start = performance.now();
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  const res = await fetch(`${server.url}/api/bots/${server.botId}/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}` },
+    body: form,
+  });
+  let file = (await res.json()) as KnowledgeFile;
+  if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${JSON.stringify(file)}`);
+  while (file.status === 'processing') {
+    await sleep(20);
+    file = (await (
+      await fetch(`${server.url}/api/files/${file.id}`, { headers: { authorization: `Bearer ${server.token}` } })
+    ).json()) as KnowledgeFile;
+  }
+  if (file.status !== 'ready') throw new Error(`${name}: ${file.status} ${file.error}`);
+  return { file, ms: performance.now() - start };
+}
+
+const search = (server: Server, queries: string[]) =>
+  new Promise<number[]>((resolve) => {
+    server.child.once('message', (times) => resolve(times as number[]));
+    server.child.send({ search: queries });
+  });
+
+const percentile = (values: number[], p: number) => {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`);
+const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+
+async function run(databaseUrl: string | undefined) {
+  // Each database reads the same files and answers the same questions.
+  rand = random(42);
+  const server = await startServer(databaseUrl);
+  try {
+    const pdf = await generatedPdf(PDF_PAGES);
+    const text = new TextEncoder().encode(textOfSize(TEXT_BYTES));
+    const idleRss = rssOf(server.child.pid!);
+
+    const pdfRun = await watched(server, () => indexed(server, 'manual.pdf', pdf));
+    const textRun = await watched(server, () => indexed(server, 'notes.txt', text));
+    // One more file of the same prose brings the bot to CHUNKS passages.
+    const have = pdfRun.result.file.chunkCount + textRun.result.file.chunkCount;
+    const bytesPerChunk = TEXT_BYTES / textRun.result.file.chunkCount;
+    const filler = new TextEncoder().encode(textOfSize(Math.ceil((CHUNKS - have) * bytesPerChunk * 1.01)));
+    const fillerRun = await indexed(server, 'more-notes.txt', filler);
+    const chunks = have + fillerRun.file.chunkCount;
+
+    const questions = Array.from({ length: WARM_UP_QUERIES + QUERIES }, () => sentence(6).replace('.', '?'));
+    const times = (await search(server, questions)).slice(WARM_UP_QUERIES);
+    const health = [...pdfRun.health, ...textRun.health];
+    const peakRss = Math.max(...pdfRun.rss, ...textRun.rss);
+
+    console.log(`\n${server.database}`);
+    console.log(
+      `  ${PDF_PAGES}-page PDF (${mib(pdf.length)}): ${ms(pdfRun.result.ms)} to ready, ${pdfRun.result.file.chunkCount} passages`,
+    );
+    console.log(
+      `  ${mib(text.length)} text file: ${ms(textRun.result.ms)} to ready, ${textRun.result.file.chunkCount} passages`,
+    );
+    console.log(`  server RSS: ${mib(idleRss)} idle, ${mib(peakRss)} peak while indexing`);
+    console.log(
+      `  health during indexing (${health.length} requests): p50 ${ms(percentile(health, 50))}, ` +
+        `p95 ${ms(percentile(health, 95))}, max ${ms(Math.max(...health))} ` +
+        `— target p95 < ${TARGETS.healthMs} ms: ${verdict(percentile(health, 95) < TARGETS.healthMs)}`,
+    );
+    console.log(
+      `  retrieval at ${chunks} passages (${times.length} questions): p50 ${ms(percentile(times, 50))}, ` +
+        `p95 ${ms(percentile(times, 95))} — target p95 < ${TARGETS.retrievalP95Ms} ms: ` +
+        `${verdict(percentile(times, 95) < TARGETS.retrievalP95Ms)}`,
+    );
+  } finally {
+    await stopServer(server);
+  }
+}
+
+// The machine's load at the start, since every figure here is wall time.
+console.log(`load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
+try {
+  await run(undefined);
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (databaseUrl) await run(databaseUrl);
+  else console.log('\npostgres: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+} finally {
+  clearTimeout(deadline);
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import { searchChunks } from '../../src/server/modules/files/retrieval';
+import { createTestDb } from '../../tests/support/databases';
+
+/**
+ * The Botty server alone in a process, so its memory can be read and its event loop is its own: a fresh SQLite
+ * file, or a fresh schema in the PostgreSQL named by TEST_DATABASE_URL, and files in a temporary directory. It
+ * sets up one user with one bot, then answers `{ search: string[] }` with the time (ms) searchChunks took for
+ * each question, run one after another inside the server, as the chat does before a reply.
+ */
+const testDb = await createTestDb(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite');
+const filesDir = mkdtempSync(join(tmpdir(), 'botty-bench-files-'));
+const config = loadConfig({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+  FILES_DIR: filesDir,
+});
+const limit = { max: 1_000_000, timeWindow: 60_000 };
+const app = await buildApp({ config, db: testDb.db, authRateLimit: limit, chatRateLimit: limit });
+await app.listen({ port: 0, host: '127.0.0.1' });
+
+async function call(url: string, payload: object, token?: string) {
+  const res = await app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  if (res.statusCode >= 300) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+const account = { username: 'bench', email: 'bench@example.com', password: 'bench-password-1' };
+await call('/api/auth/register', { ...account, fullName: '', role: 'user' });
+const { token, user } = await call('/api/auth/login', { username: account.username, password: account.password });
+const bot = await call(
+  '/api/bots',
+  { name: 'Bench', description: 'Answers from its files', purpose: 'answering', capabilities: ['document_analysis'] },
+  token,
+);
+
+const address = app.server.address() as { port: number };
+process.send!({ url: `http://127.0.0.1:${address.port}`, token, botId: bot.id, database: testDb.db.kind });
+
+process.on('message', (message: { search: string[] }) => {
+  void (async () => {
+    const times: number[] = [];
+    for (const query of message.search) {
+      const start = performance.now();
+      await searchChunks({ db: testDb.db, embeddings: null }, { userId: user.id, botId: bot.id, query });
+      times.push(performance.now() - start);
+    }
+    process.send!(times);
+  })();
+});
+process.on('disconnect', () => {
+  void app
+    .close()
+    .then(() => testDb.drop())
+    .then(() => rmSync(filesDir, { recursive: true, force: true }))
+    .then(() => process.exit(0));
+});
