@@ -24,6 +24,14 @@ export const router = createBrowserRouter([
       { path: '/verify-email/:token?', element: <VerifyEmailPage /> },
       { path: '/', element: <RootRoute /> },
       {
+        // A shared conversation: anyone with the link, signed in or not.
+        path: '/s/:token',
+        hydrateFallbackElement: <PageSpinner />,
+        lazy: async () => ({
+          Component: (await import('@/features/shared-conversation/components/snapshot-page')).SnapshotPage,
+        }),
+      },
+      {
         element: <ProtectedRoute />,
         // Shown while a lazily loaded page arrives on a first visit straight to it.
         hydrateFallbackElement: <PageSpinner />,

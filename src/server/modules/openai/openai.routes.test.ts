@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import OpenAI from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
@@ -149,22 +149,22 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
 
     const bad = await ask(clientFor(t, 'botty_not-a-key'), `bot-${planner.id}`).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(OpenAI.AuthenticationError);
-    expect((bad as OpenAI.APIError).code).toBe('invalid_api_key');
+    expect((bad as APIError).code).toBe('invalid_api_key');
 
     for (const model of ['gpt-4o', `bot-${other.id}`, `bot-${theirs.id}`, 'bot-99999999']) {
       const missing = await ask(scoped, model).catch((e: unknown) => e);
       expect(missing, model).toBeInstanceOf(OpenAI.NotFoundError);
-      expect((missing as OpenAI.APIError).code).toBe('model_not_found');
+      expect((missing as APIError).code).toBe('model_not_found');
     }
 
     const hot = await ask(scoped, `bot-${planner.id}`, { temperature: 3 }).catch((e: unknown) => e);
     expect(hot).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((hot as OpenAI.APIError).param).toBe('temperature');
+    expect((hot as APIError).param).toBe('temperature');
     const noQuestion = await scoped.chat.completions
       .create({ model: `bot-${planner.id}`, messages: [{ role: 'assistant', content: 'Hi' }] })
       .catch((e: unknown) => e);
     expect(noQuestion).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((noQuestion as OpenAI.APIError).error).toMatchObject({ type: 'invalid_request_error', param: 'messages' });
+    expect((noQuestion as APIError).error).toMatchObject({ type: 'invalid_request_error', param: 'messages' });
 
     const raw = await fetch(`${t.url}/v1/chat/completions`, {
       method: 'POST',
@@ -184,8 +184,8 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
       .chat.completions.create({ model: `bot-${planner.id}`, messages: [{ role: 'user', content: 'Hi' }] })
       .catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(OpenAI.APIError);
-    expect((failed as OpenAI.APIError).status).toBe(502);
-    expect((failed as OpenAI.APIError).message).toContain('The language model failed to answer (error 500)');
+    expect((failed as APIError).status).toBe(502);
+    expect((failed as APIError).message).toContain('The language model failed to answer (error 500)');
   });
 });
 
@@ -211,7 +211,7 @@ describe('the OpenAI-compatible API without a model, and under a rate limit', ()
     await client.models.list();
     const limited = await client.models.list().catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
-    expect(Number((limited as OpenAI.APIError).headers?.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number((limited as APIError).headers?.get('retry-after'))).toBeGreaterThan(0);
     // Another key has its own budget.
     expect((await clientFor(t, await keyFor(t, token)).models.list()).data).toHaveLength(1);
   });

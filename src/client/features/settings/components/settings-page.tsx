@@ -1,7 +1,8 @@
-import { KeyRound, ShieldCheck, UserRound } from 'lucide-react';
+import { Code2, KeyRound, ShieldCheck, UserRound } from 'lucide-react';
 import { PageHeader } from '@/components/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AccountTab } from '@/features/settings/components/account-tab';
+import { ApiKeysTab } from '@/features/settings/components/api-keys-tab';
 import { ProfileTab } from '@/features/settings/components/profile-tab';
 import { SecurityTab } from '@/features/settings/components/security-tab';
 import { useAuth } from '@/lib/auth';
@@ -27,6 +28,10 @@ export function SettingsPage() {
             <ShieldCheck className="size-4" aria-hidden="true" />
             Account
           </TabsTrigger>
+          <TabsTrigger value="api-keys">
+            <Code2 className="size-4" aria-hidden="true" />
+            API keys
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="profile">
           <ProfileTab key={user.id} user={user} />
@@ -36,6 +41,9 @@ export function SettingsPage() {
         </TabsContent>
         <TabsContent value="account">
           <AccountTab />
+        </TabsContent>
+        <TabsContent value="api-keys">
+          <ApiKeysTab />
         </TabsContent>
       </Tabs>
     </div>

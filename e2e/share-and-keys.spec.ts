@@ -1,0 +1,92 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConversation, streamChat } from '../tests/support/chat-api';
+import { createBot } from '../tests/support/factories';
+import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
+import { expectAccessible, launchBrowser, newPage, snap } from './support/browser';
+
+let t: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const modelsWith = async (key: string) =>
+  (await fetch(`${t.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).status;
+
+describe('API keys in Settings', () => {
+  it('creates a key shown once, which works at once, and revokes it after a confirmation', async () => {
+    const account = await signUp(t);
+    await createBot(t, account.token, { name: 'Meal Planner' });
+    const { page, context, close } = await newPage(browser, t.url);
+    await context.addInitScript((token) => localStorage.setItem('authToken', token), account.token);
+
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    await expect.poll(() => page.getByText(`${t.url}/v1`).first().isVisible()).toBe(true);
+    await page.getByLabel('Name').fill('My script');
+    await page.getByLabel('Botty').selectOption({ label: 'Meal Planner' });
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByLabel('New API key');
+    await expect.poll(() => shown.isVisible()).toBe(true);
+    const key = await shown.inputValue();
+    expect(key).toMatch(/^botty_[0-9A-Za-z]{43}$/);
+    await expect.poll(() => page.getByText('It will not be shown again').isVisible()).toBe(true);
+    expect(await modelsWith(key)).toBe(200);
+    await expectAccessible(page, 'API keys tab with a new key');
+    await snap(page, 'settings-api-keys-desktop');
+
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await shown.count()).toBe(0);
+    const list = page.getByRole('list', { name: 'Your API keys' });
+    await expect.poll(() => list.getByText('My script').isVisible()).toBe(true);
+    expect(await list.getByText(key.slice(0, 10)).isVisible()).toBe(true);
+
+    await list.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => page.getByText('No API keys yet.').isVisible()).toBe(true);
+    expect(await modelsWith(key)).toBe(401);
+    await close();
+  });
+});
+
+describe('a shared conversation', () => {
+  it('opens read-only for a visitor who is signed out, not for search engines, and stops when revoked', async () => {
+    const owner = await signUp(t);
+    const bot = await createBot(t, owner.token, { name: 'Trip Scout', icon: 'book' });
+    const conversation = await createConversation(t, owner.token, bot.id);
+    await streamChat(t, `/api/conversations/${conversation.id}/stream`, {
+      token: owner.token,
+      body: { content: 'Which **museums** open on Mondays?' },
+    });
+    const link = await t.request('POST', `/api/conversations/${conversation.id}/share`, {
+      token: owner.token,
+      body: {},
+    });
+    expect(link.status).toBe(201);
+
+    const { page, close } = await newPage(browser, t.url);
+    const response = await page.goto(link.body.url);
+    expect(response!.headers()['x-robots-tag']).toBe('noindex');
+    await expect.poll(() => page.getByText('A conversation with Trip Scout').isVisible()).toBe(true);
+    const messages = page.getByRole('list', { name: 'Messages' });
+    expect(await messages.getByText('Which **museums** open on Mondays?').isVisible()).toBe(true);
+    expect(await messages.getByText('no language model is connected', { exact: false }).isVisible()).toBe(true);
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+    expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+    await expectAccessible(page, 'shared conversation');
+    await snap(page, 'shared-conversation-desktop');
+
+    await t.request('DELETE', `/api/conversations/${conversation.id}/share`, { token: owner.token });
+    await page.reload();
+    await expect.poll(() => page.getByText('This shared conversation is not available').isVisible()).toBe(true);
+    await close();
+  });
+});
