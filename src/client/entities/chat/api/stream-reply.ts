@@ -13,6 +13,8 @@ export type ReplyRequest =
   | { kind: 'send'; content: string; fileIds: number[] }
   /** A new reply to the last user message. */
   | { kind: 'regenerate' }
+  /** A new version of a user message, and a reply to it. */
+  | { kind: 'edit'; messageId: number; content: string }
   /** The reply still running, from after `lastEventId` (from its start without one). */
   | { kind: 'resume'; lastEventId?: string };
 
@@ -25,6 +27,11 @@ async function open(conversationId: number, request: ReplyRequest, signal: Abort
     }
     case 'regenerate':
       return apiFetch('POST', `${base}/regenerate`, { signal });
+    case 'edit':
+      return apiFetch('POST', `/api/messages/${request.messageId}/edit`, {
+        body: { content: request.content },
+        signal,
+      });
     case 'resume':
       return apiFetch('GET', `${base}/stream`, {
         signal,
@@ -34,8 +41,8 @@ async function open(conversationId: number, request: ReplyRequest, signal: Abort
 }
 
 /**
- * The events of a reply as they arrive (decision record 0006): POST …/stream or …/regenerate, or GET …/stream
- * to resume one. EventSource cannot POST nor send the auth header, so the body is read here. Refusals throw an
+ * The events of a reply as they arrive (decision record 0006): POST …/stream, …/regenerate or
+ * /api/messages/{id}/edit, or GET …/stream to resume one. EventSource cannot POST nor send the auth header, so the body is read here. Refusals throw an
  * ApiError before any event; a resume with no reply running (204) yields nothing; events that do not match the
  * contract are skipped rather than trusted.
  */

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Attachment, Message } from '@shared/contracts/chat';
 import { botKeys } from '@/entities/bot/api/bot-keys';
 import { chatKeys } from '@/entities/chat/api/chat-keys';
+import { useActivateMessage } from '@/entities/chat/api/activate-message';
 import { useMessages } from '@/entities/chat/api/get-messages';
 import { stopReply } from '@/entities/chat/api/stop-reply';
 import { type ReplyRequest, streamReply } from '@/entities/chat/api/stream-reply';
@@ -34,6 +35,7 @@ const isDrop = (error: unknown, signal: AbortSignal) => !signal.aborted && !(err
 export function useChatStream({ botId, conversationId }: { botId: number; conversationId: number | undefined }) {
   const queryClient = useQueryClient();
   const query = useMessages(conversationId);
+  const activate = useActivateMessage();
   const [running, setRunning] = useState(false);
   const [stopping, setStopping] = useState(false);
   const [failure, setFailure] = useState<ChatFailure | null>(null);
@@ -62,30 +64,36 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     const update = (change: (list: Message[]) => Message[]) =>
       queryClient.setQueryData<Message[]>(key, (list) => change(list ?? []));
 
-    let userSaved = request.kind !== 'send';
+    const sendsMessage = request.kind === 'send' || request.kind === 'edit';
+    let userSaved = !sendsMessage;
     let replySaved = false;
     let ended = false;
     let lastEventId: string | undefined;
     // Read when clicked: a message the server saved gets a new reply; one it never saved is sent again.
     const retry = () => {
-      if (request.kind === 'send' && !userSaved) {
-        update((list) => list.filter((message) => !isDraft(message)));
+      if (sendsMessage && !userSaved) {
+        // The edit never reached the server: the conversation is as it was, and the message is sent anew.
+        if (request.kind === 'edit') void queryClient.invalidateQueries({ queryKey: key, exact: true });
+        else update((list) => list.filter((message) => !isDraft(message)));
         void reply(id, request, attachments);
       } else void reply(id, { kind: 'regenerate' });
     };
 
     if (request.kind === 'regenerate') update(withoutLastReplies);
-    if (request.kind === 'send') {
-      update((list) => [
-        ...list,
-        draftMessage(list, {
+    if (sendsMessage) {
+      update((list) => {
+        // An edit replaces the turns from the edited message on; they stay reachable through its versions.
+        const edited = request.kind === 'edit' ? list.findIndex((m) => m.id === request.messageId) : -1;
+        const kept = edited < 0 ? list : list.slice(0, edited);
+        const draft = draftMessage(list, {
           conversationId: id,
           role: 'user',
           content: request.content.trim(),
           createdAt: new Date().toISOString(),
           attachments,
-        }),
-      ]);
+        });
+        return [...kept, draft];
+      });
     }
 
     const follow = async (current: ReplyRequest) => {
@@ -160,6 +168,15 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     }
   }
 
+  function switchVersion(messageId: number) {
+    if (conversationId === undefined || running) return;
+    setFailure(null);
+    activate.mutate(
+      { conversationId, messageId },
+      { onError: (error) => setFailure({ message: failureText(error), retry: () => switchVersion(messageId) }) },
+    );
+  }
+
   const draftReply = last && isDraftReply(last) ? last : undefined;
   return {
     messages,
@@ -179,6 +196,14 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     regenerate() {
       if (conversationId !== undefined) void reply(conversationId, { kind: 'regenerate' });
     },
+    /** Sends a new version of a user message; the conversation continues from it. */
+    edit(message: Message, content: string) {
+      if (conversationId === undefined || content.trim() === '') return;
+      void reply(conversationId, { kind: 'edit', messageId: message.id, content }, message.attachments);
+    },
     stop: () => void stop(),
+    /** The version switcher: shows the conversation as it went on from another version of a message. */
+    switchVersion,
+    switching: activate.isPending,
   };
 }

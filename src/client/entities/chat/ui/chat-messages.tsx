@@ -7,9 +7,9 @@ import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { CopyButton } from './copy-button';
-import { MessageAttachments } from './message-attachments';
 import { ResearchSteps } from './research-steps';
 import { sourceAnchor, SourcesList } from './sources-list';
+import { UserMessage } from './user-message';
 import { isDraft, isDraftReply } from '../model/apply-stream-event';
 import type { useChatStream } from '../model/use-chat-stream';
 import type { useFollowLatest } from './use-follow-latest';
@@ -144,17 +144,6 @@ function AssistantMessage({ bot, message, onRegenerate }: AssistantMessageProps)
   );
 }
 
-function UserMessage({ message }: { message: Message }) {
-  return (
-    <div className="flex flex-col items-end gap-1.5">
-      {message.attachments.length > 0 && <MessageAttachments attachments={message.attachments} />}
-      <div className={`${BUBBLE} rounded-tr-md bg-primary whitespace-pre-wrap text-primary-foreground`}>
-        {message.content}
-      </div>
-    </div>
-  );
-}
-
 /** `alert` for what just went wrong; a state found on opening the conversation is only shown. */
 function Problem({ message, onRetry, alert = true }: { message: string; onRetry: () => void; alert?: boolean }) {
   return (
@@ -274,7 +263,12 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
                     style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
                   >
                     {message.role === 'user' ? (
-                      <UserMessage message={message} />
+                      <UserMessage
+                        message={message}
+                        onEdit={isDraft(message) || chat.running ? undefined : (content) => chat.edit(message, content)}
+                        onSwitchVersion={chat.switchVersion}
+                        busy={chat.running || chat.switching}
+                      />
                     ) : (
                       <AssistantMessage
                         bot={bot}

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Message } from '@shared/contracts/chat';
+import { apiRequest } from '@/lib/request';
+import { chatKeys } from './chat-keys';
+
+const activateMessage = ({ messageId }: { conversationId: number; messageId: number }) =>
+  apiRequest<Message[]>('POST', `/api/messages/${messageId}/activate`);
+
+/** The version switcher: the branch through this version becomes the conversation's messages. */
+export function useActivateMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: activateMessage,
+    onSuccess: (branch, { conversationId }) => queryClient.setQueryData(chatKeys.messages(conversationId), branch),
+  });
+}
