@@ -61,9 +61,11 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
   const create = useCreateBot();
   const update = useUpdateBot();
   const editing = botId !== null;
-  /** A bot created whose files did not all upload: the user reads which, then leaves. */
-  const [createdWithFailures, setCreatedWithFailures] = useState<Bot | null>(null);
-  const files = useBotFiles(botId);
+  const [createdBot, setCreatedBot] = useState<Bot | null>(null);
+  /** Some files chosen while creating did not upload: the user reads which, then leaves. */
+  const [uploadsFailed, setUploadsFailed] = useState(false);
+  // Once created, the files uploaded after it show here with their status until the page is left.
+  const files = useBotFiles(botId ?? createdBot?.id ?? null);
   // Stays busy through the uploads and the short pause before leaving, so nothing can be sent twice.
   const busy = create.isPending || create.isSuccess || update.isPending || update.isSuccess || knowledge.uploading;
   const submitLabel = SUBMIT_LABELS[editing ? 'edit' : 'create'];
@@ -75,9 +77,10 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
 
   const created = async (bot: Bot) => {
     wizard.discard();
+    setCreatedBot(bot);
     const { failed } = await knowledge.uploadPending(bot.id);
     if (failed > 0) {
-      setCreatedWithFailures(bot);
+      setUploadsFailed(true);
       return;
     }
     toast({ title: 'Success!', description: `${bot.name} is ready to chat.` });
@@ -170,10 +173,10 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
         </dl>
       </ReviewSection>
 
-      {createdWithFailures ? (
+      {createdBot && uploadsFailed ? (
         <div role="alert" className="grid gap-3 rounded-lg border border-destructive/40 p-4 text-sm">
           <p>
-            {`${createdWithFailures.name} is created, but some files could not be added. You can add them again when you edit it.`}
+            {`${createdBot.name} is created, but some files could not be added. You can add them again when you edit it.`}
           </p>
           <Button className="justify-self-end" onClick={() => void navigate('/')}>
             Continue
