@@ -114,5 +114,3 @@ export function useBotFileUploads({ onUploaded }: { onUploaded?: (file: Knowledg
 
   return { uploads, start, refuseUnreadable, cancel };
 }
-
-export type BotFileUploads = ReturnType<typeof useBotFileUploads>;
