@@ -1,5 +1,6 @@
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
+import { insertConversation } from '../../src/server/modules/chat/conversations.repository';
 import { createTestDb } from '../../tests/support/databases';
 
 /**
@@ -36,9 +37,17 @@ const bot = await call(
   { name: 'Bench', description: 'Answers quickly', purpose: 'answering' },
   token,
 );
+// Straight into the database: the API hands back the user's empty conversation rather than a new one. Titled
+// by the user, so no reply starts a background title request to the model.
 const conversationIds: number[] = [];
-for (let i = 0; i < conversations; i += 1)
-  conversationIds.push((await call('POST', '/api/conversations', { botId: bot.id }, token)).id);
+for (let i = 0; i < conversations; i += 1) {
+  const row = await insertConversation(
+    testDb.db.kysely,
+    { botId: bot.id, userId: bot.userId, title: `Bench ${i}`, titleSource: 'user' },
+    new Date().toISOString(),
+  );
+  conversationIds.push(row.id);
+}
 
 const address = app.server.address() as { port: number };
 process.send!({ url: `http://127.0.0.1:${address.port}`, token, conversationIds });

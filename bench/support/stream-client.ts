@@ -22,9 +22,11 @@ export interface StreamResult {
 export const openAiEvent = (block: string): EventKind =>
   block.includes('"content":"') && !block.includes('"content":""') ? 'token' : null;
 
-/** Botty's (and the bare relay's) events: `delta` pieces, then `done` or `error`. */
-export const relayEvent = (block: string): EventKind =>
-  block.startsWith('event: delta') ? 'token' : block.startsWith('event: error') ? 'error' : null;
+/** Botty's (and the bare relay's) events: `delta` pieces, then `done` or `error`; Botty's start with an `id:`. */
+export const relayEvent = (block: string): EventKind => {
+  const event = block.startsWith('id:') ? block.slice(block.indexOf('\n') + 1) : block;
+  return event.startsWith('event: delta') ? 'token' : event.startsWith('event: error') ? 'error' : null;
+};
 
 // Many concurrent streams: no per-host socket cap, connections reused between rounds like a browser's would be.
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity });

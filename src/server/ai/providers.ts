@@ -4,6 +4,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config, LlmProvider } from '../config';
+import type { OpenAiChatEndpoint } from './openai-chat-stream';
 
 /** A model object; plain model-id strings would route through Vercel's gateway, which we never use. */
 export type Model = Exclude<LanguageModel, string>;
@@ -13,10 +14,29 @@ export interface Ai {
   modelId: string | null;
   /** null in offline mode: every AI feature then answers without a model and says so. */
   model: Model | null;
+  /** Set for OpenAI-style chat completions APIs, whose reply streams Botty reads itself (openai-chat-stream.ts). */
+  chatEndpoint?: OpenAiChatEndpoint;
 }
 
 /** Used when LLM_MODEL is unset; the openai-compatible provider always needs one (config.ts). */
 export const DEFAULT_MODEL_IDS = { openai: 'gpt-4o-mini', anthropic: 'claude-3-5-haiku-latest' } as const;
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+const bearer = (apiKey: string | undefined): Record<string, string> =>
+  apiKey ? { authorization: `Bearer ${apiKey}` } : {};
+
+/** OpenAI's o-series and GPT-5 and later (but not their `-chat` variants) reason, as the SDK's provider decides. */
+export function isOpenAiReasoningModel(modelId: string) {
+  const gpt = /^gpt-(\d+)(\.\d+)?(?:-(.+))?$/.exec(modelId);
+  const chatVariant = gpt !== null && gpt[2] === undefined && (gpt[3]?.startsWith('chat') ?? false);
+  return (
+    /^o\d+(?:-|$)/.test(modelId) ||
+    (gpt !== null && Number(gpt[1]) >= 5 && !chatVariant) ||
+    modelId === 'codex-mini-latest' ||
+    modelId === 'computer-use-preview'
+  );
+}
 
 function required(value: string | undefined, variable: string): string {
   // loadConfig() already refuses these combinations; reaching here means the config was built by hand.
@@ -38,22 +58,39 @@ export function createAi(llm: Config['llm'], log: FastifyBaseLogger): Ai {
       return { provider: 'offline', modelId: null, model: null };
     case 'openai-compatible': {
       const modelId = required(llm.model, 'LLM_MODEL');
+      const baseURL = required(llm.baseUrl, 'LLM_BASE_URL');
       const provider = createOpenAICompatible({
         name: 'openai-compatible',
-        baseURL: required(llm.baseUrl, 'LLM_BASE_URL'),
+        baseURL,
         apiKey: llm.apiKey,
         includeUsage: true,
         // Ollama, llama.cpp, vLLM and others differ in json_schema support, but all accept plain JSON mode;
         // the expected shape is spelled out in the prompt instead and validated with zod on our side.
         supportsStructuredOutputs: false,
       });
-      return { provider: 'openai-compatible', modelId, model: provider.chatModel(modelId) };
+      return {
+        provider: 'openai-compatible',
+        modelId,
+        model: provider.chatModel(modelId),
+        chatEndpoint: { baseURL, modelId, headers: bearer(llm.apiKey) },
+      };
     }
     case 'openai': {
       const modelId = llm.model ?? DEFAULT_MODEL_IDS.openai;
-      const provider = createOpenAI({ apiKey: required(llm.apiKey, 'LLM_API_KEY'), baseURL: llm.baseUrl });
+      const apiKey = required(llm.apiKey, 'LLM_API_KEY');
+      const provider = createOpenAI({ apiKey, baseURL: llm.baseUrl });
       // Chat completions rather than the Responses API, so LLM_BASE_URL may also point at a proxy.
-      return { provider: 'openai', modelId, model: provider.chat(modelId) };
+      return {
+        provider: 'openai',
+        modelId,
+        model: provider.chat(modelId),
+        chatEndpoint: {
+          baseURL: llm.baseUrl ?? OPENAI_BASE_URL,
+          modelId,
+          headers: bearer(apiKey),
+          reasoning: isOpenAiReasoningModel(modelId),
+        },
+      };
     }
     case 'anthropic': {
       const modelId = llm.model ?? DEFAULT_MODEL_IDS.anthropic;

@@ -3,12 +3,12 @@ import type {
   LanguageModelV2FunctionTool,
   LanguageModelV2Message,
   LanguageModelV2Prompt,
-  LanguageModelV2StreamPart,
   LanguageModelV2ToolCall,
   LanguageModelV2ToolResultOutput,
 } from '@ai-sdk/provider';
 import { APICallError, RetryError, asSchema, type Tool } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
+import { streamOpenAiChat, type ChatStreamOptions, type ChatStreamSink } from '../openai-chat-stream';
 import type { Ai } from '../providers';
 
 export interface ChatTimeouts {
@@ -216,57 +216,43 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   try {
     for (let step = 1; step <= maxSteps && !signal.aborted; step++) {
       const offerTools = tools && step < maxSteps;
-      let result;
+      const options: ChatStreamOptions = {
+        prompt,
+        abortSignal: signal,
+        maxOutputTokens: request.maxOutputTokens,
+        temperature: request.temperature,
+        ...(offerTools ? { tools: toolDefinitions(tools) } : {}),
+      };
+      const calls: LanguageModelV2ToolCall[] = [];
+      let stepText = '';
+      const sink: ChatStreamSink = {
+        text(delta) {
+          started();
+          stepText += delta;
+          wroteText = true;
+          handlers.onText(delta);
+        },
+        // A reasoning model thinks before it writes; that counts as having started.
+        started,
+        toolCall(call) {
+          started();
+          calls.push(call);
+        },
+        usage(inputTokens, outputTokens) {
+          addUsage('inputTokens', inputTokens);
+          addUsage('outputTokens', outputTokens);
+        },
+      };
       try {
-        result = await model.doStream({
-          prompt,
-          abortSignal: signal,
-          maxOutputTokens: request.maxOutputTokens,
-          temperature: request.temperature,
-          ...(offerTools ? { tools: toolDefinitions(tools) } : {}),
-        });
+        await (ai.chatEndpoint
+          ? streamOpenAiChat(ai.chatEndpoint, options, sink)
+          : streamProvider(model, options, sink));
       } catch (error) {
         // Some local models answer tool definitions with a 400; the caller can then search up front instead.
         if (offerTools && step === 1 && APICallError.isInstance(error) && [400, 422].includes(error.statusCode ?? 0)) {
           throw new ToolsUnsupportedError(describeModelError(error, ai.modelId));
         }
         throw error;
-      }
-      const calls: LanguageModelV2ToolCall[] = [];
-      let stepText = '';
-      const reader = result.stream.getReader();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          const part: LanguageModelV2StreamPart = value;
-          switch (part.type) {
-            case 'text-delta':
-              if (!part.delta) break;
-              started();
-              stepText += part.delta;
-              wroteText = true;
-              handlers.onText(part.delta);
-              break;
-            case 'reasoning-delta':
-            case 'tool-input-start':
-              // A reasoning model thinks before it writes; that counts as having started.
-              started();
-              break;
-            case 'tool-call':
-              started();
-              calls.push(part);
-              break;
-            case 'finish':
-              addUsage('inputTokens', part.usage.inputTokens);
-              addUsage('outputTokens', part.usage.outputTokens);
-              break;
-            case 'error':
-              throw part.error;
-          }
-        }
-      } finally {
-        reader.releaseLock();
       }
       if (!calls.length || !offerTools) break;
       const results = await Promise.all(calls.map((call) => runTool(tools, call, signal)));
@@ -313,6 +299,36 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   if (timedOut) {
     log.warn({ model: ai.modelId, timeouts: request.timeouts }, 'chat reply: the model timed out');
     throw new ChatReplyError(timedOut);
+  }
+}
+
+/** The provider's own stream (`doStream`), for the APIs Botty does not read itself (Anthropic). */
+async function streamProvider(model: LanguageModelV2, options: ChatStreamOptions, sink: ChatStreamSink) {
+  const reader = (await model.doStream(options)).stream.getReader();
+  try {
+    for (;;) {
+      const { done, value: part } = await reader.read();
+      if (done) return;
+      switch (part.type) {
+        case 'text-delta':
+          if (part.delta) sink.text(part.delta);
+          break;
+        case 'reasoning-delta':
+        case 'tool-input-start':
+          sink.started();
+          break;
+        case 'tool-call':
+          sink.toolCall(part);
+          break;
+        case 'finish':
+          sink.usage(part.usage.inputTokens, part.usage.outputTokens);
+          break;
+        case 'error':
+          throw part.error;
+      }
+    }
+  } finally {
+    reader.releaseLock();
   }
 }
 
