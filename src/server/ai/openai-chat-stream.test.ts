@@ -139,7 +139,7 @@ describe('streamOpenAiChat', () => {
   it('ends at once, with the abort reason, when the signal aborts mid-stream', async () => {
     let closed = false;
     const baseURL = await listen(
-      createServer((req, res) => {
+      createServer((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(event({ choices: [{ delta: { content: 'first' } }] }));
         res.on('close', () => (closed = true));
