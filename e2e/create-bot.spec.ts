@@ -249,6 +249,7 @@ describe('create-bot wizard', () => {
         citationGeneration: true,
         systemPrompt: `${TRAINED_PROMPT} Always suggest a dessert.`,
       },
+      exampleQueries: ['What should I cook tonight?', 'A vegetarian menu for four?'],
     });
 
     // The draft was reset: a new wizard starts empty at step 1.
@@ -272,13 +273,15 @@ describe('create-bot wizard', () => {
       await page.getByLabel('Example query').press('Enter');
     }
     fake.enqueue({ status: 500, message: 'model crashed' });
+    const asked = fake.requests.length;
     await button(page, 'Start Training').click();
-    await expect
-      .poll(() => page.getByText('AI-enhanced prompt', { exact: true }).isVisible(), { timeout: 5000 })
-      .toBe(true);
-    expect(await page.getByRole('region', { name: 'AI-enhanced prompt' }).innerText()).toContain(
-      'You are Atlas, an AI assistant.',
-    );
+    // No model answered: the prompt says where it came from, no answers are shown, and no toast.
+    const builtPrompt = page.getByRole('region', { name: 'Prompt built from your description' });
+    await expect.poll(() => builtPrompt.isVisible(), { timeout: 5000 }).toBe(true);
+    expect(await builtPrompt.innerText()).toContain('You are Atlas, an AI assistant.');
+    expect(await page.getByText('AI-enhanced prompt', { exact: true }).count()).toBe(0);
+    expect(await heading(page, 'Test answers').count()).toBe(0);
+    expect(fake.requests.length - asked).toBe(1);
     expect(await page.getByRole('alert').count()).toBe(0);
 
     await button(page, 'Reset').click();
@@ -312,7 +315,7 @@ describe('create-bot wizard', () => {
     await page.getByRole('radio', { name: 'Enthusiastic' }).click();
     await button(page, 'Continue').click();
     await expectStep(page, 'Train');
-    expect(await page.getByRole('region', { name: 'AI-enhanced prompt' }).innerText()).toBe('You are Old Name.');
+    expect(await page.getByRole('region', { name: 'Current prompt' }).innerText()).toBe('You are Old Name.');
     await button(page, 'Review Botty').click();
     await expectStep(page, 'Finish');
     await button(page, 'Save Changes').click();
@@ -348,6 +351,9 @@ describe('create-bot wizard', () => {
         },
         exampleQueries: ['What should I cook tonight?', 'A vegetarian menu for four?'],
         generatedQueries: [],
+        promptSource: null,
+        answers: [],
+        testNotes: [],
       };
       await page.evaluate(([key, state]) => sessionStorage.setItem(key, state), [
         `botDraft:${userId}`,

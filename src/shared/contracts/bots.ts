@@ -180,6 +180,7 @@ export const generatePromptBodySchema = z.object({
   exampleQueries: exampleQueriesSchema.default([]),
 });
 export type GeneratePromptBody = z.infer<typeof generatePromptBodySchema>;
+export type GeneratePromptRequest = z.input<typeof generatePromptBodySchema>;
 
 export const generatePromptResponseSchema = z.object({
   systemPrompt: z.string(),

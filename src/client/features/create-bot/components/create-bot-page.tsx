@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { draftFromBot, initialWizardState } from '../model/wizard';
+import { initialWizardState, wizardStateFromBot } from '../model/wizard';
 import { idParamSchema } from '@shared/contracts/common';
 import { botQueryOptions } from '@/entities/bot/api/get-bot';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -50,7 +50,7 @@ function EditBot({ idText }: { idText: string }) {
     <BotWizard
       key={bot.data.id}
       title={`Edit ${bot.data.name}`}
-      initial={initialWizardState(draftFromBot(bot.data))}
+      initial={wizardStateFromBot(bot.data)}
       storageKey={null}
       botId={bot.data.id}
     />

@@ -55,7 +55,7 @@ interface FinishStepProps {
  * they are all in (they are read on the server afterwards).
  */
 export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
-  const { draft, exampleQueries } = wizard.state;
+  const { draft, exampleQueries, testNotes } = wizard.state;
   const { user } = useAuth();
   const navigate = useNavigate();
   const create = useCreateBot();
@@ -88,7 +88,8 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
   };
 
   const submit = () => {
-    const fields = botFieldsOf(draft);
+    // The example queries become the bot's test set and chat starters, with the user's notes on their answers.
+    const fields = { ...botFieldsOf(draft), exampleQueries, testNotes };
     if (botId !== null) {
       update.mutate(
         { id: botId, changes: fields },

@@ -1,8 +1,14 @@
-import { ArrowRight, CircleCheck, Lightbulb, Plus, Sparkles, X } from 'lucide-react';
+import { ArrowRight, Check, CircleCheck, Lightbulb, Plus, Sparkles, Square, X } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { buildLocalPrompt } from '@shared/bots/prompt-template';
-import { ADVISED_TRAINING_EXAMPLES, canStartTraining, MIN_TRAINING_EXAMPLES } from '../model/wizard';
-import { EXAMPLE_QUERY_MAX } from '@shared/constants';
+import {
+  ADVISED_TRAINING_EXAMPLES,
+  botFieldsOf,
+  canStartTraining,
+  MIN_TRAINING_EXAMPLES,
+  type PromptSource,
+} from '../model/wizard';
+import { EXAMPLE_QUERIES_MAX, EXAMPLE_QUERY_MAX } from '@shared/constants';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -11,6 +17,14 @@ import { useTraining } from '../hooks/use-training';
 import type { Wizard } from '../hooks/use-wizard';
 import { PromptDialog } from './prompt-dialog';
 import { StepFooter } from './step-footer';
+import { TestAnswers } from './test-answers';
+
+/** The result's prompt, named for where it came from: only a model's is AI-enhanced. */
+const PROMPT_TITLES: Record<PromptSource | 'saved', string> = {
+  model: 'AI-enhanced prompt',
+  template: 'Prompt built from your description',
+  saved: 'Current prompt',
+};
 
 /** Step 3: example queries, the local prompt, training, and its result (spec §4 "Training step"). */
 export function TrainStep({
@@ -20,16 +34,20 @@ export function TrainStep({
   wizard: Wizard;
   onTrainingChange: (training: boolean) => void;
 }) {
-  const { draft, exampleQueries, generatedQueries } = wizard.state;
-  const training = useTraining(wizard.trained);
+  const { draft, exampleQueries, generatedQueries, promptSource, answers, testNotes } = wizard.state;
+  const training = useTraining({ onAnswer: wizard.answerArrived, onDone: wizard.trained });
   const trainedPrompt = draft.config.systemPrompt;
   const subject = { name: draft.name.trim(), description: draft.description.trim(), purpose: draft.purpose };
   const id = useId();
   const tipId = `${id}-tip`;
+  // No model answered: the prompt says so, and there are no answers to show.
+  const showAnswers = answers.length > 0 && (training.isTraining || promptSource === 'model');
 
   const start = async () => {
     onTrainingChange(true);
-    await training.start(subject);
+    wizard.clearAnswers();
+    const { name, description, purpose, capabilities, config } = botFieldsOf(draft);
+    await training.start({ name, description, purpose, capabilities, config, queries: exampleQueries });
     onTrainingChange(false);
   };
 
@@ -56,6 +74,12 @@ export function TrainStep({
             <Sparkles aria-hidden="true" />
             {trainedPrompt ? 'Train again' : 'Start Training'}
           </Button>
+          {training.isTraining && (
+            <Button variant="outline" onClick={training.cancel}>
+              <Square aria-hidden="true" />
+              Cancel training
+            </Button>
+          )}
           {!canStartTraining(exampleQueries) && (
             <p className="text-sm text-muted-foreground">
               Add at least {MIN_TRAINING_EXAMPLES} example queries to start training.
@@ -77,14 +101,29 @@ export function TrainStep({
         )}
       </div>
 
+      {showAnswers && (
+        <TestAnswers
+          answers={answers}
+          notes={testNotes}
+          canRate={!training.isTraining}
+          onRate={wizard.rate}
+          onExpect={wizard.noteExpected}
+        />
+      )}
+
       {trainedPrompt && !training.isTraining && (
         <section aria-labelledby={`${id}-result`} className="grid gap-5 rounded-xl border bg-muted/40 p-4 sm:p-5">
           <h3 id={`${id}-result`} className="flex items-center gap-2 text-base font-semibold">
             <CircleCheck className="size-5 text-primary" aria-hidden="true" />
             Your botty is trained
           </h3>
+          {promptSource === 'template' && (
+            <p className="text-sm text-muted-foreground">
+              No language model answered, so this prompt was built from your description.
+            </p>
+          )}
           <PromptBlock
-            title="AI-enhanced prompt"
+            title={PROMPT_TITLES[promptSource ?? 'saved']}
             text={trainedPrompt}
             action={<PromptDialog prompt={trainedPrompt} onSave={wizard.savePrompt} onSaved={wizard.next} />}
           />
@@ -96,11 +135,18 @@ export function TrainStep({
           {generatedQueries.length > 0 && (
             <div className="grid gap-2">
               <h4 className="text-sm font-semibold">Generated example queries</h4>
+              <p className="text-sm text-muted-foreground">
+                Keep the ones you want: they join your example queries, which test your botty and start its chats.
+              </p>
               <ul className="grid gap-2">
                 {generatedQueries.map((query) => (
-                  <li key={query} className="rounded-lg border bg-background px-3 py-2 text-sm">
-                    {query}
-                  </li>
+                  <GeneratedQuery
+                    key={query}
+                    query={query}
+                    kept={exampleQueries.includes(query)}
+                    full={exampleQueries.length >= EXAMPLE_QUERIES_MAX}
+                    onKeep={() => wizard.addExample(query)}
+                  />
                 ))}
               </ul>
             </div>
@@ -117,6 +163,35 @@ export function TrainStep({
         )}
       </StepFooter>
     </div>
+  );
+}
+
+function GeneratedQuery({
+  query,
+  kept,
+  full,
+  onKeep,
+}: {
+  query: string;
+  kept: boolean;
+  full: boolean;
+  onKeep: () => void;
+}) {
+  return (
+    <li className="flex min-h-10 items-center gap-2 rounded-lg border bg-background py-1 pr-1 pl-3 text-sm">
+      <span className="min-w-0 flex-1 break-words">{query}</span>
+      {kept ? (
+        <span className="flex items-center gap-1 px-2 text-muted-foreground">
+          <Check className="size-4" aria-hidden="true" />
+          Kept
+        </span>
+      ) : (
+        <Button variant="ghost" size="sm" onClick={onKeep} disabled={full} aria-label={`Keep: ${query}`}>
+          <Plus aria-hidden="true" />
+          Keep
+        </Button>
+      )}
+    </li>
   );
 }
 
@@ -161,7 +236,11 @@ function ExampleQueries({ examples, onAdd, onRemove, disabled, tipId }: ExampleQ
             disabled={disabled}
             autoComplete="off"
           />
-          <Button type="submit" variant="secondary" disabled={disabled || !text.trim()}>
+          <Button
+            type="submit"
+            variant="secondary"
+            disabled={disabled || !text.trim() || examples.length >= EXAMPLE_QUERIES_MAX}
+          >
             <Plus aria-hidden="true" />
             Add Example
           </Button>

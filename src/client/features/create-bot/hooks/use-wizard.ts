@@ -4,8 +4,12 @@ import {
   addExampleQuery,
   initialWizardState,
   moveStep,
+  noteExpectation,
   parseWizardState,
+  rateAnswer,
   type Customization,
+  type PromptSource,
+  type TestAnswer,
   type WizardDraft,
   type WizardState,
   type WizardStep,
@@ -100,11 +104,34 @@ export function useWizard(initial: WizardState, storageKey: string | null) {
   }, []);
 
   const trained = useCallback(
-    ({ systemPrompt, exampleQueries }: { systemPrompt: string; exampleQueries: string[] }) => {
-      setState((s) => ({ ...withPrompt(s, systemPrompt), generatedQueries: exampleQueries }));
+    ({
+      systemPrompt,
+      exampleQueries,
+      source,
+    }: {
+      systemPrompt: string;
+      exampleQueries: string[];
+      source: PromptSource;
+    }) => {
+      setState((s) => ({ ...withPrompt(s, systemPrompt), generatedQueries: exampleQueries, promptSource: source }));
     },
     [],
   );
+
+  /** Training starts over: the previous answers go, the notes on them stay (they belong to the queries). */
+  const clearAnswers = useCallback(() => setState((s) => ({ ...s, answers: [] })), []);
+
+  const answerArrived = useCallback((answer: TestAnswer) => {
+    setState((s) => ({ ...s, answers: [...s.answers, answer] }));
+  }, []);
+
+  const rate = useCallback((query: string, rating: 'good' | 'bad' | null) => {
+    setState((s) => ({ ...s, testNotes: rateAnswer(s.testNotes, query, rating) }));
+  }, []);
+
+  const noteExpected = useCallback((query: string, expected: string) => {
+    setState((s) => ({ ...s, testNotes: noteExpectation(s.testNotes, query, expected) }));
+  }, []);
 
   /** Unlike other changes, a saved prompt must be stored, or the prompt dialog reports the failure. */
   const savePrompt = useCallback(
@@ -137,6 +164,10 @@ export function useWizard(initial: WizardState, storageKey: string | null) {
     addExample,
     removeExample,
     trained,
+    clearAnswers,
+    answerArrived,
+    rate,
+    noteExpected,
     savePrompt,
     reset,
     discard,

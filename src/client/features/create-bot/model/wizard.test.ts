@@ -16,8 +16,11 @@ import {
   isStepCompleted,
   moveStep,
   nextTrainingProgress,
+  noteExpectation,
   parseWizardState,
+  rateAnswer,
   WIZARD_STEPS,
+  wizardStateFromBot,
   type WizardState,
 } from './wizard';
 
@@ -31,6 +34,9 @@ const bot: Bot = {
   active: true,
   capabilities: ['web_search'],
   config: { tone: 'friendly', systemPrompt: 'You are Chef.' },
+  exampleQueries: ['Soup tonight?'],
+  testNotes: [{ query: 'Soup tonight?', rating: 'bad', expected: 'A recipe' }],
+  version: 4,
   usageCount: 3,
   lastUsed: null,
   createdAt: '2025-01-01T00:00:00.000Z',
@@ -66,7 +72,15 @@ describe('the draft', () => {
       capabilities: [],
       config: {},
     });
-    expect(initialWizardState()).toEqual({ step: 1, draft: emptyDraft(), exampleQueries: [], generatedQueries: [] });
+    expect(initialWizardState()).toEqual({
+      step: 1,
+      draft: emptyDraft(),
+      exampleQueries: [],
+      generatedQueries: [],
+      promptSource: null,
+      answers: [],
+      testNotes: [],
+    });
   });
 
   it('is defined once name and description are not blank after trimming', () => {
@@ -126,6 +140,9 @@ describe('saved wizard state', () => {
     },
     exampleQueries: ['What is for dinner?'],
     generatedQueries: ['Plan my week.'],
+    promptSource: 'model',
+    answers: [{ query: 'What is for dinner?', answer: 'Lentil soup.' }],
+    testNotes: [{ query: 'What is for dinner?', rating: 'good', expected: '' }],
   };
 
   it('round-trips through JSON', () => {
@@ -148,8 +165,13 @@ describe('saved wizard state', () => {
           config: { tone: 'sarcastic', maxContextMessages: 21, trustedSources: 'nature.com', extra: true },
         },
         exampleQueries: 'not a list',
+        promptSource: 'guess',
+        testNotes: [{ query: 'What is for dinner?', rating: 'meh' }],
       }),
     );
+    expect(state.promptSource).toBeNull();
+    expect(state.testNotes).toEqual([]);
+    expect(state.answers).toEqual(saved.answers);
     expect(state.step).toBe(1);
     expect(state.draft.icon).toBe('robot');
     expect(state.draft.capabilities).toEqual([]);
@@ -175,6 +197,26 @@ describe('training', () => {
     expect(addExampleQuery([], '  What is for dinner?  ')).toEqual(['What is for dinner?']);
     expect(addExampleQuery(['a'], '   ')).toEqual(['a']);
     expect(addExampleQuery(['a'], ' a ')).toEqual(['a']);
+    const full = Array.from({ length: 20 }, (_, i) => `Q${i}`);
+    expect(addExampleQuery(full, 'One more')).toEqual(full);
+  });
+
+  it('rates answers, keeping what the user expected until the mark is cleared', () => {
+    let notes = rateAnswer([], 'Soup?', 'bad');
+    expect(notes).toEqual([{ query: 'Soup?', rating: 'bad', expected: '' }]);
+    notes = noteExpectation(notes, 'Soup?', 'A recipe');
+    notes = rateAnswer(notes, 'Soup?', 'good');
+    expect(notes).toEqual([{ query: 'Soup?', rating: 'good', expected: 'A recipe' }]);
+    expect(rateAnswer(notes, 'Soup?', null)).toEqual([]);
+  });
+
+  it('edits a bot with its example queries and notes', () => {
+    expect(wizardStateFromBot(bot)).toMatchObject({
+      step: 1,
+      draft: draftFromBot(bot),
+      exampleQueries: bot.exampleQueries,
+      testNotes: bot.testNotes,
+    });
   });
 
   it('starts only with at least 2 examples', () => {

@@ -2,14 +2,16 @@ import { z } from 'zod';
 import { CAPABILITIES, hasConversationMemory, type Capability } from '@shared/bots/capabilities';
 import { FALLBACK_ICON, type IconName } from '@shared/bots/icons';
 import type { Purpose } from '@shared/bots/purposes';
-import { CONTEXT_WINDOW_DEFAULT, EXAMPLE_QUERY_MAX } from '@shared/constants';
+import { CONTEXT_WINDOW_DEFAULT, EXAMPLE_QUERIES_MAX, EXAMPLE_QUERY_MAX } from '@shared/constants';
 import {
   botConfigSchema,
   capabilitySchema,
   iconSchema,
   purposeSchema,
+  testNoteSchema,
   type Bot,
   type BotConfig,
+  type TestNote,
 } from '@shared/contracts/bots';
 
 /** Spec §9: at least 2 example queries to train, 5 advised; progress +5 every 300 ms, held at 95 until done. */
@@ -68,8 +70,21 @@ export interface WizardState {
   draft: WizardDraft;
   /** The user's example queries (step 3). */
   exampleQueries: string[];
-  /** The queries that came back from training. */
+  /** The queries that came back from training; the user keeps the ones they want as example queries. */
   generatedQueries: string[];
+  /** Where the trained prompt came from: the model, or the local template when no model answered. */
+  promptSource: PromptSource | null;
+  /** The bot's answers to the example queries during the last training. */
+  answers: TestAnswer[];
+  /** The user's verdicts on those answers, with what they expected; saved with the bot. */
+  testNotes: TestNote[];
+}
+
+export type PromptSource = 'model' | 'template';
+
+export interface TestAnswer {
+  query: string;
+  answer: string;
 }
 
 export const initialWizardState = (draft: WizardDraft = emptyDraft()): WizardState => ({
@@ -77,6 +92,9 @@ export const initialWizardState = (draft: WizardDraft = emptyDraft()): WizardSta
   draft,
   exampleQueries: [],
   generatedQueries: [],
+  promptSource: null,
+  answers: [],
+  testNotes: [],
 });
 
 /** A value from storage is untrusted: each config field is kept only when it would pass validation as it is. */
@@ -110,6 +128,9 @@ const storedStateSchema = z.object({
     .catch(emptyDraft),
   exampleQueries: queryList,
   generatedQueries: queryList,
+  promptSource: z.enum(['model', 'template']).nullable().catch(null),
+  answers: z.array(z.object({ query: z.string(), answer: z.string() })).catch([]),
+  testNotes: z.array(testNoteSchema).catch([]),
 });
 
 /**
@@ -130,12 +151,23 @@ export function parseWizardState(json: string | null): WizardState {
   return isDefined(state.draft) ? state : { ...state, step: FIRST_STEP };
 }
 
-/** Add Example (spec §5): blank text adds nothing, and neither does a query already in the list. */
+/** Add Example (spec §5): blank text adds nothing, and neither does a query already in the list or one too many. */
 export function addExampleQuery(list: readonly string[], text: string): string[] {
   const query = text.trim();
-  if (!query || list.includes(query)) return [...list];
+  if (!query || list.includes(query) || list.length >= EXAMPLE_QUERIES_MAX) return [...list];
   return [...list, query];
 }
+
+/** Marks the answer to `query` good or bad (or clears the mark with null), keeping what the user expected. */
+export function rateAnswer(notes: readonly TestNote[], query: string, rating: TestNote['rating'] | null): TestNote[] {
+  const others = notes.filter((note) => note.query !== query);
+  if (!rating) return others;
+  const expected = notes.find((note) => note.query === query)?.expected ?? '';
+  return [...others, { query, rating, expected }];
+}
+
+export const noteExpectation = (notes: readonly TestNote[], query: string, expected: string): TestNote[] =>
+  notes.map((note) => (note.query === query ? { ...note, expected } : note));
 
 export const canStartTraining = (examples: readonly string[]) => examples.length >= MIN_TRAINING_EXAMPLES;
 
@@ -209,6 +241,13 @@ export function draftFromBot(bot: Bot): WizardDraft {
     config: { ...bot.config },
   };
 }
+
+/** Editing starts from the bot as saved, with its example queries and the notes on their answers. */
+export const wizardStateFromBot = (bot: Bot): WizardState => ({
+  ...initialWizardState(draftFromBot(bot)),
+  exampleQueries: [...bot.exampleQueries],
+  testNotes: [...bot.testNotes],
+});
 
 /** The fields POST /api/bots and PATCH /api/bots/{id} share; each synced pair is saved agreeing. */
 export function botFieldsOf(draft: WizardDraft) {

@@ -1,0 +1,164 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bot } from '../src/shared/contracts/bots';
+import { messageText, startFakeLlm, type FakeLlm } from '../tests/support/fake-llm';
+import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
+import { expectAccessible, launchBrowser, newPage, snap, VIEWPORTS } from './support/browser';
+
+let fake: FakeLlm;
+let t: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  fake = await startFakeLlm();
+  t = await startTestApp({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' } });
+  browser = await launchBrowser();
+  // The first account administers the instance; these tests need ordinary users.
+  await signUp(t);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await fake?.close();
+});
+
+const TRAINED_PROMPT = 'You are Chef Remy, a vegetarian cook. Answer with a short recipe.';
+const QUERIES = ['What can I cook with lentils?', 'A quick dinner for two?'];
+const ANSWERS = ['Lentil dal: simmer red lentils with cumin.', 'Try a chickpea curry in 20 minutes.'];
+const GENERATED = ['Plan my week of dinners.', 'A dessert without sugar?'];
+
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
+
+/** A signed-in page at step 3 of a new bot, with the example queries typed in. */
+async function atTrainStep(viewport: { width: number; height: number } = VIEWPORTS.desktop) {
+  const account = await signUp(t);
+  const session = await newPage(browser, t.url, viewport);
+  const { page } = session;
+  await page.goto('/login');
+  await page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
+  await page.goto('/create-bot');
+  await page.getByLabel('Name').fill('Chef Remy');
+  await page.getByLabel('Description').fill('Suggests vegetarian recipes.');
+  await button(page, 'Continue').click();
+  await button(page, 'Continue').click();
+  await expect.poll(() => heading(page, 'Example queries').isVisible()).toBe(true);
+  for (const query of QUERIES) {
+    await page.getByLabel('Example query').fill(query);
+    await page.getByLabel('Example query').press('Enter');
+  }
+  return { ...session, account };
+}
+
+/** The prompt, then one answer per query, each a little later so they can be seen arriving. */
+function enqueueTraining(answerDelayMs: number) {
+  fake.enqueue(JSON.stringify({ systemPrompt: TRAINED_PROMPT, exampleQueries: GENERATED }));
+  for (const answer of ANSWERS) {
+    fake.enqueue(async () => {
+      await sleep(answerDelayMs);
+      return answer;
+    });
+  }
+}
+
+describe('training', () => {
+  it('shapes the prompt with the example queries, shows answers as they arrive, and keeps ratings and queries', async () => {
+    const { page, close, account } = await atTrainStep();
+    const asked = fake.requests.length;
+    enqueueTraining(1200);
+    await button(page, 'Start Training').click();
+
+    // The first answer is in while training still runs: the bar is held below 100.
+    const answers = page.getByRole('heading', { name: 'Test answers', exact: true });
+    await expect.poll(() => answers.isVisible(), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => page.getByText(ANSWERS[0]!, { exact: true }).isVisible(), { timeout: 5000 }).toBe(true);
+    const progress = Number(await page.getByRole('progressbar').getAttribute('aria-valuenow'));
+    expect(progress).toBeLessThan(100);
+    expect(await page.getByText(ANSWERS[1]!, { exact: true }).count()).toBe(0);
+    expect(await button(page, 'Cancel training').isVisible()).toBe(true);
+    await snap(page, 'training-desktop-answers-arriving');
+
+    await expect
+      .poll(() => page.getByText('AI-enhanced prompt', { exact: true }).isVisible(), { timeout: 8000 })
+      .toBe(true);
+    expect(await page.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    expect(await page.getByText(ANSWERS[1]!, { exact: true }).isVisible()).toBe(true);
+
+    // The model wrote the prompt knowing the queries, and answered each with that prompt.
+    const [generation, ...answered] = fake.requests.slice(asked);
+    const asText = JSON.stringify(generation!.body.messages);
+    for (const query of QUERIES) expect(asText).toContain(query);
+    expect(answered.map((r) => messageText(r.body.messages.at(-1)))).toEqual(QUERIES);
+    expect(messageText(answered[0]!.body.messages[0])).toContain(TRAINED_PROMPT);
+
+    // Rate: the second answer is bad, with what was expected.
+    await page
+      .getByRole('group', { name: `Rate the answer to: ${QUERIES[1]}` })
+      .getByRole('button', { name: 'Bad' })
+      .click();
+    await page.getByLabel('What did you expect?').fill('A recipe with tofu');
+    await page
+      .getByRole('group', { name: `Rate the answer to: ${QUERIES[0]}` })
+      .getByRole('button', { name: 'Good' })
+      .click();
+    // Keep one generated query.
+    await button(page, `Keep: ${GENERATED[0]}`).click();
+    expect(await page.getByRole('list', { name: 'Your example queries' }).getByRole('listitem').count()).toBe(3);
+    await expectAccessible(page, 'trained with answers');
+    await snap(page, 'training-desktop-trained');
+
+    await button(page, 'Review Botty').click();
+    await button(page, 'Create Botty').click();
+    await page.waitForURL((url) => url.pathname === '/');
+    const [bot] = (await t.request<Bot[]>('GET', '/api/bots', { token: account.token })).body;
+    expect(bot).toMatchObject({
+      exampleQueries: [...QUERIES, GENERATED[0]],
+      config: { systemPrompt: TRAINED_PROMPT },
+    });
+    expect(bot!.testNotes).toEqual(
+      expect.arrayContaining([
+        { query: QUERIES[1], rating: 'bad', expected: 'A recipe with tofu' },
+        { query: QUERIES[0], rating: 'good', expected: '' },
+      ]),
+    );
+    await close();
+  });
+
+  it('can cancel a model that hangs: the prompt is then built from the description, with no answers', async () => {
+    const { page, close } = await atTrainStep();
+    fake.enqueue({ hang: true });
+    const asked = fake.requests.length;
+    await button(page, 'Start Training').click();
+    await expect.poll(() => fake.requests.length - asked).toBe(1);
+    await button(page, 'Cancel training').click();
+    const built = page.getByRole('region', { name: 'Prompt built from your description' });
+    await expect.poll(() => built.isVisible(), { timeout: 3000 }).toBe(true);
+    expect(
+      await page.getByText('No language model answered, so this prompt was built from your description.').isVisible(),
+    ).toBe(true);
+    expect(await heading(page, 'Test answers').count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    // The server stopped asking the model when the browser cancelled.
+    await expect.poll(() => fake.requests.at(-1)!.aborted).toBe(true);
+    await close();
+  });
+
+  it('looks right on a phone, with answers to rate', async () => {
+    const { page, close } = await atTrainStep(VIEWPORTS.phone);
+    enqueueTraining(100);
+    await button(page, 'Start Training').click();
+    await expect
+      .poll(() => page.getByText('AI-enhanced prompt', { exact: true }).isVisible(), { timeout: 8000 })
+      .toBe(true);
+    await page
+      .getByRole('group', { name: `Rate the answer to: ${QUERIES[0]}` })
+      .getByRole('button', { name: 'Bad' })
+      .click();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectAccessible(page, 'trained on a phone');
+    await snap(page, 'training-phone-trained');
+    await close();
+  });
+});
