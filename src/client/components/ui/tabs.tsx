@@ -8,7 +8,7 @@ export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrim
   return (
     <TabsPrimitive.List
       className={cn(
-        'inline-flex h-12 items-center justify-center rounded-lg bg-muted p-1 text-muted-foreground md:h-10',
+        'inline-flex h-12 max-w-full items-center justify-start overflow-x-auto rounded-lg bg-muted p-1 text-muted-foreground md:h-10',
         className,
       )}
       {...props}

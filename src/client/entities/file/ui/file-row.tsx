@@ -55,7 +55,7 @@ export function FileRow({ name, size, status, action }: FileRowProps) {
           </span>
         </div>
         {status.state === 'uploading' && <UploadProgress name={name} progress={status.progress} />}
-        {status.state === 'failed' && <p className="text-sm break-words text-destructive">{status.error}</p>}
+        {status.state === 'failed' && <p className="text-sm wrap-anywhere text-destructive">{status.error}</p>}
       </div>
       {action}
     </li>

@@ -78,7 +78,7 @@ function ActivityList() {
               <Icon className="size-4" />
             </span>
             <div className="min-w-0">
-              <p className="text-sm break-words">{activity.description}</p>
+              <p className="text-sm wrap-anywhere">{activity.description}</p>
               <RelativeTime date={activity.createdAt} className="text-xs text-muted-foreground" />
             </div>
           </li>

@@ -89,7 +89,7 @@ function BotPicker({ top, others, onStart }: { top: Bot[]; others: Bot[]; onStar
         <div className="flex items-start gap-4 rounded-xl border bg-background/60 p-4">
           <BotIcon icon={selected.icon} size="lg" />
           <div className="min-w-0">
-            <p className="font-medium break-words">{selected.name}</p>
+            <p className="font-medium wrap-anywhere">{selected.name}</p>
             <p className="text-xs text-muted-foreground">{purposeLabel(selected.purpose)}</p>
             <p className="mt-2 line-clamp-3 text-sm text-muted-foreground">{tidyDescription(selected.description)}</p>
           </div>

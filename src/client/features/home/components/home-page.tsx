@@ -20,10 +20,10 @@ export function HomePage() {
   return (
     <div className="relative isolate flex flex-1 flex-col">
       <ParticleBackground className="absolute inset-0 -z-10 size-full" />
-      <div className="mx-auto grid w-full max-w-6xl items-start gap-6 px-4 py-8 sm:px-6 sm:py-10 lg:grid-cols-[minmax(0,4fr)_minmax(16rem,1fr)]">
+      <div className="mx-auto grid w-full max-w-6xl grid-cols-[minmax(0,1fr)] items-start gap-6 px-4 py-8 sm:px-6 sm:py-10 lg:grid-cols-[minmax(0,4fr)_minmax(16rem,1fr)]">
         <div className="grid min-w-0 gap-6">
           <div>
-            <h1 className="text-2xl font-semibold tracking-tight break-words sm:text-3xl">
+            <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere sm:text-3xl">
               Welcome{name ? `, ${name}` : ''}
             </h1>
             <p className="mt-1 text-muted-foreground">

@@ -109,7 +109,7 @@ export function SortablePinnedList({ bots, onRemove, onReorder }: SortablePinned
       }}
     >
       <SortableContext items={bots.map((bot) => bot.id)} strategy={verticalListSortingStrategy}>
-        <ul className="grid gap-2">
+        <ul className="grid grid-cols-[minmax(0,1fr)] gap-2">
           {bots.map((bot) => (
             <SortableRow key={bot.id} bot={bot} onRemove={onRemove} />
           ))}

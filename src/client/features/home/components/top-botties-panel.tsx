@@ -15,7 +15,7 @@ const focusRing = 'focus-visible:ring-2 focus-visible:ring-ring focus-visible:ou
 
 function PinnedList({ bots, onOpenChat }: { bots: Bot[]; onOpenChat: (botId: number) => void }) {
   return (
-    <ul className="grid gap-1">
+    <ul className="grid grid-cols-[minmax(0,1fr)] gap-1">
       {bots.map((bot) => (
         <li key={bot.id}>
           <button
