@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
+import { createBot } from '../tests/support/factories';
 import { messageText, startFakeLlm, type FakeLlm } from '../tests/support/fake-llm';
 import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
 import { expectAccessible, launchBrowser, newPage, snap, VIEWPORTS } from './support/browser';
@@ -161,4 +162,46 @@ describe('training', () => {
     await snap(page, 'training-phone-trained');
     await close();
   });
+
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    it(`shows the version history with what changed, compares and restores at ${viewport.width} px`, async () => {
+      const account = await signUp(t);
+      const bot = await createBot(t, account.token, {
+        name: 'Chef Remy',
+        config: { tone: 'friendly', systemPrompt: 'You are Chef Remy. Suggest quick recipes.' },
+      });
+      await t.request('PATCH', `/api/bots/${bot.id}`, {
+        token: account.token,
+        body: { config: { tone: 'enthusiastic', systemPrompt: 'You are Chef Remy. Suggest slow-cooked recipes.' } },
+      });
+      const session = await newPage(browser, t.url, viewport);
+      const { page } = session;
+      await page.goto('/login');
+      await page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
+      await page.goto(`/create-bot?edit=${bot.id}`);
+      await page.getByRole('link', { name: 'Versions' }).click();
+      await page.waitForURL(`**/bots/${bot.id}/versions`);
+      await expect.poll(() => heading(page, 'Versions of Chef Remy').isVisible()).toBe(true);
+
+      const list = page.getByRole('navigation', { name: 'Versions' });
+      await expect.poll(() => list.getByRole('button').count()).toBe(2);
+      expect(await list.getByRole('button').first().innerText()).toContain('Changed: Prompt, Tone');
+      // The previous version is compared with the current one: the prompt as a word diff, the settings side by side.
+      await expect.poll(() => heading(page, 'Version 1 compared with version 2').isVisible()).toBe(true);
+      const prompt = page.getByRole('region', { name: 'Prompt' });
+      expect(await prompt.locator('del').allInnerTexts()).toContain('quick');
+      expect(await prompt.locator('ins').allInnerTexts()).toContain('slow-cooked');
+      const tone = page.getByRole('row', { name: /Tone/ });
+      expect(await tone.innerText()).toMatch(/Tone\s+friendly\s+enthusiastic/);
+      await expectAccessible(page, `versions at ${name}`);
+      await snap(page, `versions-${name}-compare`);
+
+      await button(page, 'Restore version 1').click();
+      await expect.poll(() => list.getByRole('button').count()).toBe(3);
+      expect(await list.getByRole('button').first().innerText()).toContain('Restored version 1');
+      const restored = (await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token: account.token })).body;
+      expect(restored).toMatchObject({ version: 3, config: bot.config });
+      await session.close();
+    });
+  }
 });

@@ -54,6 +54,12 @@ export const router = createBrowserRouter([
             lazy: async () => ({ Component: (await import('@/features/chat/components/chat-page')).ChatPage }),
           },
           {
+            path: '/bots/:id/versions',
+            lazy: async () => ({
+              Component: (await import('@/features/bot-versions/components/versions-page')).VersionsPage,
+            }),
+          },
+          {
             path: '/history',
             lazy: async () => ({
               Component: (await import('@/features/history/components/history-page')).HistoryPage,

@@ -1,5 +1,6 @@
-import { RotateCcw } from 'lucide-react';
+import { History, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { WIZARD_STEPS, type WizardState, type WizardStep } from '../model/wizard';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
@@ -66,7 +67,7 @@ export function BotWizard({ title, initial, storageKey, botId }: BotWizardProps)
             : 'Change any step, then save your changes.'
         }
         actions={
-          botId === null && (
+          botId === null ? (
             <ResetDialog
               onReset={() => {
                 wizard.reset();
@@ -74,6 +75,13 @@ export function BotWizard({ title, initial, storageKey, botId }: BotWizardProps)
               }}
               disabled={training}
             />
+          ) : (
+            <Button variant="outline" asChild>
+              <Link to={`/bots/${botId}/versions`}>
+                <History aria-hidden="true" />
+                Versions
+              </Link>
+            </Button>
           )
         }
       />
