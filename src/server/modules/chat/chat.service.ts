@@ -65,6 +65,7 @@ import {
   insertMessage,
   markStaleRepliesInterrupted,
   toMessage,
+  touchReplies,
   type FinishedReply,
   type MessageRow,
 } from './messages.repository';
@@ -458,22 +459,67 @@ async function resolveQuestion(deps: ChatDeps, bot: Bot, conversationId: number,
 /** How often a reply's text so far is saved: a crash loses at most this much of it. */
 export const REPLY_CHECKPOINT_MS = 1_000;
 
+interface Checkpoint {
+  deps: ReplyDeps;
+  replyId: number;
+  textSoFar: () => string;
+  /** The text last written; the row starts empty. */
+  saved: string;
+}
+
+/** The replies being written in this process: one timer saves them all, in one transaction per database. */
+const checkpoints = new Set<Checkpoint>();
+let checkpointTimer: NodeJS.Timeout | undefined;
+let checkpointing: Promise<unknown> = Promise.resolve();
+
 /**
- * Saves the text so far at most every REPLY_CHECKPOINT_MS, one write at a time, and at least that often even
- * when no text came (a long research step), so other instances can tell a live reply from a dead one.
+ * Saves the text so far at most every REPLY_CHECKPOINT_MS, one round of writes at a time, and refreshes the
+ * checkpoint time even when no text came (a long research step), so other instances can tell a live reply
+ * from a dead one.
  */
 function checkpointer(deps: ReplyDeps, replyId: number, textSoFar: () => string) {
-  let writing: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    writing = writing
-      .then(() => checkpointReply(deps.db.kysely, replyId, textSoFar(), isoNow(deps.clock)))
-      .catch((err: unknown) => deps.log.warn({ err, replyId }, 'chat reply: checkpoint failed'));
-  }, REPLY_CHECKPOINT_MS);
-  timer.unref();
+  const checkpoint: Checkpoint = { deps, replyId, textSoFar, saved: '' };
+  checkpoints.add(checkpoint);
+  if (!checkpointTimer) {
+    checkpointTimer = setInterval(() => (checkpointing = checkpointing.then(saveCheckpoints)), REPLY_CHECKPOINT_MS);
+    checkpointTimer.unref();
+  }
   return async () => {
-    clearInterval(timer);
-    await writing;
+    checkpoints.delete(checkpoint);
+    if (!checkpoints.size) {
+      clearInterval(checkpointTimer);
+      checkpointTimer = undefined;
+    }
+    await checkpointing;
   };
+}
+
+async function saveCheckpoints() {
+  const byDb = new Map<ReplyDeps['db'], Checkpoint[]>();
+  for (const checkpoint of checkpoints) {
+    const same = byDb.get(checkpoint.deps.db);
+    if (same) same.push(checkpoint);
+    else byDb.set(checkpoint.deps.db, [checkpoint]);
+  }
+  await Promise.all(
+    [...byDb].map(async ([db, group]) => {
+      const now = isoNow(group[0]!.deps.clock);
+      const texts = group.map((checkpoint) => ({ checkpoint, text: checkpoint.textSoFar() }));
+      const changed = texts.filter(({ checkpoint, text }) => text !== checkpoint.saved);
+      const unchanged = texts
+        .filter(({ checkpoint, text }) => text === checkpoint.saved)
+        .map((t) => t.checkpoint.replyId);
+      try {
+        await db.kysely.transaction().execute(async (tx) => {
+          for (const { checkpoint, text } of changed) await checkpointReply(tx, checkpoint.replyId, text, now);
+          if (unchanged.length) await touchReplies(tx, unchanged, now);
+        });
+        for (const { checkpoint, text } of changed) checkpoint.saved = text;
+      } catch (err) {
+        group[0]!.deps.log.warn({ err, replies: group.length }, 'chat reply: checkpoint failed');
+      }
+    }),
+  );
 }
 
 async function writeReply(

@@ -124,6 +124,15 @@ export const checkpointReply = (db: Executor, id: number, content: string, now: 
     .where('status', '=', 'streaming')
     .execute();
 
+/** The heartbeat of replies with no new text since their last checkpoint, for the stale-reply sweeper. */
+export const touchReplies = (db: Executor, ids: number[], now: string) =>
+  db
+    .updateTable('messages')
+    .set({ updated_at: now })
+    .where('id', 'in', ids)
+    .where('status', '=', 'streaming')
+    .execute();
+
 export interface FinishedReply {
   content: string;
   status: MessageStatus;
