@@ -11,6 +11,7 @@ import { rememberActiveBot } from '@/entities/bot/model/active-bot';
 import { cn } from '@/lib/cn';
 import { ChatComposer } from './chat-composer';
 import { ChatHeader } from './chat-header';
+import { ShareConversationButton } from './share-dialog';
 import { ChatMessages } from './chat-messages';
 import { useChatStream } from '../model/use-chat-stream';
 import { useFollowLatest } from './use-follow-latest';
@@ -149,6 +150,9 @@ export function ChatPanel({
         actions={
           <>
             {headerActions}
+            {conversation.conversationId !== undefined && (
+              <ShareConversationButton conversationId={conversation.conversationId} />
+            )}
             {fullChatLink && (
               <WithTooltip label="Open full chat">
                 <Button asChild variant="ghost" size="icon">

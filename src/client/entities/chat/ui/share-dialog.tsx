@@ -1,5 +1,6 @@
 import { Share2 } from 'lucide-react';
 import { useId, useState } from 'react';
+import { WithTooltip } from '@/components/ui/tooltip';
 import { sharePath, type ShareLink } from '@shared/contracts/shares';
 import { Button } from '@/components/ui/button';
 import {
@@ -15,7 +16,7 @@ import { Label } from '@/components/ui/label';
 import { PendingButton } from '@/components/ui/pending-button';
 import { toast } from '@/components/ui/use-toast';
 import { useRevokeShare, useShareConversation, useShareStatus } from '@/entities/chat/api/share-conversation';
-import { CopyButton } from '@/entities/chat/ui/copy-button';
+import { CopyButton } from './copy-button';
 import { expiresAtIn, formatExpiry, type ExpiryChoice } from '@/lib/expiry';
 import { serverMessage } from '@/lib/request';
 
@@ -36,7 +37,7 @@ interface ShareDialogProps {
  * Shares a read-only snapshot of the conversation as it is now: anyone with the link can read it without an
  * account. The link is shown once (only its hash is kept); sharing again makes a new one and ends the old.
  */
-export function ShareDialog({ conversationId, open, onClose }: ShareDialogProps) {
+function ShareDialog({ conversationId, open, onClose }: ShareDialogProps) {
   const expiryId = useId();
   const [days, setDays] = useState<number | null>(null);
   const [link, setLink] = useState<ShareLink | null>(null);
@@ -137,5 +138,20 @@ export function ShareDialog({ conversationId, open, onClose }: ShareDialogProps)
         </DialogContent>
       )}
     </Dialog>
+  );
+}
+
+/** The header's Share button and its dialog, for a conversation that exists. */
+export function ShareConversationButton({ conversationId }: { conversationId: number }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <WithTooltip label="Share conversation">
+        <Button variant="ghost" size="icon" aria-label="Share conversation" onClick={() => setOpen(true)}>
+          <Share2 aria-hidden="true" />
+        </Button>
+      </WithTooltip>
+      <ShareDialog conversationId={conversationId} open={open} onClose={() => setOpen(false)} />
+    </>
   );
 }
