@@ -323,10 +323,16 @@ describe('create-bot wizard', () => {
     await page.waitForURL('**/dashboard');
 
     const saved = (await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token: account.token })).body;
+    // The bot had memory on (never turned off), so Memory & context, the same setting, is saved with it.
     expect(saved).toMatchObject({
       name: 'New Name',
-      capabilities: ['web_search'],
-      config: { tone: 'enthusiastic', maxContextMessages: 8, systemPrompt: 'You are Old Name.' },
+      capabilities: ['web_search', 'memory_context'],
+      config: {
+        tone: 'enthusiastic',
+        maxContextMessages: 8,
+        conversationMemory: true,
+        systemPrompt: 'You are Old Name.',
+      },
     });
     expect((await storedDraft(page, userId))?.draft.name).toBe('Half-made draft');
 
