@@ -14,6 +14,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { purgeExpired } from './modules/auth/auth.service';
 import { botsRoutes } from './modules/bots/bots.routes';
 import { trainingRoutes } from './modules/training/training.routes';
+import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
 import { markInterruptedReplies } from './modules/chat/chat.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
@@ -149,6 +150,7 @@ export async function buildApp(options: AppOptions) {
         deps: { db, clock, ai },
         promptRateLimit: perMinute(config.rateLimits.promptGenerationPerMinute),
       });
+      await api.register(feedbackRoutes, { deps: { db, clock } });
       await api.register(trainingRoutes, {
         deps: { ai, timeouts: chatTimeouts },
         modelCallRateLimit: options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute),

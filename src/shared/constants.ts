@@ -23,6 +23,7 @@ export const GENERATED_QUERIES_MAX = 10;
 /** A bot's test set: enough to cover its ground, few enough to answer during training. */
 export const EXAMPLE_QUERIES_MAX = 20;
 export const EXPECTATION_NOTE_MAX = 1000;
+export const FEEDBACK_COMMENT_MAX = 1000;
 export const ACTIVITIES_LIMIT_DEFAULT = 10;
 export const ACTIVITIES_LIMIT_MAX = 50;
 
