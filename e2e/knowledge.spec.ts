@@ -233,6 +233,9 @@ describe('knowledge files', () => {
     await button(page, 'Review Botty').click();
     await visible(page.getByRole('heading', { name: 'Finish' }), 15_000);
     await visible(fileRow(page, 'zephyr-manual.pdf'));
+    await page.setViewportSize(VIEWPORTS.phone);
+    await expectAccessible(page, 'the finish step with a held file');
+    await snap(page, 'knowledge-finish-phone');
     await button(page, 'Create Botty').click();
     await page.waitForURL((url) => url.pathname === '/');
 
