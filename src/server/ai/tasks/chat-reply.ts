@@ -185,7 +185,8 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   if (!ai.model) return offlineReply(request.offlineText ?? offlineReplyText(request.botName), request, handlers);
   const model = ai.model as LanguageModelV2;
 
-  // Also aborted on the way out, so the upstream request ends even if the caller stops early.
+  // Also aborted on the way out of the provider's stream, so its request ends even if the caller stops early.
+  // Botty's own reader has nothing left open by then, and its finished connections are kept for reuse.
   const expired = new AbortController();
   // Set from a timer callback, so typed wider than its initial value for the checks after the loop.
   let timedOut = null as string | null;
@@ -292,7 +293,7 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   } finally {
     started();
     clearTimeout(total);
-    expired.abort();
+    if (!ai.chatEndpoint) expired.abort();
   }
   if (usage.inputTokens !== null || usage.outputTokens !== null) handlers.onUsage?.(usage);
   if (request.signal.aborted) return;
