@@ -15,6 +15,7 @@ import { documentFormatOf } from './file-formats';
 import {
   claimNextFile,
   finishFile,
+  replaceChunks,
   findBlobDeletions,
   forgetBlobDeletion,
   releaseFile,
@@ -102,12 +103,14 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
     try {
       const outcome = await extract(file);
       if (!outcome.ok && outcome.detail) log.warn({ fileId: file.id, detail: outcome.detail }, 'extraction failed');
+      const chunks = outcome.ok ? await embedChunks(outcome.chunks) : [];
+      if (outcome.ok) await replaceChunks(db.kysely, file.id, chunks);
       const result = outcome.ok
-        ? { status: 'ready' as const, error: null, chunks: await embedChunks(outcome.chunks) }
-        : { status: 'failed' as const, error: outcome.error, chunks: [] };
-      await db.kysely.transaction().execute((tx) => finishFile(tx, job, result, clock.now().toISOString()));
+        ? { status: 'ready' as const, error: null, chunkCount: chunks.length }
+        : { status: 'failed' as const, error: outcome.error, chunkCount: 0 };
+      await finishFile(db.kysely, job, result, clock.now().toISOString());
       log.info(
-        { fileId: file.id, status: result.status, chunks: result.chunks.length, ms: Date.now() - started },
+        { fileId: file.id, status: result.status, chunks: result.chunkCount, ms: Date.now() - started },
         'file processed',
       );
     } catch (err) {
@@ -117,7 +120,7 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
       }
       log.error({ err, fileId: file.id }, 'file job failed');
       if (file.attempts >= options.maxAttempts) {
-        const gaveUp = { status: 'failed' as const, error: GAVE_UP_MESSAGE, chunks: [] };
+        const gaveUp = { status: 'failed' as const, error: GAVE_UP_MESSAGE, chunkCount: 0 };
         await finishFile(db.kysely, job, gaveUp, clock.now().toISOString()).catch(() => {});
       } else {
         await releaseFile(db.kysely, file.id).catch(() => {});

@@ -96,14 +96,11 @@ export const releaseFile = (db: Executor, fileId: number) =>
  * Ends a claimed job. Only a file still processing under this lease is written, so a job that overran its lease
  * and was taken over cannot write twice; returns false when nothing was written (or the file is gone).
  */
+/** The file's status and chunk count, written only by the runner that still holds its lease. */
 export async function finishFile(
   db: Executor,
   job: { id: number; leaseUntil: string },
-  outcome: {
-    status: Exclude<FileStatus, 'processing'>;
-    error: string | null;
-    chunks: (Chunk & { embedding?: Buffer })[];
-  },
+  outcome: { status: Exclude<FileStatus, 'processing'>; error: string | null; chunkCount: number },
   now: string,
 ): Promise<boolean> {
   const updated = await db
@@ -111,7 +108,7 @@ export async function finishFile(
     .set({
       status: outcome.status,
       error: outcome.error,
-      chunk_count: outcome.chunks.length,
+      chunk_count: outcome.chunkCount,
       lease_until: null,
       updated_at: now,
     })
@@ -119,14 +116,26 @@ export async function finishFile(
     .where('status', '=', 'processing')
     .where('lease_until', '=', job.leaseUntil)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) return false;
-  // Batches keep each statement under SQLite's bound-parameter limit.
-  for (let i = 0; i < outcome.chunks.length; i += 200) {
+  return Number(updated.numUpdatedRows) > 0;
+}
+
+/** Statements of this many chunks: under SQLite's bound-parameter limit, and short enough not to stall others. */
+const CHUNK_BATCH = 200;
+
+/**
+ * Replaces a processing file's chunks (an interrupted run may have left some), batch by batch, each batch its own
+ * short statement: a 300-page PDF never holds the database for the whole of its indexing, so other requests
+ * (health checks, chats) are served in between. Retrieval reads only `ready` files, so a half-written file is
+ * never searched; `finishFile` flips the status last.
+ */
+export async function replaceChunks(db: Executor, fileId: number, chunks: (Chunk & { embedding?: Buffer })[]) {
+  await db.deleteFrom('file_chunks').where('file_id', '=', fileId).execute();
+  for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
     await db
       .insertInto('file_chunks')
       .values(
-        outcome.chunks.slice(i, i + 200).map((c, j) => ({
-          file_id: job.id,
+        chunks.slice(i, i + CHUNK_BATCH).map((c, j) => ({
+          file_id: fileId,
           ord: i + j,
           text: c.text,
           page: c.page,
@@ -135,8 +144,9 @@ export async function finishFile(
         })),
       )
       .execute();
+    // Let requests that queued behind this batch run before the next one.
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return true;
 }
 
 export const findBlobDeletions = (db: Executor, limit: number) =>

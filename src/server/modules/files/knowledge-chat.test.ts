@@ -127,7 +127,7 @@ describe.each(databaseKinds)('knowledge in the chat, on %s', (kind) => {
       token,
       body: { content: 'What does this chart show?', fileIds: [image.body.id] },
     });
-    const parts = imagePartsOf(fake.lastRequest()) as { image_url: { url: string } }[];
+    const parts = imagePartsOf(fake.lastRequest()) as unknown as { image_url: { url: string } }[];
     expect(parts).toHaveLength(1);
     expect(parts[0]!.image_url.url).toMatch(/^data:image\/png;base64,/);
 

@@ -70,6 +70,8 @@ describe.each(databaseKinds)('retrieval (%s)', (kind) => {
       text('# Tea\nSteep green tea for two minutes.'),
     );
     const here = await createConversation(t, owner.token, bot.id);
+    // An empty conversation is reused when the chat opens again: this one needs a message to stay its own.
+    await t.request('POST', '/api/messages', { token: owner.token, body: { conversationId: here.id, content: 'Hi' } });
     const elsewhere = await createConversation(t, owner.token, bot.id);
     await upload(
       t,
