@@ -15,6 +15,7 @@ import { purgeExpired } from './modules/auth/auth.service';
 import { botsRoutes } from './modules/bots/bots.routes';
 import { trainingRoutes } from './modules/training/training.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
+import { evaluationsRoutes } from './modules/evaluations/evaluations.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
 import { markInterruptedReplies } from './modules/chat/chat.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
@@ -151,10 +152,9 @@ export async function buildApp(options: AppOptions) {
         promptRateLimit: perMinute(config.rateLimits.promptGenerationPerMinute),
       });
       await api.register(feedbackRoutes, { deps: { db, clock } });
-      await api.register(trainingRoutes, {
-        deps: { ai, timeouts: chatTimeouts },
-        modelCallRateLimit: options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute),
-      });
+      const modelCallRateLimit = options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute);
+      await api.register(trainingRoutes, { deps: { ai, timeouts: chatTimeouts }, modelCallRateLimit });
+      await api.register(evaluationsRoutes, { deps: { db, clock, ai, timeouts: chatTimeouts }, modelCallRateLimit });
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(preferencesRoutes, { deps: { db } });
       await api.register(accountRoutes, {

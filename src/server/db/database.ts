@@ -81,6 +81,32 @@ export interface BotVersionsTable {
   created_at: Timestamp;
 }
 
+export type EvaluationStatus = 'running' | 'done' | 'cancelled' | 'interrupted';
+
+export interface EvaluationsTable {
+  id: Generated<number>;
+  bot_id: number;
+  bot_version: number;
+  status: EvaluationStatus;
+  /** Queries in the test set when it started. */
+  total: number;
+  created_at: Timestamp;
+  /** Last progress; a running evaluation that stopped moving long ago died with its instance. */
+  updated_at: Timestamp;
+}
+
+export interface EvaluationResultsTable {
+  id: Generated<number>;
+  evaluation_id: number;
+  ord: number;
+  query: string;
+  answer: string | null;
+  verdict: 'pass' | 'fail' | null;
+  reason: string | null;
+  /** Why the query got no answer or no verdict. */
+  error: string | null;
+}
+
 export interface ActivitiesTable {
   id: Generated<number>;
   user_id: number;
@@ -201,6 +227,8 @@ export interface Database {
   email_tokens: EmailTokensTable;
   bots: BotsTable;
   bot_versions: BotVersionsTable;
+  evaluations: EvaluationsTable;
+  evaluation_results: EvaluationResultsTable;
   activities: ActivitiesTable;
   conversations: ConversationsTable;
   messages: MessagesTable;

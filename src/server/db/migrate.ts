@@ -8,6 +8,7 @@ import { replies } from './migrations/0005-replies';
 import { conversationsSearch } from './migrations/0006-conversations-search';
 import { keysAndShares } from './migrations/0007-keys-and-shares';
 import { training } from './migrations/0008-training';
+import { evaluations } from './migrations/0009-evaluations';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-conversations-search': conversationsSearch,
   '0007-keys-and-shares': keysAndShares,
   '0008-training': training,
+  '0009-evaluations': evaluations,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

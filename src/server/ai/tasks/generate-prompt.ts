@@ -33,7 +33,7 @@ function describeBot(body: GeneratePromptBody) {
 }
 
 /** Local models often wrap JSON in prose or code fences; the object inside is what we asked for. */
-const extractJsonObject: RepairTextFunction = async ({ text }) => {
+export const extractJsonObject: RepairTextFunction = async ({ text }) => {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start < 0 || end <= start || (start === 0 && end === text.length - 1)) return null;

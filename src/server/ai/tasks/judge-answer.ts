@@ -1,0 +1,54 @@
+import { generateObject } from 'ai';
+import { z } from 'zod';
+import { purposeLabel } from '@shared/bots/purposes';
+import type { BotSnapshot } from '@shared/contracts/bot-versions';
+import type { Ai, Model } from '../providers';
+import { extractJsonObject } from './generate-prompt';
+
+/** A verdict is one short call; past this the query is reported without one. */
+export const JUDGE_TIMEOUT_MS = 30_000;
+
+export const JUDGE_INSTRUCTIONS = `You judge the answers of an AI assistant to its test questions.
+Reply with one JSON object and nothing else, exactly of this shape:
+{"verdict": "pass", "reason": "..."}
+- verdict: "pass" when the answer responds to the question, serves the assistant's purpose and description, and meets the user's expectation when one is given; otherwise "fail".
+- reason: one short sentence saying why.`;
+
+const verdictSchema = z.object({ verdict: z.enum(['pass', 'fail']), reason: z.string() });
+export type Verdict = z.infer<typeof verdictSchema>;
+
+export interface JudgeCase {
+  bot: Pick<BotSnapshot, 'name' | 'description' | 'purpose'>;
+  query: string;
+  answer: string;
+  /** What the user said they expected from an answer to this query (Train step notes). */
+  expectation?: string;
+}
+
+function describeCase({ bot, query, answer, expectation }: JudgeCase): string {
+  return [
+    `Assistant: ${bot.name}`,
+    `Description: ${bot.description}`,
+    `Purpose: ${purposeLabel(bot.purpose)}`,
+    `Question: ${query}`,
+    ...(expectation ? [`The user expects: ${expectation}`] : []),
+    'Answer:',
+    answer,
+  ].join('\n');
+}
+
+/** Pass or fail with a one-line reason, from the configured model; throws when it cannot give one. */
+export async function judgeAnswer(ai: Ai & { model: Model }, c: JudgeCase, signal: AbortSignal): Promise<Verdict> {
+  const { object } = await generateObject({
+    model: ai.model,
+    schema: verdictSchema,
+    schemaName: 'Verdict',
+    system: JUDGE_INSTRUCTIONS,
+    prompt: describeCase(c),
+    experimental_repairText: extractJsonObject,
+    maxOutputTokens: 300,
+    maxRetries: 0,
+    abortSignal: AbortSignal.any([signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]),
+  });
+  return { verdict: object.verdict, reason: object.reason.trim().split('\n')[0] ?? '' };
+}
