@@ -38,7 +38,7 @@ const ask = (baseURL: string, sink: ChatStreamSink, signal = new AbortController
 const event = (body: object) => `data: ${JSON.stringify(body)}\n\n`;
 
 describe('streamOpenAiChat', () => {
-  it('reads events split anywhere across network chunks, assembles tool calls, and reports usage', async () => {
+  it('reads events split anywhere across network chunks, to the last one, assembles tool calls, and reports usage', async () => {
     const body =
       event({ choices: [{ delta: { role: 'assistant', content: '' } }] }) +
       event({ choices: [{ delta: { content: 'Héllo' } }] }).replace(/\n\n$/, '\r\n\r\n') +
@@ -49,8 +49,8 @@ describe('streamOpenAiChat', () => {
       event({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"q":' } }] } }] }) +
       ': a comment\n\n' +
       event({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] } }] }) +
-      event({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 7 } }) +
-      'data: [DONE]\n\n';
+      // The last event without the blank line after it.
+      event({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 7 } }).trimEnd();
     const bytes = Buffer.from(body);
     let requestBody: unknown;
     const baseURL = await listen(

@@ -207,7 +207,7 @@ function postOnce(url: URL, headers: Record<string, string>, body: string, signa
     request.on('error', (error) => {
       signal.removeEventListener('abort', onAbort);
       if (signal.aborted) return reject(signal.reason as Error);
-      if (request.reusedSocket && 'code' in error && error.code === 'ECONNRESET') {
+      if (request.reusedSocket && 'code' in error && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
         return reject(new StaleConnectionError(error.message, { cause: error }));
       }
       reject(
@@ -275,28 +275,37 @@ function readEvents(response: IncomingMessage, signal: AbortSignal, onEvent: (ch
     const onAbort = () => fail(signal.reason);
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
+    const take = (lines: string[]) => {
+      for (let line of lines) {
+        if (line.endsWith('\r')) line = line.slice(0, -1);
+        if (line === '') {
+          if (data && data !== '[DONE]') onEvent(JSON.parse(data) as Chunk);
+          data = '';
+        } else if (line.startsWith('data:')) {
+          const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
+          data = data ? `${data}\n${value}` : value;
+        }
+      }
+    };
     response.setEncoding('utf8');
     response.on('data', (text: string) => {
       const lines = (rest + text).split('\n');
       rest = lines.pop()!;
       try {
-        for (let line of lines) {
-          if (line.endsWith('\r')) line = line.slice(0, -1);
-          if (line === '') {
-            if (data && data !== '[DONE]') onEvent(JSON.parse(data) as Chunk);
-            data = '';
-          } else if (line.startsWith('data:')) {
-            const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
-            data = data ? `${data}\n${value}` : value;
-          }
-        }
+        take(lines);
       } catch (error) {
         fail(error);
       }
     });
     response.on('end', () => {
       signal.removeEventListener('abort', onAbort);
-      resolve();
+      try {
+        // A body may end without the blank line after its last event.
+        take([rest, '']);
+        resolve();
+      } catch (error) {
+        reject(error);
+      }
     });
     response.on('error', fail);
     // A connection cut mid-body closes the response without an error.
