@@ -78,7 +78,7 @@ import {
 } from './reply-context';
 import type { ReplyEvents } from './reply-events';
 import type { ReplyClaim, ReplyRegistry } from './reply-registry';
-import { findMessageSnippets, findSearchHits, findTitleSnippets, searchTermsOf } from './search.repository';
+import { findMessageTexts, findSearchHits, highlight, searchTermsOf } from './search.repository';
 
 export interface ChatDeps {
   db: Db;
@@ -186,17 +186,16 @@ export async function searchConversations(
     .map(toConversationSummary)
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id)
     .slice(0, query.limit);
-  const messageIds = conversations.flatMap((c) => messageOf.get(c.id) ?? []);
-  const titleOnly = conversations.filter((c) => !messageOf.has(c.id)).map((c) => c.id);
-  const [messageSnippets, titleSnippets] = await Promise.all([
-    findMessageSnippets(db, deps.db.kind, terms, messageIds),
-    findTitleSnippets(db, deps.db.kind, terms, titleOnly),
-  ]);
+  const texts = await findMessageTexts(
+    db,
+    conversations.flatMap((c) => messageOf.get(c.id) ?? []),
+  );
   return {
     results: conversations.map((conversation) => {
       const messageId = messageOf.get(conversation.id) ?? null;
-      const snippet = messageId === null ? titleSnippets.get(conversation.id) : messageSnippets.get(messageId);
-      return { conversation, messageId, snippet: snippet ?? [{ text: conversation.title, match: false }] };
+      const text = messageId === null ? undefined : texts.get(messageId);
+      const snippet = text === undefined ? highlight(conversation.title, terms, true) : highlight(text, terms);
+      return { conversation, messageId: text === undefined ? null : messageId, snippet };
     }),
   };
 }

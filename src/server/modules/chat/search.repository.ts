@@ -2,10 +2,6 @@ import { sql } from 'kysely';
 import type { HighlightedText } from '@shared/contracts/chat';
 import type { DatabaseKind, Executor } from '../../db/database';
 
-/** Marks put around matched words by the database, then turned into segments; stored text never holds them. */
-const START = '\u0002';
-const END = '\u0003';
-
 /** Words of a search box, at most eight; the last one is a prefix, so results follow the typing. */
 export const searchTermsOf = (q: string) => (q.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
 
@@ -14,20 +10,6 @@ function matchQuery(kind: DatabaseKind, terms: string[]) {
   return kind === 'sqlite'
     ? terms.map((t, i) => `"${t}"${i === last ? '*' : ''}`).join(' ')
     : terms.map((t, i) => `${t}${i === last ? ':*' : ''}`).join(' & ');
-}
-
-export function toHighlighted(marked: string): HighlightedText {
-  const segments: HighlightedText = [];
-  const add = (text: string, match: boolean) => text && segments.push({ text, match });
-  for (const [i, part] of marked.split(START).entries()) {
-    const end = part.indexOf(END);
-    if (i === 0 || end < 0) add(part, false);
-    else {
-      add(part.slice(0, end), true);
-      add(part.slice(end + 1), false);
-    }
-  }
-  return segments;
 }
 
 export interface SearchHits {
@@ -60,10 +42,12 @@ export async function findSearchHits(
             order by f.rowid desc limit ${limit}`.execute(db),
         ])
       : await Promise.all([
-          sql<{ message_id: number; conversation_id: number }>`select m.id as message_id, m.conversation_id
-            from messages m join conversations c on c.id = m.conversation_id
-            where m.tsv @@ to_tsquery('english', ${q}) and c.user_id = ${userId} and m.active
-            order by m.id desc limit ${limit}`.execute(db),
+          // Materialized, so the GIN index finds the matches first rather than the planner walking every
+          // message newest first looking for a rare word.
+          sql<{ message_id: number; conversation_id: number }>`with hits as materialized (
+              select id, conversation_id from messages where tsv @@ to_tsquery('english', ${q}) and active)
+            select h.id as message_id, h.conversation_id from hits h join conversations c on c.id = h.conversation_id
+            where c.user_id = ${userId} order by h.id desc limit ${limit}`.execute(db),
           sql<{ id: number }>`select c.id from conversations c
             where c.tsv @@ to_tsquery('english', ${q}) and c.user_id = ${userId} and ${hasMessage}
             order by c.id desc limit ${limit}`.execute(db),
@@ -77,37 +61,50 @@ export async function findSearchHits(
   };
 }
 
-/** The text around the match of each message, matched words marked. */
-export async function findMessageSnippets(db: Executor, kind: DatabaseKind, terms: string[], messageIds: number[]) {
-  if (!messageIds.length) return new Map<number, HighlightedText>();
-  const q = matchQuery(kind, terms);
-  const rows =
-    kind === 'sqlite'
-      ? await sql<{ id: number; marked: string }>`select rowid as id,
-          snippet(messages_fts, 0, ${START}, ${END}, '…', 16) as marked
-          from messages_fts where messages_fts match ${q} and rowid in (${sql.join(messageIds)})`.execute(db)
-      : await sql<{
-          id: number;
-          marked: string;
-        }>`select id, ts_headline('english', content, to_tsquery('english', ${q}),
-          ${`StartSel=${START}, StopSel=${END}, MaxWords=24, MinWords=12, MaxFragments=1, FragmentDelimiter=…`}) as marked
-          from messages where id in (${sql.join(messageIds)})`.execute(db);
-  return new Map(rows.rows.map((r) => [Number(r.id), toHighlighted(r.marked)]));
+const SNIPPET_BEFORE = 60;
+const SNIPPET_LENGTH = 200;
+
+/**
+ * `text` cut around its first match, with the words that start with a search term marked. Done here rather
+ * than by FTS5's snippet() or ts_headline(), which would search the whole index again for the few results.
+ */
+export function highlight(text: string, terms: string[], whole = false): HighlightedText {
+  const prefixes = terms.map((t) => t.toLowerCase());
+  const isMatch = (w: string) => prefixes.some((p) => w.toLowerCase().startsWith(p));
+  const words = [...text.matchAll(/[\p{L}\p{N}]+/gu)];
+  const first = words.find((w) => isMatch(w[0]))?.index ?? 0;
+  let from = whole ? 0 : Math.max(0, first - SNIPPET_BEFORE);
+  if (from > 0) from = text.indexOf(' ', from) + 1 || from;
+  const to = whole ? text.length : Math.min(text.length, from + SNIPPET_LENGTH);
+  const segments: HighlightedText = [];
+  const add = (t: string, match: boolean) => {
+    if (!t) return;
+    const last = segments.at(-1);
+    if (last && last.match === match) last.text += t;
+    else segments.push({ text: t, match });
+  };
+  if (from > 0) add('…', false);
+  let at = from;
+  for (const w of words) {
+    const end = w.index + w[0].length;
+    if (w.index < from || end > to) continue;
+    if (!isMatch(w[0])) continue;
+    add(text.slice(at, w.index), false);
+    add(w[0], true);
+    at = end;
+  }
+  add(text.slice(at, to), false);
+  if (to < text.length) add('…', false);
+  return segments;
 }
 
-/** Each conversation's title with the matched words marked. */
-export async function findTitleSnippets(db: Executor, kind: DatabaseKind, terms: string[], conversationIds: number[]) {
-  if (!conversationIds.length) return new Map<number, HighlightedText>();
-  const q = matchQuery(kind, terms);
-  const rows =
-    kind === 'sqlite'
-      ? await sql<{ id: number; marked: string }>`select rowid as id,
-          highlight(conversations_fts, 0, ${START}, ${END}) as marked
-          from conversations_fts where conversations_fts match ${q} and rowid in (${sql.join(conversationIds)})`.execute(
-          db,
-        )
-      : await sql<{ id: number; marked: string }>`select id, ts_headline('english', title, to_tsquery('english', ${q}),
-          ${`StartSel=${START}, StopSel=${END}, HighlightAll=true`}) as marked
-          from conversations where id in (${sql.join(conversationIds)})`.execute(db);
-  return new Map(rows.rows.map((r) => [Number(r.id), toHighlighted(r.marked)]));
-}
+/** The content of these messages, to cut snippets from. */
+export const findMessageTexts = async (db: Executor, ids: number[]) =>
+  ids.length === 0
+    ? new Map<number, string>()
+    : new Map(
+        (await db.selectFrom('messages').select(['id', 'content']).where('id', 'in', ids).execute()).map((r) => [
+          r.id,
+          r.content,
+        ]),
+      );
