@@ -14,6 +14,7 @@ import {
   launchBrowser,
   signedInPage,
   snap,
+  toastWith,
   visible,
   VIEWPORTS,
 } from './support/browser';
@@ -372,6 +373,7 @@ describe('full chat page', () => {
 
     await page.goto('/chat/999999');
     await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => toastWith(page, 'Failed to fetch bot').isVisible()).toBe(true);
     await page.evaluate(() => localStorage.removeItem('activeBotId'));
     await page.goto('/chat');
     await page.waitForURL((url) => url.pathname === '/');

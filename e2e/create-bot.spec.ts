@@ -6,7 +6,7 @@ import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
 import { startFakeLlm, type FakeLlm } from '../tests/support/fake-llm';
 import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, launchBrowser, newPage, snap, VIEWPORTS } from './support/browser';
+import { expectAccessible, launchBrowser, newPage, snap, toastWith, VIEWPORTS } from './support/browser';
 
 let fake: FakeLlm;
 let t: TestApp;
@@ -50,8 +50,6 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { name, 
 const stepNav = (page: Page) => page.getByRole('navigation', { name: 'Wizard steps' });
 const currentStep = (page: Page) => stepNav(page).locator('[aria-current="step"]').innerText();
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
-const toastWith = (page: Page, text: string) =>
-  page.getByRole('region', { name: /notifications/i }).getByText(text, { exact: true });
 
 async function expectStep(page: Page, label: string) {
   await expect.poll(() => heading(page, label).isVisible()).toBe(true);

@@ -100,3 +100,7 @@ export async function emulateColorScheme(page: Page, scheme: 'light' | 'dark') {
     )
     .toBe(true);
 }
+
+/** A toast with exactly this text, in the notifications region. */
+export const toastWith = (page: Page, text: string) =>
+  page.getByRole('region', { name: /notifications/i }).getByText(text, { exact: true });

@@ -139,8 +139,11 @@ export function ChatPage() {
   const conversation = params.get(CONVERSATION_PARAM);
 
   useEffect(() => {
-    if (botId === undefined || isError) void navigate('/', { replace: true });
-    else if (id === undefined) {
+    if (botId === undefined || isError) {
+      // Spec §8: a bot that cannot be fetched (none such, or someone else's) says so before leaving.
+      if (isError) toast({ variant: 'destructive', title: 'Failed to fetch bot' });
+      void navigate('/', { replace: true });
+    } else if (id === undefined) {
       void navigate(
         { pathname: `/chat/${botId}`, search: conversation ? `?${CONVERSATION_PARAM}=${conversation}` : '' },
         { replace: true },
