@@ -3,7 +3,13 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
-import { messageText, startFakeLlm, type FakeLlm } from '../tests/support/fake-llm';
+import {
+  messageText,
+  startFakeLlm,
+  systemPromptOf,
+  type FakeLlm,
+  type ReceivedRequest,
+} from '../tests/support/fake-llm';
 import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
 import { expectAccessible, launchBrowser, newPage, snap, VIEWPORTS } from './support/browser';
 
@@ -169,6 +175,7 @@ describe('training', () => {
       const bot = await createBot(t, account.token, {
         name: 'Chef Remy',
         config: { tone: 'friendly', systemPrompt: 'You are Chef Remy. Suggest quick recipes.' },
+        exampleQueries: ['Dinner tonight?', 'Something warm?'],
       });
       await t.request('PATCH', `/api/bots/${bot.id}`, {
         token: account.token,
@@ -195,6 +202,26 @@ describe('training', () => {
       expect(await tone.innerText()).toMatch(/Tone\s+friendly\s+enthusiastic/);
       await expectAccessible(page, `versions at ${name}`);
       await snap(page, `versions-${name}-compare`);
+
+      // The test set on both versions: the judge passes quick recipes, so the newer version regresses.
+      const judgeQuick = (r: ReceivedRequest) =>
+        systemPromptOf(r).startsWith('You judge')
+          ? JSON.stringify(
+              /quick/.test(messageText(r.body.messages.at(-1)))
+                ? { verdict: 'pass', reason: 'Quick, as asked.' }
+                : { verdict: 'fail', reason: 'Too slow for a weeknight.' },
+            )
+          : `${systemPromptOf(r).split('Suggest ')[1]?.split('.')[0] ?? ''} for you.`;
+      fake.enqueue(...Array.from({ length: 8 }, () => judgeQuick));
+      await button(page, 'Run on version 1').click();
+      await expect.poll(() => page.getByText('Version 1: 2 of 2 passed').isVisible(), { timeout: 8000 }).toBe(true);
+      await button(page, 'Run on version 2').click();
+      await expect.poll(() => page.getByText('Version 2: 0 of 2 passed').isVisible(), { timeout: 8000 }).toBe(true);
+      expect(await page.getByText('2 regressions', { exact: true }).isVisible()).toBe(true);
+      expect(await page.getByText('Too slow for a weeknight.').count()).toBe(2);
+      expect(await page.getByText('quick recipes for you.').count()).toBe(2);
+      await expectAccessible(page, `test set compared at ${name}`);
+      await snap(page, `versions-${name}-test-set`);
 
       await button(page, 'Restore version 1').click();
       await expect.poll(() => list.getByRole('button').count()).toBe(3);

@@ -12,6 +12,7 @@ import { toast } from '@/components/ui/use-toast';
 import { useBotVersion, useBotVersions, useRestoreVersion } from '../api/versions';
 import { fieldLabel, PROMPT_FIELDS, settingChanges } from '../model/compare';
 import { PromptDiff } from './prompt-diff';
+import { TestSetPanel } from './test-set-panel';
 
 /**
  * A bot's version history (route /bots/:id/versions): every change to its prompt or settings, what changed,
@@ -31,7 +32,7 @@ export function VersionsPage() {
     <PageContainer className="grid max-w-5xl gap-6">
       <PageHeader
         title={bot.data ? `Versions of ${bot.data.name}` : 'Versions'}
-        description="Every change to the prompt or settings is a version. Compare one with the current version, or restore it."
+        description="Every change to the prompt or settings is a version. Compare one with the current version, test both, or restore it."
         actions={
           <Button variant="outline" asChild>
             <Link to={`/create-bot?edit=${botId}`}>
@@ -50,7 +51,17 @@ export function VersionsPage() {
       ) : (
         <div className="grid gap-6 md:grid-cols-[18rem_1fr] md:items-start">
           <VersionList versions={list} current={current} selected={selected} onSelect={setPicked} />
-          {selected !== null && current !== null && <Comparison botId={botId} selected={selected} current={current} />}
+          {selected !== null && current !== null && (
+            <div className="grid min-w-0 gap-6">
+              <Comparison botId={botId} selected={selected} current={current} />
+              <TestSetPanel
+                botId={botId}
+                queries={bot.data?.exampleQueries ?? []}
+                selected={selected}
+                current={current}
+              />
+            </div>
+          )}
         </div>
       )}
     </PageContainer>
