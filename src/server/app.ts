@@ -16,6 +16,7 @@ import { botsRoutes } from './modules/bots/bots.routes';
 import { trainingRoutes } from './modules/training/training.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { evaluationsRoutes } from './modules/evaluations/evaluations.routes';
+import { insightsRoutes } from './modules/insights/insights.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
 import { markInterruptedReplies } from './modules/chat/chat.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
@@ -152,6 +153,7 @@ export async function buildApp(options: AppOptions) {
         promptRateLimit: perMinute(config.rateLimits.promptGenerationPerMinute),
       });
       await api.register(feedbackRoutes, { deps: { db, clock } });
+      await api.register(insightsRoutes, { deps: { db, clock } });
       const modelCallRateLimit = options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute);
       await api.register(trainingRoutes, { deps: { ai, timeouts: chatTimeouts }, modelCallRateLimit });
       await api.register(evaluationsRoutes, { deps: { db, clock, ai, timeouts: chatTimeouts }, modelCallRateLimit });
