@@ -502,13 +502,13 @@ async function saveCheckpoints() {
   }
   await Promise.all(
     [...byDb].map(async ([db, group]) => {
-      const now = isoNow(group[0]!.deps.clock);
-      const texts = group.map((checkpoint) => ({ checkpoint, text: checkpoint.textSoFar() }));
-      const changed = texts.filter(({ checkpoint, text }) => text !== checkpoint.saved);
-      const unchanged = texts
-        .filter(({ checkpoint, text }) => text === checkpoint.saved)
-        .map((t) => t.checkpoint.replyId);
       try {
+        const now = isoNow(group[0]!.deps.clock);
+        const texts = group.map((checkpoint) => ({ checkpoint, text: checkpoint.textSoFar() }));
+        const changed = texts.filter(({ checkpoint, text }) => text !== checkpoint.saved);
+        const unchanged = texts
+          .filter(({ checkpoint, text }) => text === checkpoint.saved)
+          .map((t) => t.checkpoint.replyId);
         await db.kysely.transaction().execute(async (tx) => {
           for (const { checkpoint, text } of changed) await checkpointReply(tx, checkpoint.replyId, text, now);
           if (unchanged.length) await touchReplies(tx, unchanged, now);
