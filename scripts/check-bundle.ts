@@ -14,12 +14,15 @@ interface ManifestChunk {
   src?: string;
   isEntry?: boolean;
   imports?: string[];
+  /** Loaded later, on demand: not part of the first page. */
+  dynamicImports?: string[];
+  css?: string[];
 }
-type Manifest = Record<string, ManifestChunk>;
+export type Manifest = Record<string, ManifestChunk>;
 
 /** The page components each first page renders besides the entry (a lazy page adds its chunk). */
 const FIRST_PAGES: Record<string, string[]> = {
-  '/': ['features/landing/components/landing-page.tsx'],
+  '/': ['features/landing/components/landing-page.tsx', 'features/layout/components/navigation-bar.tsx'],
   '/login': ['features/auth/components/login-page.tsx'],
 };
 

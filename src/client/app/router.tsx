@@ -1,79 +1,91 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
+import { LazyHomePage } from '@/app/lazy-home';
 import { RootRoute } from '@/app/root-route';
 import { PageSpinner } from '@/components/ui/spinner';
-import { ForgotPasswordPage } from '@/features/auth/components/forgot-password-page';
-import { LoginPage } from '@/features/auth/components/login-page';
 import { ProtectedRoute } from '@/features/auth/components/protected-route';
-import { RegisterPage } from '@/features/auth/components/register-page';
-import { ResetPasswordPage } from '@/features/auth/components/reset-password-page';
-import { VerifyEmailPage } from '@/features/auth/components/verify-email-page';
 import { AppShell } from '@/features/layout/components/app-shell';
 import { ErrorPage } from '@/features/layout/components/error-page';
-import { NotFoundPage } from '@/features/layout/components/not-found-page';
 
-// Pages a visitor may never open are separate chunks, so the first screen loads less.
+/**
+ * Every page but the landing page is its own chunk, so `/` and `/login` load only what they show (bundle
+ * budget: scripts/check-bundle.ts). The spinner shows while a page's chunk arrives on a first visit straight to it.
+ */
+function lazyPage(load: () => Promise<ComponentType>) {
+  return { hydrateFallbackElement: <PageSpinner />, lazy: async () => ({ Component: await load() }) };
+}
+
 export const router = createBrowserRouter([
   {
     element: <AppShell />,
+    // Static: it must show even when loading a page's chunk is what failed.
     errorElement: <ErrorPage />,
     children: [
-      { path: '/login', element: <LoginPage /> },
-      { path: '/register', element: <RegisterPage /> },
-      { path: '/forgot-password', element: <ForgotPasswordPage /> },
-      { path: '/reset-password/:token?', element: <ResetPasswordPage /> },
-      { path: '/verify-email/:token?', element: <VerifyEmailPage /> },
+      { path: '/login', ...lazyPage(async () => (await import('@/features/auth/components/login-page')).LoginPage) },
+      {
+        path: '/register',
+        ...lazyPage(async () => (await import('@/features/auth/components/register-page')).RegisterPage),
+      },
+      {
+        path: '/forgot-password',
+        ...lazyPage(async () => (await import('@/features/auth/components/forgot-password-page')).ForgotPasswordPage),
+      },
+      {
+        path: '/reset-password/:token?',
+        ...lazyPage(async () => (await import('@/features/auth/components/reset-password-page')).ResetPasswordPage),
+      },
+      {
+        path: '/verify-email/:token?',
+        ...lazyPage(async () => (await import('@/features/auth/components/verify-email-page')).VerifyEmailPage),
+      },
       { path: '/', element: <RootRoute /> },
       {
         // A shared conversation: anyone with the link, signed in or not.
         path: '/s/:token',
-        hydrateFallbackElement: <PageSpinner />,
-        lazy: async () => ({
-          Component: (await import('@/features/shared-conversation/components/snapshot-page')).SnapshotPage,
-        }),
+        ...lazyPage(async () => (await import('@/features/shared-conversation/components/snapshot-page')).SnapshotPage),
       },
       {
         element: <ProtectedRoute />,
-        // Shown while a lazily loaded page arrives on a first visit straight to it.
         hydrateFallbackElement: <PageSpinner />,
         children: [
-          { path: '/home', lazy: async () => ({ Component: (await import('@/app/lazy-home')).LazyHomePage }) },
+          // The home page's own chunk is loaded by LazyHomePage, which `/` also renders.
+          { path: '/home', element: <LazyHomePage /> },
           {
             path: '/dashboard',
-            lazy: async () => ({
-              Component: (await import('@/features/dashboard/components/dashboard-page')).DashboardPage,
-            }),
+            ...lazyPage(async () => (await import('@/features/dashboard/components/dashboard-page')).DashboardPage),
           },
           {
             path: '/create-bot',
-            lazy: async () => ({
-              Component: (await import('@/features/create-bot/components/create-bot-page')).CreateBotPage,
-            }),
+            ...lazyPage(async () => (await import('@/features/create-bot/components/create-bot-page')).CreateBotPage),
           },
           {
             path: '/chat/:id?',
-            lazy: async () => ({ Component: (await import('@/features/chat/components/chat-page')).ChatPage }),
+            ...lazyPage(async () => (await import('@/features/chat/components/chat-page')).ChatPage),
           },
           {
             path: '/bots/:id/versions',
+            ...lazyPage(async () => (await import('@/features/bot-versions/components/versions-page')).VersionsPage),
+          },
+          {
+            path: '/bots/:id/insights',
             lazy: async () => ({
-              Component: (await import('@/features/bot-versions/components/versions-page')).VersionsPage,
+              Component: (await import('@/features/bot-insights/components/insights-page')).InsightsPage,
             }),
           },
           {
             path: '/history',
-            lazy: async () => ({
-              Component: (await import('@/features/history/components/history-page')).HistoryPage,
-            }),
+            ...lazyPage(async () => (await import('@/features/history/components/history-page')).HistoryPage),
           },
           {
             path: '/settings',
-            lazy: async () => ({
-              Component: (await import('@/features/settings/components/settings-page')).SettingsPage,
-            }),
+            ...lazyPage(async () => (await import('@/features/settings/components/settings-page')).SettingsPage),
           },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
+      {
+        path: '*',
+        ...lazyPage(async () => (await import('@/features/layout/components/not-found-page')).NotFoundPage),
+      },
     ],
   },
 ]);

@@ -1,4 +1,4 @@
-import { preferencesSchema, type Preferences } from '@shared/contracts/preferences';
+import type { Preferences } from '@shared/contracts/preferences';
 import { apiRequest } from '@/lib/request';
 import { getAuthToken, readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
 
@@ -7,7 +7,9 @@ import { getAuthToken, readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage
  * the account, and local storage (`pinnedBots`, `theme`) stays the local copy that the app reads.
  */
 
-function localPreferences(): Preferences {
+/** The schema (and zod with it) loads when first needed: the theme, and so this module, is on every first page. */
+async function localPreferences(): Promise<Preferences> {
+  const { preferencesSchema } = await import('@shared/contracts/preferences');
   const theme = readLocal(STORAGE_KEYS.theme);
   let pinnedBots: number[] = [];
   try {
@@ -29,7 +31,9 @@ function writeLocalAndTell(key: string, value: string) {
 /** Saves the local copy with the account; a failure only means the other devices learn it later. */
 export function saveAccountPreferences(): void {
   if (!getAuthToken()) return;
-  apiRequest('PUT', '/api/auth/preferences', localPreferences()).catch(() => {});
+  localPreferences()
+    .then((preferences) => apiRequest('PUT', '/api/auth/preferences', preferences))
+    .catch(() => {});
 }
 
 const isDefault = (p: Preferences) => p.pinnedBots.length === 0 && p.darkMode === null;
@@ -45,7 +49,7 @@ export async function applyAccountPreferences(): Promise<void> {
   } catch {
     return;
   }
-  if (isDefault(saved) && !isDefault(localPreferences())) return saveAccountPreferences();
+  if (isDefault(saved) && !isDefault(await localPreferences())) return saveAccountPreferences();
   writeLocalAndTell(STORAGE_KEYS.pinnedBots, JSON.stringify(saved.pinnedBots));
   if (saved.darkMode !== null) writeLocalAndTell(STORAGE_KEYS.theme, saved.darkMode ? 'dark' : 'light');
 }

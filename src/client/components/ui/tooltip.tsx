@@ -2,7 +2,9 @@ import type { ComponentProps, ReactNode } from 'react';
 import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import { cn } from '@/lib/cn';
 
-export const TooltipProvider = TooltipPrimitive.Provider;
+/** Spec §9. */
+const TOOLTIP_DELAY_MS = 700;
+
 const Tooltip = TooltipPrimitive.Root;
 const TooltipTrigger = TooltipPrimitive.Trigger;
 
@@ -21,12 +23,17 @@ function TooltipContent({ className, sideOffset = 6, ...props }: ComponentProps<
   );
 }
 
-/** The common case: a short text label on a control, usually an icon button. */
+/**
+ * The common case: a short text label on a control, usually an icon button. Each label brings its own provider
+ * rather than one around the app, so Radix Tooltip loads only with the screens that show one (bundle budget).
+ */
 export function WithTooltip({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>{children}</TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
-    </Tooltip>
+    <TooltipPrimitive.Provider delayDuration={TOOLTIP_DELAY_MS}>
+      <Tooltip>
+        <TooltipTrigger asChild>{children}</TooltipTrigger>
+        <TooltipContent>{label}</TooltipContent>
+      </Tooltip>
+    </TooltipPrimitive.Provider>
   );
 }

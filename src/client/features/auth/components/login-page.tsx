@@ -1,11 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { MailWarning } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { type LoginBody, loginBodySchema } from '@shared/contracts/auth';
+import type { LoginBody, loginBodySchema } from '@shared/contracts/auth';
 import { PendingButton } from '@/components/ui/pending-button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { FormField } from '@/components/ui/form';
@@ -27,6 +26,17 @@ const DELAY_LOGIN_REDIRECT_MS = 100;
 
 const LOGIN_FAILED = 'Invalid username or password. Please try again.';
 
+type LoginFields = z.input<typeof loginBodySchema>;
+
+/** The contract's rules and messages, with zod, load at the first check rather than with the page (bundle budget). */
+const loginResolver: Resolver<LoginFields, unknown, LoginBody> = async (...args) => {
+  const [{ zodResolver }, { loginBodySchema }] = await Promise.all([
+    import('@hookform/resolvers/zod'),
+    import('@shared/contracts/auth'),
+  ]);
+  return zodResolver(loginBodySchema)(...args);
+};
+
 export function LoginPage() {
   const { isAuthenticated, isLoading } = useAuth();
   const navigate = useNavigate();
@@ -37,8 +47,8 @@ export function LoginPage() {
   const [signedIn, setSignedIn] = useState(false);
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
 
-  const form = useForm<z.input<typeof loginBodySchema>, unknown, LoginBody>({
-    resolver: zodResolver(loginBodySchema),
+  const form = useForm<LoginFields, unknown, LoginBody>({
+    resolver: loginResolver,
     defaultValues: { username: '', password: '', rememberMe: false },
   });
   const { errors } = form.formState;

@@ -1,9 +1,13 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { showCarriedToast } from '@/lib/carried-toast';
 import { applyAccountPreferences } from '@/lib/preferences';
 import { getAuthToken } from '@/lib/storage';
-import { NavigationBar } from '@/features/layout/components/navigation-bar';
+
+// Sign-in screens hide the bar, so it (with its tooltips) is its own chunk: `/login` never loads it (bundle budget).
+const NavigationBar = lazy(async () => ({
+  default: (await import('@/features/layout/components/navigation-bar')).NavigationBar,
+}));
 
 /** Paths on which the navigation bar is hidden (spec §2). */
 const AUTH_PATH_PREFIXES = ['/login', '/register', '/forgot-password', '/reset-password', '/verify-email'];
@@ -28,7 +32,12 @@ export function AppShell() {
       >
         Skip to content
       </a>
-      {!isAuthPath(pathname) && <NavigationBar />}
+      {!isAuthPath(pathname) && (
+        // The bar's height, held while its chunk arrives, so the page below does not jump.
+        <Suspense fallback={<div className="h-16 border-b" />}>
+          <NavigationBar />
+        </Suspense>
+      )}
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
         <Outlet />
       </main>
