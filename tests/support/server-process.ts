@@ -57,5 +57,3 @@ export async function startServerProcess(env: Record<string, string>, { readyTim
     },
   };
 }
-
-export type ServerProcess = Awaited<ReturnType<typeof startServerProcess>>;
