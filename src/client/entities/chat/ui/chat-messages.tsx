@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { AlertCircle, ArrowDown, RefreshCw } from 'lucide-react';
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, memo, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { Bot } from '@shared/contracts/bots';
 import type { Message } from '@shared/contracts/chat';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
@@ -31,7 +31,17 @@ function AssistantRow({ bot, children }: { bot: Bot; children: ReactNode }) {
   );
 }
 
-function AssistantText({ message, onCite }: { message: Message; onCite: (n: number) => void }) {
+/**
+ * Memoised: the list re-renders on every scroll frame, and parsing each visible reply's markdown again made
+ * scrolling a long conversation stutter. A message object only changes when its text does.
+ */
+const AssistantText = memo(function AssistantText({
+  message,
+  onCite,
+}: {
+  message: Message;
+  onCite: (n: number) => void;
+}) {
   return (
     <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
       <Markdown citations={message.sources.map((source) => source.n)} onCite={onCite}>
@@ -39,7 +49,7 @@ function AssistantText({ message, onCite }: { message: Message; onCite: (n: numb
       </Markdown>
     </Suspense>
   );
-}
+});
 
 function TypingDots() {
   return (
