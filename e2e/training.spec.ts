@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
+import { createConversation, messagesOf } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
 import {
   messageText,
@@ -37,6 +38,16 @@ const ANSWERS = ['Lentil dal: simmer red lentils with cumin.', 'Try a chickpea c
 const GENERATED = ['Plan my week of dinners.', 'A dessert without sugar?'];
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+
+/**
+ * Signs the page in with `token`, as "Remember me" leaves it. The login page clears stored tokens once it has
+ * found nobody signed in, so the token goes in only after that, or it could be wiped.
+ */
+async function signIn(page: Page, token: string) {
+  await page.goto('/login');
+  await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).isVisible(), { timeout: 5000 }).toBe(true);
+  await page.evaluate((value) => localStorage.setItem('authToken', value), token);
+}
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
 
 /** A signed-in page at step 3 of a new bot, with the example queries typed in. */
@@ -44,8 +55,7 @@ async function atTrainStep(viewport: { width: number; height: number } = VIEWPOR
   const account = await signUp(t);
   const session = await newPage(browser, t.url, viewport);
   const { page } = session;
-  await page.goto('/login');
-  await page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
+  await signIn(page, account.token);
   await page.goto('/create-bot');
   await page.getByLabel('Name').fill('Chef Remy');
   await page.getByLabel('Description').fill('Suggests vegetarian recipes.');
@@ -183,12 +193,12 @@ describe('training', () => {
       });
       const session = await newPage(browser, t.url, viewport);
       const { page } = session;
-      await page.goto('/login');
-      await page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
+      await signIn(page, account.token);
       await page.goto(`/create-bot?edit=${bot.id}`);
+      await expect.poll(() => heading(page, 'Edit Chef Remy').isVisible(), { timeout: 5000 }).toBe(true);
       await page.getByRole('link', { name: 'Versions' }).click();
       await page.waitForURL(`**/bots/${bot.id}/versions`);
-      await expect.poll(() => heading(page, 'Versions of Chef Remy').isVisible()).toBe(true);
+      await expect.poll(() => heading(page, 'Versions of Chef Remy').isVisible(), { timeout: 5000 }).toBe(true);
 
       const list = page.getByRole('navigation', { name: 'Versions' });
       await expect.poll(() => list.getByRole('button').count()).toBe(2);
@@ -231,4 +241,43 @@ describe('training', () => {
       await session.close();
     });
   }
+
+  it("shows a bot's insights with a chart loaded only there, at 390 and 1280 px", async () => {
+    const account = await signUp(t);
+    const bot = await createBot(t, account.token, { name: 'Chef Remy' });
+    const conversation = await createConversation(t, account.token, bot.id);
+    for (const question of ['Soup?', 'Salad?']) {
+      await t.request('POST', '/api/bot-message', {
+        token: account.token,
+        body: { conversationId: conversation.id, botId: bot.id, userMessageContent: question },
+      });
+    }
+    const [, reply] = await messagesOf(t, account.token, conversation.id);
+    await t.request('POST', `/api/messages/${reply!.id}/feedback`, { token: account.token, body: { rating: 'up' } });
+
+    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+      const session = await newPage(browser, t.url, viewport);
+      const { page } = session;
+      const chartCode: string[] = [];
+      page.on('request', (request) => {
+        if (/uplot/i.test(request.url())) chartCode.push(request.url());
+      });
+      await signIn(page, account.token);
+      await page.goto(`/bots/${bot.id}/versions`);
+      await expect.poll(() => heading(page, 'Versions of Chef Remy').isVisible(), { timeout: 5000 }).toBe(true);
+      await page.getByRole('link', { name: 'Insights' }).click();
+      await expect.poll(() => heading(page, 'Insights for Chef Remy').isVisible(), { timeout: 5000 }).toBe(true);
+      await expect.poll(() => page.getByTestId('daily-chart').locator('canvas').count(), { timeout: 5000 }).toBe(1);
+      expect(chartCode.length).toBeGreaterThan(0);
+      const stat = (term: string) => page.locator('dt', { hasText: term }).locator('xpath=following-sibling::dd');
+      expect(await stat('Conversations').innerText()).toBe('1');
+      expect(await stat('Replies').innerText()).toBe('2');
+      expect(await stat('Thumbs up').innerText()).toBe('100% (1 of 1)');
+      expect(await page.getByRole('table', { name: 'Activity per day' }).getByRole('row').count()).toBe(31);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectAccessible(page, `insights at ${name}`);
+      await snap(page, `insights-${name}`);
+      await session.close();
+    }
+  });
 });

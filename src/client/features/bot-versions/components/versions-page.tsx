@@ -1,4 +1,4 @@
-import { ArrowLeft, History, RotateCcw } from 'lucide-react';
+import { ArrowLeft, ChartLine, History, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { BotSnapshot, BotVersionSummary } from '@shared/contracts/bot-versions';
@@ -34,12 +34,20 @@ export function VersionsPage() {
         title={bot.data ? `Versions of ${bot.data.name}` : 'Versions'}
         description="Every change to the prompt or settings is a version. Compare one with the current version, test both, or restore it."
         actions={
-          <Button variant="outline" asChild>
-            <Link to={`/create-bot?edit=${botId}`}>
-              <ArrowLeft aria-hidden="true" />
-              Edit Botty
-            </Link>
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="outline" asChild>
+              <Link to={`/create-bot?edit=${botId}`}>
+                <ArrowLeft aria-hidden="true" />
+                Edit Botty
+              </Link>
+            </Button>
+            <Button variant="outline" asChild>
+              <Link to={`/bots/${botId}/insights`}>
+                <ChartLine aria-hidden="true" />
+                Insights
+              </Link>
+            </Button>
+          </div>
         }
       />
       {versions.isError || bot.isError ? (
