@@ -42,6 +42,10 @@ async function signedIn(viewport: { width: number; height: number } = VIEWPORTS.
   const account = await signUp(t);
   const session = await newPage(browser, t.url, viewport);
   await session.page.goto('/login');
+  // The login page clears stored tokens once it found nobody signed in; a token set before that could be wiped.
+  await expect
+    .poll(() => session.page.getByRole('button', { name: 'Sign in' }).isVisible(), { timeout: 5000 })
+    .toBe(true);
   await session.page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
   return { ...session, account, userId: account.user.id as number };
 }
