@@ -7,6 +7,7 @@ import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { CopyButton } from './copy-button';
+import { FeedbackButtons } from './feedback-buttons';
 import { ResearchSteps } from './research-steps';
 import { sourceAnchor, SourcesList } from './sources-list';
 import { UserMessage } from './user-message';
@@ -129,6 +130,7 @@ function AssistantMessage({ bot, message, onRegenerate }: AssistantMessageProps)
       {!live && (
         <div className="mt-0.5 flex flex-wrap items-center gap-0.5 text-xs text-muted-foreground">
           <CopyButton label="Copy message" text={() => message.content} />
+          <FeedbackButtons conversationId={message.conversationId} messageId={message.id} />
           {onRegenerate &&
             (cutShort ? (
               <Button variant="outline" size="sm" className="ml-1 h-8" onClick={onRegenerate}>
