@@ -161,6 +161,17 @@ describe('chat research and attachments', () => {
       await page.reload();
       await visible(messages(page).getByText('Researched 2 sources · 1 step failed'), 10_000);
       await visible(messages(page).getByRole('region', { name: 'Sources' }));
+
+      // Rating the reply: thumbs up is pressed, saved with the reply, and can be taken back.
+      const up = messages(page).getByRole('button', { name: 'Good reply' }).last();
+      await up.click();
+      await expect.poll(() => up.getAttribute('aria-pressed')).toBe('true');
+      const conversationId = Number(new URL(page.url()).searchParams.get('c'));
+      const ratings = async () =>
+        (await t.request<{ rating: string }[]>('GET', `/api/conversations/${conversationId}/feedback`, { token })).body;
+      await expect.poll(async () => (await ratings()).map((r) => r.rating)).toEqual(['up']);
+      await up.click();
+      await expect.poll(async () => (await ratings()).length).toBe(0);
       await close();
     }
   });
