@@ -200,7 +200,7 @@ describe('chat research and attachments', () => {
       buffer: png([220, 30, 30]),
     });
     const chips = page.getByRole('list', { name: 'Attached files' });
-    await visible(chips.getByRole('img', { name: 'red.png' }), 10_000);
+    await visible(chips.getByRole('img', { name: 'red.png' }), 20_000);
     await visible(chips.getByRole('button', { name: 'Remove red.png' }));
 
     // A file the server refuses says why in words, and can be removed.
