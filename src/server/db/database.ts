@@ -133,6 +133,8 @@ export type MessageRole = 'user' | 'assistant';
 export interface MessagesTable {
   id: Generated<number>;
   conversation_id: number;
+  /** The conversation's owner, filled in by the database on insert, so search scans one user's messages. */
+  user_id: Generated<number>;
   role: MessageRole;
   content: string;
   /** 'complete' unless a reply is being written, or was stopped, failed or interrupted part-way. */

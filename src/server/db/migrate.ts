@@ -9,6 +9,7 @@ import { conversationsSearch } from './migrations/0006-conversations-search';
 import { keysAndShares } from './migrations/0007-keys-and-shares';
 import { training } from './migrations/0008-training';
 import { evaluations } from './migrations/0009-evaluations';
+import { searchSpeed } from './migrations/0010-search-speed';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-keys-and-shares': keysAndShares,
   '0008-training': training,
   '0009-evaluations': evaluations,
+  '0010-search-speed': searchSpeed,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -200,6 +200,27 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
       }
       expectError(await get('/api/conversations/search?q=%20'), 400, CHAT_MESSAGES.searchEmpty);
     });
+
+    it('finds the newest matches when there are more than it looks at, and never another user’s', async () => {
+      const me = (await signUp(t)).token;
+      fake.setReply('More about pumpernickel.');
+      const older = await conversationWith(['pumpernickel 1', 'pumpernickel 2', 'pumpernickel 3'], me);
+      const newer = await conversationWith(['pumpernickel 4', 'pumpernickel 5', 'pumpernickel 6'], me);
+      await conversationWith(['pumpernickel for bob'], bob);
+      const search = async (limit: number) =>
+        (await get<{ results: ConversationSearchResult[] }>(`/api/conversations/search?q=pumper&limit=${limit}`, me))
+          .body.results;
+      const newest = (await messagesOf(t, me, newer.conversation.id)).at(-1)!;
+
+      // One result looks at ten matching messages, fewer than the twelve there are: the newest ten.
+      expect(await search(1)).toEqual([
+        expect.objectContaining({
+          conversation: expect.objectContaining({ id: newer.conversation.id }),
+          messageId: newest.id,
+        }),
+      ]);
+      expect((await search(5)).map((r) => r.conversation.id)).toEqual([newer.conversation.id, older.conversation.id]);
+    });
   });
 
   describe('edit and resend', () => {

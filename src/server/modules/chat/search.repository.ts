@@ -21,6 +21,30 @@ export interface SearchHits {
 
 const hasMessage = sql<boolean>`exists (select 1 from messages e where e.conversation_id = c.id)`;
 
+/**
+ * PostgreSQL: how many of the user's newest messages are tried before the full-text index. A common word or
+ * short prefix fills the page from these alone, where the index would hand back most of the user's messages
+ * to sort; a rarer one finds fewer than asked, and then the index has few rows to give.
+ */
+const RECENT_CANDIDATES = 4_000;
+
+type MessageHit = { message_id: number; conversation_id: number };
+
+/** PostgreSQL: the newest active messages of the user that match, newest first. */
+async function findMessageHitsPostgres(db: Executor, userId: number, q: string, limit: number) {
+  const recent = await sql<MessageHit>`select id as message_id, conversation_id from (
+      select id, conversation_id, tsv from messages where user_id = ${userId} and active
+      order by id desc limit ${RECENT_CANDIDATES}) m
+    where tsv @@ to_tsquery('english', ${q}) order by id desc limit ${limit}`.execute(db);
+  if (recent.rows.length >= limit) return recent;
+  // Materialized, so the GIN index finds the matches first rather than the planner walking every message of
+  // the user newest first looking for a rare word.
+  return sql<MessageHit>`with hits as materialized (
+      select id, conversation_id, user_id from messages where tsv @@ to_tsquery('english', ${q}) and active)
+    select id as message_id, conversation_id from hits where user_id = ${userId}
+    order by id desc limit ${limit}`.execute(db);
+}
+
 /** The user's messages (active branches only) and titles that match all of `terms`, newest first. */
 export async function findSearchHits(
   db: Executor,
@@ -33,21 +57,17 @@ export async function findSearchHits(
   const [messages, titles] =
     kind === 'sqlite'
       ? await Promise.all([
-          sql<{ message_id: number; conversation_id: number }>`select m.id as message_id, m.conversation_id
-            from messages_fts f join messages m on m.id = f.rowid join conversations c on c.id = m.conversation_id
-            where messages_fts match ${q} and c.user_id = ${userId} and m.active = 1
+          // FTS5 hands its matches back newest first, so the scan stops once `limit` of the user's are found.
+          sql<MessageHit>`select m.id as message_id, m.conversation_id
+            from messages_fts f join messages m on m.id = f.rowid
+            where messages_fts match ${q} and m.user_id = ${userId} and m.active = 1
             order by f.rowid desc limit ${limit}`.execute(db),
           sql<{ id: number }>`select c.id from conversations_fts f join conversations c on c.id = f.rowid
             where conversations_fts match ${q} and c.user_id = ${userId} and ${hasMessage}
             order by f.rowid desc limit ${limit}`.execute(db),
         ])
       : await Promise.all([
-          // Materialized, so the GIN index finds the matches first rather than the planner walking every
-          // message newest first looking for a rare word.
-          sql<{ message_id: number; conversation_id: number }>`with hits as materialized (
-              select id, conversation_id from messages where tsv @@ to_tsquery('english', ${q}) and active)
-            select h.id as message_id, h.conversation_id from hits h join conversations c on c.id = h.conversation_id
-            where c.user_id = ${userId} order by h.id desc limit ${limit}`.execute(db),
+          findMessageHitsPostgres(db, userId, q, limit),
           sql<{ id: number }>`select c.id from conversations c
             where c.tsv @@ to_tsquery('english', ${q}) and c.user_id = ${userId} and ${hasMessage}
             order by c.id desc limit ${limit}`.execute(db),
