@@ -59,6 +59,9 @@ export async function signedInPage(
   const account = await signUp(t);
   const session = await newPage(browser, t.url, viewport);
   await session.page.goto('/login');
+  // The login page loads lazily and clears a token whose check fails (as when the page is left mid-check):
+  // the token goes in once the page is up and has found nobody signed in.
+  await visible(session.page.getByRole('button', { name: 'Sign in' }));
   await session.page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
   return { ...session, token: account.token };
 }
