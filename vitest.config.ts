@@ -1,5 +1,5 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
-import base from './vitest.base';
+import base from './vitest.base.ts';
 
 // Unit and API integration tests: real SQLite files, the real PostgreSQL when TEST_DATABASE_URL is set.
 export default mergeConfig(

@@ -1,5 +1,5 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
-import base from './vitest.base';
+import base from './vitest.base.ts';
 
 // End-to-end specs: the built client served by the real server, driven by the system Chromium.
 export default mergeConfig(
