@@ -194,6 +194,8 @@ describe('chat research and attachments', () => {
 
     await page.goto(`/chat/${vision.id}`);
     await visible(input(page));
+    // As a person would: the paperclip works once the conversation has started.
+    await expect.poll(() => button(page, 'Attach file').isEnabled()).toBe(true);
     await page.getByTestId('attach-input').setInputFiles({
       name: 'red.png',
       mimeType: 'image/png',

@@ -47,7 +47,11 @@ export function useAttachments(conversationId: number | undefined) {
     setItems((list) => list.map((item) => (item.key === key ? { ...item, ...fields } : item)));
 
   async function upload(key: number, file: File) {
-    if (conversationId === undefined) return;
+    // The paperclip is off until the conversation exists; a file chosen before then must not wait forever.
+    if (conversationId === undefined) {
+      change(key, { error: 'The conversation is still starting. Attach the file again in a moment.' });
+      return;
+    }
     const controller = new AbortController();
     uploads.current.set(key, controller);
     try {
