@@ -18,7 +18,6 @@ import {
   CHAT_ERRORS,
   ChatReplyError,
   runChatReply,
-  ToolsUnsupportedError,
   type ChatTimeouts,
   type ReplyUsage,
 } from '../../ai/tasks/chat-reply';
@@ -70,6 +69,7 @@ import {
   type MessageRow,
 } from './messages.repository';
 import {
+  askWithContextTools,
   newReplyContext,
   offlineReplyWithSources,
   type ReplyContext,
@@ -575,15 +575,7 @@ async function writeReply(
         handlers,
       );
     };
-    try {
-      await ask(context.tools);
-    } catch (err) {
-      // Some local models cannot call tools: the providers then gather up front what the tools would have.
-      if (!(err instanceof ToolsUnsupportedError) || !context.withoutTools) throw err;
-      deps.log.info({ model: deps.ai.modelId }, 'chat reply: the model refused tools; researching up front');
-      await context.withoutTools();
-      await ask(undefined);
-    }
+    await askWithContextTools(context, deps.log, ask);
     if (!text && !claim.signal.aborted) error = CHAT_ERRORS.empty;
   } catch (err) {
     if (!(err instanceof ChatReplyError)) deps.log.error({ err }, 'chat reply failed');
