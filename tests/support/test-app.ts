@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/server/config';
 import type { DatabaseKind } from '../../src/server/db/database';
 import type { Clock } from '../../src/server/lib/clock';
 import { createTestDb, type TestDb } from './databases';
+import { startFakeLlm, type FakeLlmOptions } from './fake-llm';
 import { startSmtpReceiver, type SmtpReceiver } from './smtp-receiver';
 
 export interface TestAppOptions {
@@ -88,4 +89,21 @@ export async function signUp(t: ApiClient, overrides: { username?: string; email
   const login = await t.request('POST', '/api/auth/login', { body: { username, password } });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
   return { token: login.body.token as string, user: login.body.user, username, email, password };
+}
+
+/** The test app answered by a fake model of its own (an OpenAI-compatible server on loopback); `close` stops both. */
+export async function startTestAppWithModel(options: TestAppOptions & { model?: FakeLlmOptions } = {}) {
+  const fake = await startFakeLlm(options.model);
+  const t = await startTestApp({
+    ...options,
+    env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model, ...options.env },
+  });
+  return {
+    ...t,
+    fake,
+    async close(closeOptions?: Parameters<TestApp['close']>[0]) {
+      await t.close(closeOptions);
+      await fake.close();
+    },
+  };
 }

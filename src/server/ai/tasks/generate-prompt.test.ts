@@ -10,7 +10,7 @@ import {
   unreachableUrl,
   type FakeLlm,
 } from '../../../../tests/support/fake-llm';
-import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
+import { signUp, startTestApp, startTestAppWithModel, type TestApp } from '../../../../tests/support/test-app';
 import { createAi } from '../providers';
 import { generatePrompt } from './generate-prompt';
 
@@ -34,14 +34,12 @@ describe.each(databaseKinds)('POST /api/generate-prompt on %s', (kind) => {
   let token: string;
 
   beforeAll(async () => {
-    fake = await startFakeLlm();
-    t = await startTestApp({ kind, env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' } });
+    const started = await startTestAppWithModel({ kind });
+    t = started;
+    fake = started.fake;
     token = (await signUp(t)).token;
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => t.close());
   beforeEach(() => {
     fake.requests.length = 0;
   });

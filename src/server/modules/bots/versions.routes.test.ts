@@ -4,27 +4,21 @@ import type { Bot } from '@shared/contracts/bots';
 import { createConversation } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
-import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
+import { signUp, startTestAppWithModel, type TestApp } from '../../../../tests/support/test-app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe.each(databaseKinds)('bot example queries and versions on %s', (kind) => {
   let t: TestApp;
-  let fake: FakeLlm;
   let alice: Awaited<ReturnType<typeof signUp>>;
   let bob: Awaited<ReturnType<typeof signUp>>;
 
   beforeAll(async () => {
-    fake = await startFakeLlm();
-    t = await startTestApp({ kind, env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' } });
+    t = await startTestAppWithModel({ kind });
     alice = await signUp(t);
     bob = await signUp(t);
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => t.close());
 
   const patch = (id: number, body: unknown, token = alice.token) =>
     t.request<Bot>('PATCH', `/api/bots/${id}`, { token, body });

@@ -16,7 +16,7 @@ import {
   type FakeLlm,
   type ReceivedRequest,
 } from '../../../../tests/support/fake-llm';
-import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
+import { signUp, startTestApp, startTestAppWithModel, type TestApp } from '../../../../tests/support/test-app';
 
 const isJudge = (r: ReceivedRequest) => systemPromptOf(r).startsWith('You judge the answers');
 const userText = (r: ReceivedRequest) => messageText(r.body.messages.find((m) => m.role === 'user'));
@@ -53,15 +53,13 @@ describe.each(databaseKinds)('evaluations on %s', (kind) => {
   let bob: Awaited<ReturnType<typeof signUp>>;
 
   beforeAll(async () => {
-    fake = await startFakeLlm({ reply: playBotAndJudge });
-    t = await startTestApp({ kind, env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' } });
+    const started = await startTestAppWithModel({ kind, model: { reply: playBotAndJudge } });
+    t = started;
+    fake = started.fake;
     alice = await signUp(t);
     bob = await signUp(t);
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => t.close());
   beforeEach(() => {
     fake.requests.length = 0;
   });
