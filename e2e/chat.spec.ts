@@ -5,18 +5,18 @@ import type { Bot } from '../src/shared/contracts/bots';
 import type { Conversation, Message } from '../src/shared/contracts/chat';
 import { createConversation, messagesOf, streamChat } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
-import { messageText, startFakeLlm, type FakeLlm, type FakeReply } from '../tests/support/fake-llm';
+import { messageText, type FakeLlm, type FakeReply } from '../tests/support/fake-llm';
 import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
 import {
   emulateColorScheme,
   expectAccessible,
   hidden,
-  launchBrowser,
   signedInPage,
   snap,
   toastWith,
   visible,
   VIEWPORTS,
+  startSuiteWithModel,
 } from './support/browser';
 
 let fake: FakeLlm;
@@ -24,17 +24,12 @@ let t: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  fake = await startFakeLlm();
-  t = await startTestApp({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' } });
-  browser = await launchBrowser();
-  // The first account administers the instance; the tests use ordinary users.
-  await signUp(t, { username: 'instance_owner' });
+  ({ t, fake, browser } = await startSuiteWithModel());
 });
 
 afterAll(async () => {
   await browser?.close();
   await t?.close();
-  await fake?.close();
 });
 
 type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];

@@ -4,26 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '../src/shared/contracts/chat';
 import { createConversation } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
-import { messageText, startFakeLlm, type FakeLlm } from '../tests/support/fake-llm';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { hidden, launchBrowser, signedInPage, visible } from './support/browser';
+import { messageText, type FakeLlm } from '../tests/support/fake-llm';
+import type { TestApp } from '../tests/support/test-app';
+import { hidden, signedInPage, startSuiteWithModel, visible } from './support/browser';
 
 let fake: FakeLlm;
 let t: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  fake = await startFakeLlm();
-  t = await startTestApp({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' } });
-  browser = await launchBrowser();
-  // The first account administers the instance; the tests use ordinary users.
-  await signUp(t, { username: 'instance_owner' });
+  ({ t, fake, browser } = await startSuiteWithModel());
 });
 
 afterAll(async () => {
   await browser?.close();
   await t?.close();
-  await fake?.close();
 });
 
 const messages = (page: Page) => page.getByRole('log', { name: 'Messages' });

@@ -4,26 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WizardState } from '../src/client/features/create-bot/model/wizard';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
-import { startFakeLlm, type FakeLlm } from '../tests/support/fake-llm';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, launchBrowser, newPage, snap, toastWith, VIEWPORTS } from './support/browser';
+import { type FakeLlm } from '../tests/support/fake-llm';
+import { signUp, type TestApp } from '../tests/support/test-app';
+import { expectAccessible, newPage, snap, toastWith, VIEWPORTS, startSuiteWithModel } from './support/browser';
 
 let fake: FakeLlm;
 let t: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  fake = await startFakeLlm();
-  t = await startTestApp({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' } });
-  browser = await launchBrowser();
-  // The first account administers the instance; these tests need ordinary users.
-  await signUp(t);
+  ({ t, fake, browser } = await startSuiteWithModel());
 });
 
 afterAll(async () => {
   await browser?.close();
   await t?.close();
-  await fake?.close();
 });
 
 const TRAINED_PROMPT = 'You are Chef Remy, a meal-planning expert. Plan balanced weekly menus and explain each choice.';

@@ -4,32 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createConversation, messagesOf } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
-import {
-  messageText,
-  startFakeLlm,
-  systemPromptOf,
-  type FakeLlm,
-  type ReceivedRequest,
-} from '../tests/support/fake-llm';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, launchBrowser, newPage, snap, VIEWPORTS } from './support/browser';
+import { messageText, systemPromptOf, type FakeLlm, type ReceivedRequest } from '../tests/support/fake-llm';
+import { signUp, type TestApp } from '../tests/support/test-app';
+import { expectAccessible, newPage, snap, VIEWPORTS, startSuiteWithModel } from './support/browser';
 
 let fake: FakeLlm;
 let t: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  fake = await startFakeLlm();
-  t = await startTestApp({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' } });
-  browser = await launchBrowser();
-  // The first account administers the instance; these tests need ordinary users.
-  await signUp(t);
+  ({ t, fake, browser } = await startSuiteWithModel());
 });
 
 afterAll(async () => {
   await browser?.close();
   await t?.close();
-  await fake?.close();
 });
 
 const TRAINED_PROMPT = 'You are Chef Remy, a vegetarian cook. Answer with a short recipe.';

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { signUp, type TestApp } from '../../tests/support/test-app';
+import { signUp, startTestAppWithModel, type TestApp } from '../../tests/support/test-app';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
@@ -107,3 +107,14 @@ export async function emulateColorScheme(page: Page, scheme: 'light' | 'dark') {
 /** A toast with exactly this text, in the notifications region. */
 export const toastWith = (page: Page, text: string) =>
   page.getByRole('region', { name: /notifications/i }).getByText(text, { exact: true });
+
+/**
+ * The app answered by its own fake model, and the browser: what most specs start with. The first account
+ * administers the instance, so it is made here and the tests sign up ordinary users.
+ */
+export async function startSuiteWithModel() {
+  const t = await startTestAppWithModel();
+  const browser = await launchBrowser();
+  await signUp(t, { username: 'instance_owner' });
+  return { t, fake: t.fake, browser };
+}
