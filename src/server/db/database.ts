@@ -64,8 +64,28 @@ export interface BotsTable {
   version: Generated<number>;
   usage_count: Generated<number>;
   last_used: Timestamp | null;
+  /** Who may use the bot besides its owner (issue 12). */
+  visibility: Generated<BotVisibility>;
+  /** The unguessable part of the bot's link; null until the bot is first shared. */
+  share_slug: string | null;
+  /** Whether people the bot is shared with may read its prompt and settings. */
+  show_prompt: Generated<Flag>;
+  /** Origins (scheme://host[:port]) allowed to embed the bot's widget. */
+  embed_origins: JsonWithDefault;
+  /** Questions the widget's anonymous visitors may ask per day, all together. */
+  embed_daily_cap: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export type BotVisibility = 'private' | 'link' | 'public';
+
+/** Who opened a shared bot through its link: the right to chat with it, and its count of users. */
+export interface BotGuestsTable {
+  bot_id: number;
+  user_id: number;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
 }
 
 export interface BotVersionsTable {
@@ -124,9 +144,15 @@ export interface ConversationsTable {
   user_id: number;
   title: string;
   title_source: Generated<'default' | 'auto' | 'user'>;
+  /** `app`: owned by whoever chats; `widget`: owned by the bot's owner, one per anonymous embed visitor. */
+  channel: Generated<ConversationChannel>;
+  /** For widget conversations: hash of the key the visitor's browser keeps. */
+  visitor_hash: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+export type ConversationChannel = 'app' | 'widget';
 
 export type MessageRole = 'user' | 'assistant';
 
@@ -228,6 +254,7 @@ export interface Database {
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
   bots: BotsTable;
+  bot_guests: BotGuestsTable;
   bot_versions: BotVersionsTable;
   evaluations: EvaluationsTable;
   evaluation_results: EvaluationResultsTable;

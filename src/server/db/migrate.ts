@@ -10,6 +10,7 @@ import { keysAndShares } from './migrations/0007-keys-and-shares';
 import { training } from './migrations/0008-training';
 import { evaluations } from './migrations/0009-evaluations';
 import { searchSpeed } from './migrations/0010-search-speed';
+import { sharing } from './migrations/0011-sharing';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-training': training,
   '0009-evaluations': evaluations,
   '0010-search-speed': searchSpeed,
+  '0011-sharing': sharing,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAPABILITIES } from '../bots/capabilities';
+import { botSharingSchema } from './bot-sharing';
 import { ICON_NAMES, FALLBACK_ICON } from '../bots/icons';
 import { PURPOSES } from '../bots/purposes';
 import { isDomain, splitTrustedSources } from '../bots/trusted-sources';
@@ -169,6 +170,8 @@ export const botSchema = z.object({
   usageCount: z.number().int(),
   lastUsed: z.string().nullable(),
   createdAt: z.string(),
+  /** Who may use the bot besides its owner, and where it may be embedded (owner's view). */
+  sharing: botSharingSchema,
 });
 export type Bot = z.infer<typeof botSchema>;
 

@@ -22,6 +22,13 @@ export function toBot(row: BotRow): Bot {
     usageCount: row.usage_count,
     lastUsed: row.last_used,
     createdAt: row.created_at,
+    sharing: {
+      visibility: row.visibility,
+      slug: row.share_slug,
+      showPrompt: Boolean(row.show_prompt),
+      embedOrigins: fromJson(row.embed_origins) as string[],
+      embedDailyCap: row.embed_daily_cap,
+    },
   };
 }
 

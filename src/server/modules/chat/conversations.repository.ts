@@ -105,6 +105,8 @@ const summaryColumns = [
   'c.user_id',
   'c.title',
   'c.title_source',
+  'c.channel',
+  'c.visitor_hash',
   'c.created_at',
   'c.updated_at',
   'b.name as bot_name',
