@@ -66,8 +66,8 @@ export interface BotsTable {
   last_used: Timestamp | null;
   /** Who may use the bot besides its owner (issue 12). */
   visibility: Generated<BotVisibility>;
-  /** The unguessable part of the bot's link; null until the bot is first shared. */
-  share_slug: string | null;
+  /** Hash of the unguessable slug of the bot's link (decisions §5); null while it has no link. */
+  share_hash: string | null;
   /** Whether people the bot is shared with may read its prompt and settings. */
   show_prompt: Generated<Flag>;
   /** Origins (scheme://host[:port]) allowed to embed the bot's widget. */

@@ -35,8 +35,11 @@ const originSchema = z.string({ error: BOT_SHARING_MESSAGES.origin }).transform(
 /** Who may use a bot besides its owner, and where it may be embedded. */
 export const botSharingSchema = z.object({
   visibility: z.enum(BOT_VISIBILITIES),
-  /** The unguessable part of `/b/{slug}`; null while the bot has never left private. */
-  slug: z.string().nullable(),
+  /**
+   * Whether the bot has a link. Its slug is stored hashed (decisions §5), so the owner sees it when the link is
+   * made and can make a new one, which stops the old.
+   */
+  hasLink: z.boolean(),
   /** Whether people the bot is shared with may read its prompt and settings. */
   showPrompt: z.boolean(),
   /** Sites (origins) allowed to embed the bot's chat widget; the widget needs visibility link or public. */

@@ -1,8 +1,8 @@
 import type { Migration } from './migration';
 
 /**
- * Bots leave their owner's account (issue 12): who may use a bot (`visibility`), the unguessable slug its link
- * carries, whether visitors may read its prompt, and the sites that may embed it with a daily cap on what
+ * Bots leave their owner's account (issue 12): who may use a bot (`visibility`), the hash of the unguessable slug its
+ * link carries (decisions §5: stored hashed, since it grants access), whether visitors may read its prompt, and the sites that may embed it with a daily cap on what
  * their anonymous visitors ask. Conversations say where they happen: in Botty (`app`, owned by the person who
  * chats) or in an embedded widget (`widget`, owned by the bot's owner and told apart by the hash of the
  * visitor's browser key). `bot_guests` remembers who opened a shared bot by its link: the link grants the
@@ -14,7 +14,7 @@ export const sharing: Migration = {
       .alterTable('bots')
       .addColumn('visibility', 'varchar(10)', (c) => c.notNull().defaultTo('private'))
       .execute();
-    await db.schema.alterTable('bots').addColumn('share_slug', 'varchar(40)').execute();
+    await db.schema.alterTable('bots').addColumn('share_hash', 'varchar(64)').execute();
     await db.schema
       .alterTable('bots')
       .addColumn('show_prompt', t.boolean, (c) => c.notNull().defaultTo(t.false))
@@ -27,7 +27,7 @@ export const sharing: Migration = {
       .alterTable('bots')
       .addColumn('embed_daily_cap', 'integer', (c) => c.notNull().defaultTo(200))
       .execute();
-    await db.schema.createIndex('bots_share_slug').unique().on('bots').column('share_slug').execute();
+    await db.schema.createIndex('bots_share_hash').unique().on('bots').column('share_hash').execute();
     await db.schema.createIndex('bots_visibility').on('bots').columns(['visibility', 'updated_at']).execute();
 
     await db.schema

@@ -24,7 +24,7 @@ export function toBot(row: BotRow): Bot {
     createdAt: row.created_at,
     sharing: {
       visibility: row.visibility,
-      slug: row.share_slug,
+      hasLink: row.share_hash !== null,
       showPrompt: Boolean(row.show_prompt),
       embedOrigins: fromJson(row.embed_origins) as string[],
       embedDailyCap: row.embed_daily_cap,

@@ -66,7 +66,7 @@ describe.each(databaseKinds)('bots API on %s', (kind) => {
       usageCount: 0,
       lastUsed: null,
       createdAt: expect.stringMatching(ISO),
-      sharing: { visibility: 'private', slug: null, showPrompt: false, embedOrigins: [], embedDailyCap: 200 },
+      sharing: { visibility: 'private', hasLink: false, showPrompt: false, embedOrigins: [], embedDailyCap: 200 },
     });
     const fetched = await t.request('GET', `/api/bots/${res.body.id}`, { token: alice.token });
     expect(fetched.status).toBe(200);

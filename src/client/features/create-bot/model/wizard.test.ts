@@ -40,7 +40,7 @@ const bot: Bot = {
   usageCount: 3,
   lastUsed: null,
   createdAt: '2025-01-01T00:00:00.000Z',
-  sharing: { visibility: 'private', slug: null, showPrompt: false, embedOrigins: [], embedDailyCap: 200 },
+  sharing: { visibility: 'private', hasLink: false, showPrompt: false, embedOrigins: [], embedDailyCap: 200 },
 };
 
 describe('wizard steps', () => {
