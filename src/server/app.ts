@@ -29,8 +29,10 @@ import { createStorage } from './modules/files/storage';
 import { healthRoutes } from './modules/health/health.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
+import { purgeExpiredKeys } from './modules/keys/keys.service';
 import { openAiRoutes } from './modules/openai/openai.routes';
 import { sharesRoutes } from './modules/shares/shares.routes';
+import { purgeExpiredShares } from './modules/shares/shares.service';
 import { webReplyContext } from './modules/web/web-context';
 import { createWebResearch } from './modules/web/web-research';
 import { authGuardPlugin } from './plugins/auth-guard';
@@ -103,9 +105,13 @@ export async function buildApp(options: AppOptions) {
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix });
   await app.register(authGuardPlugin, { db, clock });
   await app.register(periodicTaskPlugin, {
-    name: 'purge expired sessions and e-mail links',
+    name: 'purge expired sessions, e-mail links, share links and API keys',
     intervalMs: options.sweepIntervalMs ?? HOUR,
-    run: () => purgeExpired({ db, clock }),
+    run: async () => ({
+      ...(await purgeExpired({ db, clock })),
+      shareLinks: await purgeExpiredShares({ db, clock }),
+      apiKeys: await purgeExpiredKeys({ db, clock }),
+    }),
   });
 
   const authRateLimit = options.authRateLimit ?? perMinute(config.rateLimits.authPerMinute);

@@ -64,3 +64,8 @@ export const findKeyByHash = (db: Executor, keyHash: string) =>
 
 export const touchKey = (db: Executor, id: number, now: string) =>
   db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
+
+export async function deleteKeysExpiredBefore(db: Executor, before: string): Promise<number> {
+  const result = await db.deleteFrom('api_keys').where('expires_at', '<=', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -6,6 +6,7 @@ import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { signUp, type TestApp } from '../../../../tests/support/test-app';
 import { hashToken } from '../../lib/tokens';
+import { EXPIRED_KEY_KEPT_MS } from './keys.service';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -16,7 +17,7 @@ describe.each(databaseKinds)('API keys, on %s', (kind) => {
   const modelsWith = (key: string) =>
     apiClient(t.url).request('GET', '/v1/models', { headers: { authorization: `Bearer ${key}` } });
   beforeAll(async () => {
-    t = await startCheckedApp({ kind, clock });
+    t = await startCheckedApp({ kind, clock, sweepIntervalMs: 50 });
   });
   afterAll(() => t.close());
 
@@ -98,6 +99,11 @@ describe.each(databaseKinds)('API keys, on %s', (kind) => {
     expect((await modelsWith(created.body.key)).status).toBe(200);
     clock.advance(HOUR);
     expect((await modelsWith(created.body.key)).status).toBe(401);
+    // Listed as expired for a while, then purged.
+    expect((await t.request('GET', '/api/keys', { token })).body.keys).toHaveLength(1);
+    clock.advance(EXPIRED_KEY_KEPT_MS);
+    const stored = () => t.db.kysely.selectFrom('api_keys').select('id').where('id', '=', created.body.id).execute();
+    await expect.poll(async () => (await stored()).length).toBe(0);
   });
 
   it('goes with its bot, and never answers to a session token or a made-up key', async () => {

@@ -7,6 +7,7 @@ import { isExpired, requireFutureExpiry } from '../../lib/expiry';
 import { hashToken } from '../../lib/tokens';
 import { requireOwnedBot } from '../bots/bots.service';
 import {
+  deleteKeysExpiredBefore,
   deleteKeyOfUser,
   findKeyByHash,
   findKeyOfUser,
@@ -77,3 +78,9 @@ export async function authenticateKey(deps: KeysDeps, key: string): Promise<ApiK
   await touchKey(deps.db.kysely, row.id, isoNow(deps.clock));
   return row;
 }
+
+/** Expired keys stay listed (as expired) for a while, so a developer whose calls start failing can see why. */
+export const EXPIRED_KEY_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+
+export const purgeExpiredKeys = (deps: KeysDeps) =>
+  deleteKeysExpiredBefore(deps.db.kysely, new Date(deps.clock.now().getTime() - EXPIRED_KEY_KEPT_MS).toISOString());

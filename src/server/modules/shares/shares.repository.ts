@@ -44,3 +44,8 @@ export async function findSnapshotByHash(db: Executor, tokenHash: string) {
     .executeTakeFirst();
   return row && { snapshot: fromJson(row.snapshot) as Snapshot, expiresAt: row.expires_at };
 }
+
+export async function deleteExpiredShares(db: Executor, now: string): Promise<number> {
+  const result = await db.deleteFrom('conversation_shares').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

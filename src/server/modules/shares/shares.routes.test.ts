@@ -20,7 +20,7 @@ describe.each(databaseKinds)('conversation share links, on %s', (kind) => {
   const dir = mkdtempSync(join(tmpdir(), 'botty-shares-'));
   beforeAll(async () => {
     // Offline: replies are the honest offline notice, with the passages they would have used as sources.
-    t = await startCheckedApp({ kind, clock, env: { FILES_DIR: dir }, fileJobs: { pollMs: 50 } });
+    t = await startCheckedApp({ kind, clock, env: { FILES_DIR: dir }, fileJobs: { pollMs: 50 }, sweepIntervalMs: 50 });
   });
   afterAll(async () => {
     await t.close();
@@ -132,6 +132,14 @@ describe.each(databaseKinds)('conversation share links, on %s', (kind) => {
     expect((await open(link.body.token)).body.expiresAt).toBe(expiresAt);
     clock.advance(HOUR);
     expectError(await open(link.body.token), 404, SHARE_MESSAGES.notFound);
+    // The expired snapshot is then dropped, not kept as a copy of the conversation.
+    const stored = () =>
+      t.db.kysely
+        .selectFrom('conversation_shares')
+        .select('id')
+        .where('conversation_id', '=', conversation.id)
+        .execute();
+    await expect.poll(async () => (await stored()).length).toBe(0);
     const past = await share(owner.token, conversation.id, { expiresAt });
     expectError(past, 400, SHARE_MESSAGES.expiresAtPast);
   });

@@ -17,6 +17,7 @@ import { requireOwnedBot } from '../bots/bots.service';
 import { findOwnedConversation } from '../chat/conversations.repository';
 import { findMessages } from '../chat/messages.repository';
 import {
+  deleteExpiredShares,
   deleteShareOfConversation,
   findShareOfConversation,
   findSnapshotByHash,
@@ -94,3 +95,6 @@ export async function openSnapshot(deps: SharesDeps, token: string): Promise<Sna
   if (!found || isExpired(deps.clock, found.expiresAt)) throw new AppError('NOT_FOUND', SHARE_MESSAGES.notFound);
   return found.snapshot;
 }
+
+/** An expired snapshot already answers 404; dropping it also stops keeping a copy of the conversation around. */
+export const purgeExpiredShares = (deps: SharesDeps) => deleteExpiredShares(deps.db.kysely, isoNow(deps.clock));
