@@ -13,6 +13,7 @@ import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { purgeExpired } from './modules/auth/auth.service';
 import { botsRoutes } from './modules/bots/bots.routes';
+import { sharingRoutes } from './modules/bots/sharing.routes';
 import { trainingRoutes } from './modules/training/training.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { evaluationsRoutes } from './modules/evaluations/evaluations.routes';
@@ -158,6 +159,7 @@ export async function buildApp(options: AppOptions) {
         deps: { db, clock, ai },
         promptRateLimit: perMinute(config.rateLimits.promptGenerationPerMinute),
       });
+      await api.register(sharingRoutes, { deps: { db, clock } });
       await api.register(feedbackRoutes, { deps: { db, clock } });
       await api.register(insightsRoutes, { deps: { db, clock } });
       const modelCallRateLimit = options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute);

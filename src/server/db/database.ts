@@ -2,6 +2,8 @@ import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
 
 /** Booleans are 0/1 in SQLite and true/false in PostgreSQL; repositories read them through `Boolean()`. */
 type Flag = ColumnType<boolean | number, boolean, boolean>;
+/** A flag the database fills in when an insert leaves it out. */
+type FlagWithDefault = ColumnType<boolean | number, boolean | undefined, boolean>;
 /** Timestamps travel as ISO-8601 strings on both databases (see dialect.ts). */
 type Timestamp = string;
 /**
@@ -69,7 +71,7 @@ export interface BotsTable {
   /** Hash of the unguessable slug of the bot's link (decisions §5); null while it has no link. */
   share_hash: string | null;
   /** Whether people the bot is shared with may read its prompt and settings. */
-  show_prompt: Generated<Flag>;
+  show_prompt: FlagWithDefault;
   /** Origins (scheme://host[:port]) allowed to embed the bot's widget. */
   embed_origins: JsonWithDefault;
   /** Questions the widget's anonymous visitors may ask per day, all together. */

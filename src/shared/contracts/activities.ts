@@ -11,6 +11,7 @@ export const ACTIVITY_TYPES = [
   'bot_deactivated',
   'custom_prompt_saved',
   'chat_started',
+  'bot_sharing_changed',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 

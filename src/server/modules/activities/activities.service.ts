@@ -11,6 +11,7 @@ const DESCRIPTIONS: Record<ActivityType, (botName: string) => string> = {
   bot_deactivated: (name) => `Deactivated ${name}`,
   custom_prompt_saved: (name) => `Saved a custom prompt for ${name}`,
   chat_started: (name) => `Started a chat with ${name}`,
+  bot_sharing_changed: (name) => `Changed who can use ${name}`,
 };
 
 export interface ActivityInput {

@@ -4,6 +4,7 @@ import {
   MessageCircle,
   Pencil,
   Power,
+  Share2,
   PowerOff,
   Sparkles,
   Trash2,
@@ -28,6 +29,7 @@ const ICONS: Record<ActivityType, LucideIcon> = {
   bot_deactivated: PowerOff,
   custom_prompt_saved: Sparkles,
   chat_started: MessageCircle,
+  bot_sharing_changed: Share2,
 };
 
 function ActivityList() {

@@ -1,0 +1,142 @@
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { BotsTable, BotVisibility, Database, Executor } from '../../db/database';
+import { toJson } from '../../db/json';
+
+export interface SharingFields {
+  visibility: BotVisibility;
+  showPrompt: boolean;
+  embedOrigins: readonly string[];
+  embedDailyCap: number;
+}
+
+/** Saves who may use the bot; going private forgets its link too, so sharing again needs a new one. */
+export const updateSharingFields = (db: Executor, botId: number, s: SharingFields, now: string) =>
+  db
+    .updateTable('bots')
+    .set({
+      visibility: s.visibility,
+      show_prompt: s.showPrompt,
+      embed_origins: toJson(s.embedOrigins),
+      embed_daily_cap: s.embedDailyCap,
+      ...(s.visibility === 'private' ? { share_hash: null } : {}),
+      updated_at: now,
+    })
+    .where('id', '=', botId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+export const setShareHash = (db: Executor, botId: number, hash: string) =>
+  db.updateTable('bots').set({ share_hash: hash }).where('id', '=', botId).execute();
+
+/** Everyone who got in through a link loses that right (a new link, or the bot's visibility changed). */
+export const forgetGuests = (db: Executor, botId: number) =>
+  db.deleteFrom('bot_guests').where('bot_id', '=', botId).execute();
+
+/** Remembers that `userId` opened the bot's link: it lets them chat with a link bot and counts them as a user. */
+export const recordGuest = (db: Executor, botId: number, userId: number, now: string) =>
+  db
+    .insertInto('bot_guests')
+    .values({ bot_id: botId, user_id: userId, first_seen: now, last_seen: now })
+    .onConflict((oc) => oc.columns(['bot_id', 'user_id']).doUpdateSet({ last_seen: now }))
+    .execute();
+
+/** Bots with their owner's display name. */
+const botsWithOwner = (db: Executor) =>
+  db
+    .selectFrom('bots')
+    .innerJoin('users', 'users.id', 'bots.user_id')
+    .selectAll('bots')
+    .select(['users.full_name as owner_full_name', 'users.username as owner_username']);
+
+export type SharedBotRow = Selectable<BotsTable> & { owner_full_name: string | null; owner_username: string };
+
+/** Whether `userId` may chat with the bot: theirs, public, or a link bot whose link they opened. */
+const usableBy = (userId: number) => (eb: ExpressionBuilder<Database, 'bots'>) =>
+  eb.or([
+    eb('bots.user_id', '=', userId),
+    eb('bots.visibility', '=', 'public'),
+    eb.and([
+      eb('bots.visibility', '=', 'link'),
+      eb.exists(
+        eb
+          .selectFrom('bot_guests')
+          .select('bot_guests.bot_id')
+          .whereRef('bot_guests.bot_id', '=', 'bots.id')
+          .where('bot_guests.user_id', '=', userId),
+      ),
+    ]),
+  ]);
+
+export const findUsableBot = (db: Executor, userId: number, botId: number) =>
+  db.selectFrom('bots').selectAll().where('id', '=', botId).where(usableBy(userId)).executeTakeFirst();
+
+export const findUsableBotWithOwner = (
+  db: Executor,
+  userId: number,
+  botId: number,
+): Promise<SharedBotRow | undefined> =>
+  botsWithOwner(db).where('bots.id', '=', botId).where(usableBy(userId)).executeTakeFirst();
+
+/** The bot whose link has this slug hash while it is shared (a private bot's link leads nowhere). */
+export const findBotByShareHash = (db: Executor, hash: string): Promise<SharedBotRow | undefined> =>
+  botsWithOwner(db).where('bots.share_hash', '=', hash).where('bots.visibility', '!=', 'private').executeTakeFirst();
+
+/**
+ * People other than the owner who use each bot: those who opened its link and those who chatted with it in
+ * Botty (widget visitors are anonymous and not counted).
+ */
+export async function countUsers(db: Executor, botIds: readonly number[]): Promise<Map<number, number>> {
+  if (!botIds.length) return new Map();
+  const users = db
+    .selectFrom('bot_guests')
+    .select(['bot_guests.bot_id', 'bot_guests.user_id'])
+    .where('bot_guests.bot_id', 'in', botIds)
+    .union(
+      db
+        .selectFrom('conversations')
+        .innerJoin('bots', 'bots.id', 'conversations.bot_id')
+        .select(['conversations.bot_id', 'conversations.user_id'])
+        .where('conversations.bot_id', 'in', botIds)
+        .where('conversations.channel', '=', 'app')
+        .whereRef('conversations.user_id', '!=', 'bots.user_id'),
+    );
+  const rows = await db
+    .selectFrom(users.as('u'))
+    .select((eb) => ['u.bot_id', eb.fn.countAll<number | string>().as('n')])
+    .groupBy('u.bot_id')
+    .execute();
+  return new Map(rows.map((r) => [r.bot_id, Number(r.n)]));
+}
+
+export interface ExploreFilter {
+  /** Lower-case words, each of which must appear in the name or description. */
+  words: string[];
+  purpose?: string;
+  cursor: { updatedAt: string; id: number } | null;
+  limit: number;
+}
+
+/** `%` and `_` typed by the user match themselves. */
+const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Active public bots, most recently changed first. */
+export function findPublicBots(db: Executor, f: ExploreFilter): Promise<SharedBotRow[]> {
+  let query = botsWithOwner(db).where('bots.visibility', '=', 'public').where('bots.active', '=', true);
+  if (f.purpose) query = query.where('bots.purpose', '=', f.purpose);
+  for (const word of f.words) {
+    const pattern = likePattern(word);
+    query = query.where(
+      sql<boolean>`(lower(bots.name) like ${pattern} escape '\\' or lower(bots.description) like ${pattern} escape '\\')`,
+    );
+  }
+  const { cursor } = f;
+  if (cursor) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('bots.updated_at', '<', cursor.updatedAt),
+        eb.and([eb('bots.updated_at', '=', cursor.updatedAt), eb('bots.id', '<', cursor.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('bots.updated_at', 'desc').orderBy('bots.id', 'desc').limit(f.limit).execute();
+}
