@@ -35,6 +35,7 @@ import { openAiRoutes } from './modules/openai/openai.routes';
 import { sharesRoutes } from './modules/shares/shares.routes';
 import { purgeExpiredShares } from './modules/shares/shares.service';
 import { webReplyContext } from './modules/web/web-context';
+import { widgetRoutes } from './modules/widget/widget.routes';
 import { createWebResearch } from './modules/web/web-research';
 import { authGuardPlugin } from './plugins/auth-guard';
 import { errorsPlugin } from './plugins/errors';
@@ -143,6 +144,15 @@ export async function buildApp(options: AppOptions) {
     totalMs: config.chat.totalTimeoutMs,
     ...options.chatTimeouts,
   };
+  const chatDeps = {
+    db,
+    clock,
+    ai,
+    background: chatBackground,
+    ...(await replySharing(app, config)),
+    contextProviders,
+    timeouts: chatTimeouts,
+  };
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db });
@@ -175,15 +185,6 @@ export async function buildApp(options: AppOptions) {
       await api.register(filesRoutes, {
         deps: { db, clock, storage, limits: config.files.limits, jobs: fileJobs },
       });
-      const chatDeps = {
-        db,
-        clock,
-        ai,
-        background: chatBackground,
-        ...(await replySharing(app, config)),
-        contextProviders,
-        timeouts: chatTimeouts,
-      };
       await api.register(periodicTaskPlugin, {
         name: 'mark interrupted replies',
         intervalMs: config.chat.staleReplyMs,
@@ -208,6 +209,7 @@ export async function buildApp(options: AppOptions) {
     rateLimit: perMinute(config.rateLimits.apiKeyPerMinute),
   });
 
+  await app.register(widgetRoutes, { deps: chatDeps, rateLimit: perMinute(config.rateLimits.widgetPerMinute) });
   await app.register(staticClientPlugin, {
     root: options.clientRoot ?? fileURLToPath(new URL('../../dist/client', import.meta.url)),
   });

@@ -91,6 +91,7 @@ const envSchema = z.object({
   RATE_LIMIT_PROMPT_GENERATION_PER_MINUTE: positiveInt(30),
   RATE_LIMIT_API_KEY_PER_MINUTE: positiveInt(60),
   RATE_LIMIT_SHARES_PER_MINUTE: positiveInt(60),
+  RATE_LIMIT_WIDGET_PER_MINUTE: positiveInt(20),
   CHAT_FIRST_TOKEN_TIMEOUT_MS: positiveInt(30_000),
   CHAT_TOTAL_TIMEOUT_MS: positiveInt(120_000),
   CHAT_STALE_REPLY_MS: positiveInt(15_000),
@@ -129,6 +130,8 @@ export interface Config {
     apiKeyPerMinute: number;
     /** Snapshot link reads per address. */
     sharesPerMinute: number;
+    /** Embedded widget calls (page, messages, questions) per address. */
+    widgetPerMinute: number;
   };
   chat: {
     firstTokenTimeoutMs: number;
@@ -242,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       promptGenerationPerMinute: e.RATE_LIMIT_PROMPT_GENERATION_PER_MINUTE,
       apiKeyPerMinute: e.RATE_LIMIT_API_KEY_PER_MINUTE,
       sharesPerMinute: e.RATE_LIMIT_SHARES_PER_MINUTE,
+      widgetPerMinute: e.RATE_LIMIT_WIDGET_PER_MINUTE,
     },
     chat: {
       firstTokenTimeoutMs: e.CHAT_FIRST_TOKEN_TIMEOUT_MS,

@@ -1,7 +1,5 @@
+import { escapeHtml } from '../lib/html';
 import type { Mail } from './mailer';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function layout(
   to: string,

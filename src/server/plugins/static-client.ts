@@ -25,6 +25,8 @@ export const staticClientPlugin = fp(async (app: FastifyInstance, options: { roo
         // Vite fingerprints everything under assets/, so those can be cached for good.
         if (path.includes(`${join('assets', '')}`))
           res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        // The widget's loader is for other sites' pages, which the default same-origin policy would refuse it to.
+        if (path === join(options.root, 'embed.js')) res.setHeader('cross-origin-resource-policy', 'cross-origin');
       },
     });
     app.get('/*', { schema: { hide: true } }, async (request, reply) => {

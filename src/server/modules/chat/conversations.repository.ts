@@ -25,13 +25,14 @@ export const findOwnedConversation = (db: Executor, userId: number, conversation
     .where('user_id', '=', userId)
     .executeTakeFirst();
 
-/** Most recently active first. */
+/** Most recently active first. Widget conversations are the owner's too, but read on the bot's page, not here. */
 export const findConversationsOfBot = (db: Executor, userId: number, botId: number) =>
   db
     .selectFrom('conversations')
     .selectAll()
     .where('bot_id', '=', botId)
     .where('user_id', '=', userId)
+    .where('channel', '=', 'app')
     .orderBy('updated_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
@@ -43,6 +44,7 @@ export const findEmptyLatestConversation = async (db: Executor, userId: number, 
     .selectAll()
     .where('bot_id', '=', botId)
     .where('user_id', '=', userId)
+    .where('channel', '=', 'app')
     .orderBy('updated_at', 'desc')
     .orderBy('id', 'desc')
     .limit(1)
@@ -120,7 +122,10 @@ export const toConversationSummary = (row: SummaryRow): ConversationSummary => (
   bot: { id: row.bot_id, name: row.bot_name, icon: row.bot_icon },
 });
 
-/** The user's conversations that have a message, across bots, most recently active first, after `cursor`. */
+/**
+ * The user's conversations that have a message, across bots, most recently active first, after `cursor`; not
+ * their bots' widget conversations, which are the visitors' chats.
+ */
 export async function findConversationPage(
   db: Executor,
   userId: number,
@@ -132,6 +137,7 @@ export async function findConversationPage(
     .innerJoin('bots as b', 'b.id', 'c.bot_id')
     .select(summaryColumns)
     .where('c.user_id', '=', userId)
+    .where('c.channel', '=', 'app')
     .where(({ exists, selectFrom }) =>
       exists(selectFrom('messages as m').select('m.id').whereRef('m.conversation_id', '=', 'c.id')),
     );
@@ -146,7 +152,7 @@ export async function findConversationPage(
   return query.orderBy('c.updated_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
 }
 
-/** The user's conversations among `ids`, with their bots. */
+/** The user's conversations among `ids`, with their bots (widget conversations left out, as in the list). */
 export const findConversationSummaries = (db: Executor, userId: number, ids: number[]) =>
   ids.length === 0
     ? Promise.resolve([])
@@ -155,6 +161,7 @@ export const findConversationSummaries = (db: Executor, userId: number, ids: num
         .innerJoin('bots as b', 'b.id', 'c.bot_id')
         .select(summaryColumns)
         .where('c.user_id', '=', userId)
+        .where('c.channel', '=', 'app')
         .where('c.id', 'in', ids)
         .execute();
 

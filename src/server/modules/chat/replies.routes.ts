@@ -41,7 +41,7 @@ const failureDetails = (outcome: { message: { id: number } | null }) =>
  * client that lost this response (a blip, a reload, another instance behind the balancer) can resume it. The
  * reply goes on when the client goes away: only Stop ends it early.
  */
-async function streamReply(
+export async function streamReply(
   reply: FastifyReply,
   deps: chat.ChatDeps,
   conversationId: number,

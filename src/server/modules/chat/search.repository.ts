@@ -21,6 +21,10 @@ export interface SearchHits {
 
 const hasMessage = sql<boolean>`exists (select 1 from messages e where e.conversation_id = c.id)`;
 
+/** Search covers the user's own chats: their bots' widget conversations (also theirs) are read on the bot's page. */
+const notWidget = (userId: number) =>
+  sql<boolean>`conversation_id not in (select id from conversations where user_id = ${userId} and channel = 'widget')`;
+
 /**
  * PostgreSQL: how many of the user's newest messages are tried before the full-text index. A common word or
  * short prefix fills the page from these alone, where the index would hand back most of the user's messages
@@ -33,7 +37,7 @@ type MessageHit = { message_id: number; conversation_id: number };
 /** PostgreSQL: the newest active messages of the user that match, newest first. */
 async function findMessageHitsPostgres(db: Executor, userId: number, q: string, limit: number) {
   const recent = await sql<MessageHit>`select id as message_id, conversation_id from (
-      select id, conversation_id, tsv from messages where user_id = ${userId} and active
+      select id, conversation_id, tsv from messages where user_id = ${userId} and active and ${notWidget(userId)}
       order by id desc limit ${RECENT_CANDIDATES}) m
     where tsv @@ to_tsquery('english', ${q}) order by id desc limit ${limit}`.execute(db);
   if (recent.rows.length >= limit) return recent;
@@ -41,7 +45,7 @@ async function findMessageHitsPostgres(db: Executor, userId: number, q: string, 
   // the user newest first looking for a rare word.
   return sql<MessageHit>`with hits as materialized (
       select id, conversation_id, user_id from messages where tsv @@ to_tsquery('english', ${q}) and active)
-    select id as message_id, conversation_id from hits where user_id = ${userId}
+    select id as message_id, conversation_id from hits where user_id = ${userId} and ${notWidget(userId)}
     order by id desc limit ${limit}`.execute(db);
 }
 
@@ -60,16 +64,16 @@ export async function findSearchHits(
           // FTS5 hands its matches back newest first, so the scan stops once `limit` of the user's are found.
           sql<MessageHit>`select m.id as message_id, m.conversation_id
             from messages_fts f join messages m on m.id = f.rowid
-            where messages_fts match ${q} and m.user_id = ${userId} and m.active = 1
+            where messages_fts match ${q} and m.user_id = ${userId} and m.active = 1 and ${notWidget(userId)}
             order by f.rowid desc limit ${limit}`.execute(db),
           sql<{ id: number }>`select c.id from conversations_fts f join conversations c on c.id = f.rowid
-            where conversations_fts match ${q} and c.user_id = ${userId} and ${hasMessage}
+            where conversations_fts match ${q} and c.user_id = ${userId} and c.channel = 'app' and ${hasMessage}
             order by f.rowid desc limit ${limit}`.execute(db),
         ])
       : await Promise.all([
           findMessageHitsPostgres(db, userId, q, limit),
           sql<{ id: number }>`select c.id from conversations c
-            where c.tsv @@ to_tsquery('english', ${q}) and c.user_id = ${userId} and ${hasMessage}
+            where c.tsv @@ to_tsquery('english', ${q}) and c.user_id = ${userId} and c.channel = 'app' and ${hasMessage}
             order by c.id desc limit ${limit}`.execute(db),
         ]);
   return {

@@ -1,0 +1,143 @@
+import type { Bot } from '@shared/contracts/bots';
+import { conversationTitle } from '@shared/contracts/chat';
+import { normalizeOrigin } from '@shared/contracts/bot-sharing';
+import type { WidgetConversations, WidgetMessage } from '@shared/contracts/widget';
+import { VISITOR_KEY_PATTERN, WIDGET_MESSAGES } from '@shared/chat/widget-protocol';
+import { isoNow } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { hashToken } from '../../lib/tokens';
+import { toBot } from '../bots/bots.repository';
+import { requireOwnedBot } from '../bots/bots.service';
+import * as chat from '../chat/chat.service';
+import {
+  countWidgetQuestionsSince,
+  findBot,
+  findVisitorConversation,
+  findWidgetConversation,
+  findWidgetConversations,
+  insertVisitorConversation,
+} from './widget.repository';
+
+/** Where a widget request comes from: the embedding site's origin (as the widget page was given it) and the visitor's key. */
+export interface WidgetCaller {
+  origin: string | undefined;
+  visitorKey: string | undefined;
+}
+
+const notAvailable = () => new AppError('NOT_FOUND', WIDGET_MESSAGES.notAvailable);
+
+/**
+ * The bot when `origin` may embed it: shared (link or public) and listed by its owner. Anything else, a
+ * missing bot included, is the same 404, so a site learns nothing about bots it may not embed.
+ */
+export async function requireEmbeddableBot(deps: chat.ChatDeps, botId: number, origin: string | undefined) {
+  const row = await findBot(deps.db.kysely, botId);
+  const normalized = origin ? normalizeOrigin(origin) : null;
+  if (!row || !normalized) throw notAvailable();
+  const bot = toBot(row);
+  if (bot.sharing.visibility === 'private' || !bot.sharing.embedOrigins.includes(normalized)) throw notAvailable();
+  return { bot, origin: normalized };
+}
+
+function visitorHashOf(key: string | undefined): string {
+  if (!key || !VISITOR_KEY_PATTERN.test(key)) throw new AppError('BAD_REQUEST', WIDGET_MESSAGES.visitorKey);
+  return hashToken(key);
+}
+
+const toWidgetMessage = (m: WidgetMessage): WidgetMessage => ({
+  id: m.id,
+  role: m.role,
+  content: m.content,
+  status: m.status,
+  createdAt: m.createdAt,
+});
+
+/** The visitor's conversation with the bot (their key's, nobody else's); empty before their first question. */
+export async function visitorMessages(deps: chat.ChatDeps, botId: number, caller: WidgetCaller) {
+  const { bot } = await requireEmbeddableBot(deps, botId, caller.origin);
+  const conversation = await findVisitorConversation(deps.db.kysely, bot.id, visitorHashOf(caller.visitorKey));
+  if (!conversation) return { messages: [] };
+  const messages = await chat.listMessages(deps, bot.userId, conversation.id);
+  return { messages: messages.map(toWidgetMessage) };
+}
+
+const startOfUtcDay = (now: Date) =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+
+const secondsToUtcMidnight = (now: Date) =>
+  Math.ceil((Date.parse(startOfUtcDay(now)) + 24 * 3600_000 - now.getTime()) / 1000);
+
+/**
+ * Refuses once the bot's widget visitors together asked its daily cap since midnight UTC. Two questions
+ * arriving at the same instant may both pass at the edge: the cap bounds cost, it is not an exact quota.
+ */
+async function requireUnderDailyCap(deps: chat.ChatDeps, bot: Bot) {
+  const now = deps.clock.now();
+  const asked = await countWidgetQuestionsSince(deps.db.kysely, bot.id, startOfUtcDay(now));
+  if (asked >= bot.sharing.embedDailyCap) {
+    throw new AppError('RATE_LIMITED', WIDGET_MESSAGES.capReached, { retryAfter: secondsToUtcMidnight(now) });
+  }
+}
+
+/**
+ * A widget question, answered by the chat's own reply engine: the conversation belongs to the bot's owner
+ * (channel `widget`, told apart by the visitor's key hash), so the bot's prompt, settings, knowledge and web
+ * research apply exactly as in the app.
+ */
+export async function beginWidgetReply(deps: chat.ReplyDeps, botId: number, caller: WidgetCaller, content: string) {
+  const { bot } = await requireEmbeddableBot(deps, botId, caller.origin);
+  const visitorHash = visitorHashOf(caller.visitorKey);
+  await requireUnderDailyCap(deps, bot);
+  const db = deps.db.kysely;
+  const conversation =
+    (await findVisitorConversation(db, bot.id, visitorHash)) ??
+    (await insertVisitorConversation(
+      db,
+      { botId: bot.id, ownerId: bot.userId, visitorHash, title: conversationTitle(bot.name) },
+      isoNow(deps.clock),
+    ));
+  const pending = await chat.beginReply(deps, bot.userId, {
+    conversationId: conversation.id,
+    target: { kind: 'message', content },
+  });
+  return { conversationId: conversation.id, pending };
+}
+
+/** How many widget conversations the owner's list shows, most recent first. */
+const OWNER_LIST_LIMIT = 100;
+
+export async function listWidgetConversations(
+  deps: chat.ChatDeps,
+  ownerId: number,
+  botId: number,
+): Promise<WidgetConversations> {
+  const db = deps.db.kysely;
+  const bot = await requireOwnedBot(db, ownerId, botId);
+  const [rows, questionsToday] = await Promise.all([
+    findWidgetConversations(db, bot.id, OWNER_LIST_LIMIT),
+    countWidgetQuestionsSince(db, bot.id, startOfUtcDay(deps.clock.now())),
+  ]);
+  return {
+    conversations: rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      messageCount: Number(r.message_count),
+    })),
+    questionsToday,
+    dailyCap: bot.sharing.embedDailyCap,
+  };
+}
+
+export async function widgetConversationMessages(
+  deps: chat.ChatDeps,
+  ownerId: number,
+  botId: number,
+  conversationId: number,
+) {
+  const db = deps.db.kysely;
+  const bot = await requireOwnedBot(db, ownerId, botId);
+  if (!(await findWidgetConversation(db, bot.id, conversationId))) throw notFound('Conversation');
+  return chat.listMessages(deps, ownerId, conversationId);
+}

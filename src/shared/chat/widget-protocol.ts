@@ -1,0 +1,17 @@
+/**
+ * What the embedded widget (src/embed) and the server agree on. Free of zod, so the widget's own bundle stays
+ * a few KB: its contract schemas are in contracts/widget.ts.
+ */
+
+/** The embedding page's origin, as embed.js put it in the widget page's URL. */
+export const EMBED_ORIGIN_HEADER = 'x-botty-embed-origin';
+/** The random key the visitor's browser keeps: their widget conversation is found by its hash. */
+export const VISITOR_KEY_HEADER = 'x-botty-visitor';
+/** 32 random bytes in base64url, as the widget makes them; anything close is accepted. */
+export const VISITOR_KEY_PATTERN = /^[\w-]{22,128}$/;
+
+export const WIDGET_MESSAGES = {
+  notAvailable: 'This chat is not available on this site.',
+  capReached: 'This chat has answered all the questions it can take today. Please come back tomorrow.',
+  visitorKey: 'The visitor key is missing or malformed',
+} as const;
