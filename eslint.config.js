@@ -50,6 +50,8 @@ export default tseslint.config(
     files: ['src/client/**'],
     rules: { 'no-restricted-imports': restrict(clientOrServer[1]) },
   },
+  // The embeddable widget runs on other sites: browser code like the client's, and it may reuse the client's plain helpers.
+  { files: ['src/embed/**'], rules: { 'no-restricted-imports': restrict(clientOrServer[1]) } },
   {
     files: ['src/client/components/**', 'src/client/lib/**'],
     rules: {

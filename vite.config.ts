@@ -1,20 +1,47 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 
 const dir = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+const alias = { '@shared': dir('./src/shared'), '@': dir('./src/client') };
+
+/**
+ * The embeddable widget (src/embed, decision 0018): its loader and its page's script, each built on its own as
+ * one classic script with no imports, next to the client but outside its chunks, so the app's bundle and the
+ * widget never weigh on each other.
+ */
+function embedScripts(): Plugin {
+  return {
+    name: 'botty-embed-scripts',
+    apply: 'build',
+    async closeBundle() {
+      for (const [entry, fileName] of [
+        ['./src/embed/embed.ts', 'embed.js'],
+        ['./src/embed/widget.ts', 'embed-widget.js'],
+      ] as const) {
+        await build({
+          configFile: false,
+          logLevel: 'warn',
+          resolve: { alias },
+          build: {
+            outDir: dir('./dist/client'),
+            emptyOutDir: false,
+            copyPublicDir: false,
+            lib: { entry: dir(entry), formats: ['iife'], name: 'bottyEmbed', fileName: () => fileName },
+          },
+        });
+      }
+    },
+  };
+}
 
 export default defineConfig({
   root: dir('./src/client'),
   publicDir: dir('./src/client/public'),
-  plugins: [react(), tailwindcss()],
-  resolve: {
-    alias: {
-      '@shared': dir('./src/shared'),
-      '@': dir('./src/client'),
-    },
-  },
+  plugins: [react(), tailwindcss(), embedScripts()],
+  resolve: { alias },
   build: {
     outDir: dir('./dist/client'),
     emptyOutDir: true,

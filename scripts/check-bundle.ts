@@ -1,6 +1,6 @@
 /**
  * The bundle budget (issue 10): the JavaScript a visitor downloads for the first page, `/` or `/login`, gzip,
- * stays under BUDGET_KB. Reads the Vite manifest of the last build, follows each page's static imports from the
+ * stays under BUDGET_KB, and each script of the embeddable widget under EMBED_BUDGET_KB. Reads the Vite manifest of the last build, follows each page's static imports from the
  * entry, and fails (exit 1) with the list of chunks when a page goes over. Run after `vite build`.
  */
 import { readFileSync } from 'node:fs';
@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 export const BUDGET_KB = 150;
+/** The embeddable widget (decision 0018): its loader on other sites' pages, and the script of the page it frames. */
+export const EMBED_BUDGET_KB = 20;
+const EMBED_SCRIPTS = ['embed.js', 'embed-widget.js'];
 
 interface ManifestChunk {
   file: string;
@@ -54,6 +57,12 @@ function main() {
       over = true;
       for (const file of files) console.log(`  ${kb(file).toFixed(1).padStart(7)} KB  ${file}`);
     }
+  }
+  for (const file of EMBED_SCRIPTS) {
+    const size = kb(file);
+    const verdict = size <= EMBED_BUDGET_KB ? 'ok' : 'OVER BUDGET';
+    console.log(`widget budget ${file}: ${size.toFixed(1)} KB gzip of ${EMBED_BUDGET_KB} KB — ${verdict}`);
+    if (size > EMBED_BUDGET_KB) over = true;
   }
   if (over) process.exit(1);
 }

@@ -1,0 +1,29 @@
+/** The widget page's styles, put in by its script (the page's policy allows inline styles, as the app's does). */
+export const WIDGET_STYLES = `
+*{box-sizing:border-box}
+html,body{height:100%;margin:0}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#18181b;background:#fff}
+#botty-widget{display:flex;flex-direction:column;height:100%}
+header{display:flex;align-items:center;gap:8px;padding:12px 12px 12px 16px;background:#6d28d9;color:#fff}
+h1{flex:1;margin:0;font-size:16px;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.close{width:36px;height:36px;border:0;border-radius:8px;background:transparent;color:#fff;font-size:24px;line-height:1;cursor:pointer}
+.close:hover{background:rgba(255,255,255,.15)}
+.log{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:10px;background:#fafafa}
+.msg{max-width:85%;padding:8px 12px;border-radius:14px;overflow-wrap:anywhere}
+.msg p,.msg ul,.msg ol,.msg pre{margin:0 0 6px}
+.msg>:last-child{margin-bottom:0}
+.msg ul,.msg ol{padding-left:20px}
+.msg pre{overflow-x:auto;padding:8px;border-radius:8px;background:#f4f4f5;font-size:13px}
+.msg code{font:13px ui-monospace,Menlo,Consolas,monospace}
+.msg a{color:inherit;text-decoration:underline}
+.assistant{align-self:flex-start;background:#fff;border:1px solid #e4e4e7}
+.user{align-self:flex-end;background:#6d28d9;color:#fff}
+.pending:empty::after{content:"…";color:#71717a}
+.alert{margin:0;padding:8px 16px;background:#fef2f2;color:#991b1b;font-size:14px;border-top:1px solid #fecaca}
+form{display:flex;gap:8px;padding:12px;border-top:1px solid #e4e4e7;background:#fff}
+textarea{flex:1;resize:none;min-height:40px;max-height:120px;padding:9px 12px;border:1px solid #d4d4d8;border-radius:10px;font:inherit;color:inherit}
+.send{padding:0 16px;border:0;border-radius:10px;background:#6d28d9;color:#fff;font:inherit;font-weight:600;cursor:pointer}
+.send:disabled{opacity:.6;cursor:default}
+:focus-visible{outline:2px solid #6d28d9;outline-offset:2px}
+header :focus-visible{outline-color:#fff}
+`;

@@ -1,0 +1,197 @@
+/**
+ * The widget page's script (GET /embed/{botId}, framed by embed.js on a site its owner listed): the bot's
+ * greeting, the visitor's conversation, an input and the streamed reply. Plain DOM, so the page stays a few
+ * KB where the app's React client is hundreds.
+ */
+import { createSseParser } from '@shared/chat/sse';
+import { EMBED_ORIGIN_HEADER, VISITOR_KEY_HEADER } from '@shared/chat/widget-protocol';
+import { greetingFor } from '@/entities/chat/model/greeting';
+import { renderText } from './render-text';
+import { WIDGET_STYLES } from './widget-styles';
+
+const root = document.getElementById('botty-widget')!;
+const { botId = '', origin = '', name = 'Botty', description = '' } = root.dataset;
+
+const NETWORK_ERROR = 'Could not reach the chat. Check your connection and try again.';
+const KEY_STORAGE = 'botty-visitor-key';
+
+/**
+ * The visitor's random key, kept in this frame's storage (which browsers keep apart per embedding site). Where
+ * storage is refused, the key lives as long as the page, and so does the conversation.
+ */
+function visitorKey(): string {
+  const fresh = () => {
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    return btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
+  };
+  try {
+    const stored = localStorage.getItem(KEY_STORAGE);
+    if (stored) return stored;
+    const key = fresh();
+    localStorage.setItem(KEY_STORAGE, key);
+    return key;
+  } catch {
+    return fresh();
+  }
+}
+
+const headers = { [EMBED_ORIGIN_HEADER]: origin, [VISITOR_KEY_HEADER]: visitorKey() };
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const style = el('style');
+style.textContent = WIDGET_STYLES;
+document.head.append(style);
+
+const header = el('header');
+const title = el('h1', undefined, name);
+const closeButton = el('button', 'close', '×');
+closeButton.type = 'button';
+closeButton.setAttribute('aria-label', 'Close chat');
+header.append(title, closeButton);
+
+const log = el('div', 'log');
+log.setAttribute('role', 'log');
+log.setAttribute('aria-live', 'polite');
+log.setAttribute('aria-label', `Conversation with ${name}`);
+
+const alertLine = el('p', 'alert');
+alertLine.setAttribute('role', 'alert');
+alertLine.hidden = true;
+
+const form = el('form');
+const input = el('textarea');
+input.rows = 1;
+input.placeholder = `Message ${name}…`;
+input.setAttribute('aria-label', `Message ${name}`);
+input.maxLength = 4000;
+const send = el('button', 'send', 'Send');
+send.type = 'submit';
+form.append(input, send);
+root.append(header, log, alertLine, form);
+
+function bubble(role: 'user' | 'assistant', text: string) {
+  const node = el('div', `msg ${role}`);
+  node.append(renderText(text));
+  log.append(node);
+  log.scrollTop = log.scrollHeight;
+  return node;
+}
+
+function showAlert(message: string | null) {
+  alertLine.textContent = message ?? '';
+  alertLine.hidden = !message;
+}
+
+/** The server's own sentence for a refusal (cap reached, too many questions, not available), else a generic one. */
+async function errorOf(res: Response): Promise<string> {
+  try {
+    const body = (await res.json()) as { message?: string };
+    if (body.message) return body.message;
+  } catch {
+    // Not JSON: falls through.
+  }
+  return `The chat could not answer (error ${res.status}). Please try again later.`;
+}
+
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`/api/widget/${botId}${path}`, { ...init, headers: { ...headers, ...init.headers } });
+
+async function loadConversation() {
+  bubble('assistant', greetingFor({ name, description }));
+  try {
+    const res = await api('/messages');
+    if (!res.ok) return showAlert(await errorOf(res));
+    const { messages } = (await res.json()) as { messages: Array<{ role: 'user' | 'assistant'; content: string }> };
+    for (const m of messages) if (m.content) bubble(m.role, m.content);
+  } catch {
+    showAlert(NETWORK_ERROR);
+  }
+}
+
+let busy = false;
+function setBusy(value: boolean) {
+  busy = value;
+  send.disabled = value;
+  log.setAttribute('aria-busy', String(value));
+}
+
+async function ask(content: string) {
+  setBusy(true);
+  showAlert(null);
+  bubble('user', content);
+  const reply = bubble('assistant', '');
+  reply.classList.add('pending');
+  let text = '';
+  let frame = 0;
+  const draw = () => {
+    frame = 0;
+    reply.replaceChildren(renderText(text));
+    log.scrollTop = log.scrollHeight;
+  };
+  try {
+    const res = await api('/replies', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content }),
+    });
+    if (!res.ok || !res.body) {
+      reply.remove();
+      return showAlert(await errorOf(res));
+    }
+    const parser = createSseParser();
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      for (const { event, data } of parser.push(chunk.value)) {
+        const payload = JSON.parse(data) as { text?: string; content?: string; message?: string } | null;
+        if (event === 'delta') {
+          text += payload?.text ?? '';
+          frame ||= requestAnimationFrame(draw);
+        } else if (event === 'done') {
+          text = payload?.content ?? text;
+        } else if (event === 'error') {
+          showAlert(payload?.message ?? NETWORK_ERROR);
+        }
+      }
+    }
+  } catch {
+    showAlert(NETWORK_ERROR);
+  } finally {
+    cancelAnimationFrame(frame);
+    reply.classList.remove('pending');
+    if (text) draw();
+    else reply.remove();
+    setBusy(false);
+  }
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const content = input.value.trim();
+  if (!content || busy) return;
+  input.value = '';
+  void ask(content);
+});
+input.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey) {
+    event.preventDefault();
+    form.requestSubmit();
+  }
+});
+
+const closeWidget = () => parent.postMessage('botty:close', origin);
+closeButton.addEventListener('click', closeWidget);
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') closeWidget();
+});
+
+void loadConversation();
+input.focus();
