@@ -26,7 +26,7 @@ import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
 import { recordBotUse, stampReplyVersion } from '../bots/bots.repository';
-import { requireOwnedBot } from '../bots/bots.service';
+import { requireUsableBot } from '../bots/sharing.service';
 import {
   deleteConversationWithMessages,
   findConversationPage,
@@ -116,7 +116,7 @@ export async function openConversation(
 ): Promise<{ conversation: Conversation; created: boolean }> {
   const at = isoNow(deps.clock);
   return deps.db.kysely.transaction().execute(async (tx) => {
-    const bot = await requireOwnedBot(tx, userId, body.botId);
+    const bot = await requireUsableBot(tx, userId, body.botId);
     if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
     const defaultTitle = conversationTitle(bot.name);
     const named = body.title && body.title !== defaultTitle ? body.title : null;
@@ -201,7 +201,7 @@ export async function searchConversations(
 }
 
 export async function listConversations(deps: ChatDeps, userId: number, botId: number): Promise<Conversation[]> {
-  await requireOwnedBot(deps.db.kysely, userId, botId);
+  await requireUsableBot(deps.db.kysely, userId, botId);
   return (await findConversationsOfBot(deps.db.kysely, userId, botId)).map(toConversation);
 }
 
@@ -271,7 +271,9 @@ async function saveUserMessage(deps: ChatDeps, bot: Bot, conversationId: number,
       at,
     );
     await touchConversation(tx, conversationId, at);
-    if (!last) await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
+    // A visitor's chat with a shared bot is theirs alone: its owner's history does not hear of it.
+    if (!last && (await findOwnedConversation(tx, bot.userId, conversationId)))
+      await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
     const [message] = await toMessages(tx, conversationId, [row]);
     return message!;
   });
@@ -292,7 +294,7 @@ export async function postMessage(
   content: string,
 ): Promise<Message> {
   const conversation = await requireConversation(deps.db.kysely, userId, conversationId);
-  const bot = await requireOwnedBot(deps.db.kysely, userId, conversation.bot_id);
+  const bot = await requireUsableBot(deps.db.kysely, userId, conversation.bot_id);
   return saveUserMessage(deps, bot, conversationId, { content });
 }
 
@@ -398,7 +400,7 @@ export async function beginReply(
 ): Promise<PendingReply> {
   const db = deps.db.kysely;
   const conversation = await requireConversation(db, userId, request.conversationId);
-  const bot = await requireOwnedBot(db, userId, request.botId ?? conversation.bot_id);
+  const bot = await requireUsableBot(db, userId, request.botId ?? conversation.bot_id);
   if (bot.id !== conversation.bot_id) throw new AppError('BAD_REQUEST', CHAT_MESSAGES.wrongBot);
   if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
   const claim = await deps.replies.claim(conversation.id);

@@ -155,16 +155,20 @@ export const findBlobDeletions = (db: Executor, limit: number) =>
 export const forgetBlobDeletion = (db: Executor, key: string) =>
   db.deleteFrom('file_blob_deletions').where('storage_key', '=', key).execute();
 
-/** Whose files a search may read: the bot's own knowledge, plus one conversation's attachments. */
+/**
+ * Whose files a search may read: the bot's own knowledge (its owner's files), plus one conversation's attachments
+ * (the files of whoever chats, who is someone else when the bot is shared).
+ */
 export interface SearchScope {
+  ownerId: number;
   userId: number;
   botId: number;
   conversationId: number | null;
 }
 
 const scopeSql = (s: SearchScope) =>
-  sql<boolean>`f.user_id = ${s.userId} and f.status = 'ready' and ((f.bot_id = ${s.botId} and f.conversation_id is null)${
-    s.conversationId === null ? sql`` : sql` or f.conversation_id = ${s.conversationId}`
+  sql<boolean>`f.status = 'ready' and ((f.user_id = ${s.ownerId} and f.bot_id = ${s.botId} and f.conversation_id is null)${
+    s.conversationId === null ? sql`` : sql` or (f.user_id = ${s.userId} and f.conversation_id = ${s.conversationId})`
   })`;
 
 /**

@@ -7,6 +7,7 @@ import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { requireOwnedBot, updateBot } from '../bots/bots.service';
+import { requireUsableBot } from '../bots/sharing.service';
 import { findOwnedConversation } from '../chat/conversations.repository';
 import { detectType, type DetectedType } from './detect-type';
 import type { FileJobs } from './file-jobs';
@@ -118,7 +119,7 @@ export async function addAttachment(
 ): Promise<KnowledgeFile> {
   const conversation = await findOwnedConversation(deps.db.kysely, userId, conversationId);
   if (!conversation) throw new AppError('NOT_FOUND', CHAT_MESSAGES.conversationNotFound);
-  const bot = await requireOwnedBot(deps.db.kysely, userId, conversation.bot_id);
+  const bot = await requireUsableBot(deps.db.kysely, userId, conversation.bot_id);
   const type = await checkUpload(deps, userId, upload);
   if (type.file.kind === 'document' && !bot.capabilities.includes('document_analysis')) {
     throw new AppError('FORBIDDEN', FILE_MESSAGES.documentsOff);

@@ -17,14 +17,21 @@ const PASSAGE_MAX_CHARS = 2_000;
  * What a bot's files add to a reply: the passages of its knowledge and of the conversation's documents that best
  * match the question, as numbered sources in the system prompt (`document_analysis`), and the images the
  * question carried, for a vision model (`image_understanding`). Only the bot's own files and this
- * conversation's attachments are ever searched (`searchChunks` scopes by owner, bot and conversation).
+ * conversation's attachments are ever searched (`searchChunks` scopes by owner, bot and conversation). A visitor
+ * of a shared bot gets its owner's passages as sources, never the files themselves (those stay owner-only).
  */
 export function knowledgeReplyContext(deps: KnowledgeContextDeps): ReplyContextProvider {
   return async ({ userId, bot, question, log }, context) => {
     if (bot.capabilities.includes('document_analysis')) {
       const passages = await searchChunks(
         { ...deps, log },
-        { userId, botId: bot.id, conversationId: question.conversationId, query: question.content },
+        {
+          userId,
+          ownerId: bot.userId,
+          botId: bot.id,
+          conversationId: question.conversationId,
+          query: question.content,
+        },
       );
       const numbered = passages.map((p) => {
         const n = addSource(context, {

@@ -11,7 +11,10 @@ export interface RetrievalDeps {
 }
 
 export interface SearchChunksParams {
+  /** Whoever chats: only their attachments to the conversation are searched. */
   userId: number;
+  /** The bot's owner, whose knowledge files are searched; `userId` when absent (their own bot). */
+  ownerId?: number;
   botId: number;
   /** The conversation whose attachments may be searched too; null or absent for the bot's knowledge alone. */
   conversationId?: number | null;
@@ -88,10 +91,11 @@ function fuse(rankings: number[][]): number[] {
 
 /**
  * The passages that best answer `query` among the bot's own knowledge files and, when given, the conversation's
- * attachments, of `userId` only: full-text ranking fused with embeddings ranking when a model is configured.
+ * attachments, never anyone else's files: full-text ranking fused with embeddings ranking when a model is configured.
  */
 export async function searchChunks(deps: RetrievalDeps, params: SearchChunksParams): Promise<RetrievedPassage[]> {
   const scope: SearchScope = {
+    ownerId: params.ownerId ?? params.userId,
     userId: params.userId,
     botId: params.botId,
     conversationId: params.conversationId ?? null,
