@@ -97,6 +97,12 @@ describe.each(databaseKinds)('chatting with a shared bot, on %s', (kind) => {
       token: visitor.token,
     });
     expect(visitorList.body.map((c) => c.id)).toEqual([conversation.id]);
+    // Only the visitor can show the owner their conversation: by sharing it.
+    const snapshot = await t.request('POST', `/api/conversations/${conversation.id}/share`, {
+      token: visitor.token,
+      body: {},
+    });
+    expect(snapshot.status).toBe(201);
   });
 
   it('searches the visitor’s own attachments but not another visitor’s', async () => {

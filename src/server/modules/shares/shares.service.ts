@@ -13,7 +13,7 @@ import { isoNow, type Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { isExpired, requireFutureExpiry } from '../../lib/expiry';
 import { newToken, hashToken } from '../../lib/tokens';
-import { requireOwnedBot } from '../bots/bots.service';
+import { requireUsableBot } from '../bots/sharing.service';
 import { findOwnedConversation } from '../chat/conversations.repository';
 import { findMessages } from '../chat/messages.repository';
 import {
@@ -41,7 +41,8 @@ async function requireConversation(db: Executor, userId: number, conversationId:
 /** The conversation as visitors will see it: the active branch now, without ids or file references. */
 async function takeSnapshot(db: Executor, userId: number, conversationId: number, at: string): Promise<Snapshot> {
   const conversation = await requireConversation(db, userId, conversationId);
-  const bot = await requireOwnedBot(db, userId, conversation.bot_id);
+  // A visitor shares their own conversation with a shared bot as long as they may still use it.
+  const bot = await requireUsableBot(db, userId, conversation.bot_id);
   const messages = (await findMessages(db, conversationId))
     .filter((m) => m.content && SHOWN_STATUSES.has(m.status))
     .map((m) => ({
