@@ -12,6 +12,7 @@ import { activitiesRoutes } from './modules/activities/activities.routes';
 import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { purgeExpired } from './modules/auth/auth.service';
+import { botTransferRoutes } from './modules/bots/bot-transfer.routes';
 import { botsRoutes } from './modules/bots/bots.routes';
 import { sharingRoutes } from './modules/bots/sharing.routes';
 import { trainingRoutes } from './modules/training/training.routes';
@@ -182,9 +183,9 @@ export async function buildApp(options: AppOptions) {
         deps: { db, clock },
         passwordCheckLimit: authRateLimit,
       });
-      await api.register(filesRoutes, {
-        deps: { db, clock, storage, limits: config.files.limits, jobs: fileJobs },
-      });
+      const filesDeps = { db, clock, storage, limits: config.files.limits, jobs: fileJobs };
+      await api.register(filesRoutes, { deps: filesDeps });
+      await api.register(botTransferRoutes, { deps: { ...filesDeps, importMaxBytes: config.botImportMaxBytes } });
       await api.register(periodicTaskPlugin, {
         name: 'mark interrupted replies',
         intervalMs: config.chat.staleReplyMs,

@@ -45,6 +45,7 @@ describe('loadConfig', () => {
         },
         embeddingModel: undefined,
       },
+      botImportMaxBytes: 50 * 1024 * 1024,
       rateLimits: {
         authPerMinute: 10,
         signInPerAccountPerHour: 30,

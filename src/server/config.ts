@@ -74,6 +74,8 @@ const envSchema = z.object({
   FILES_MAX_PER_BOT: positiveInt(50),
   FILES_MAX_BYTES_PER_USER: positiveInt(500 * 1024 * 1024),
   LLM_EMBEDDING_MODEL: optionalString,
+  // Bot files (issue 12): the largest .json or .zip a bot can be imported from.
+  BOT_IMPORT_MAX_BYTES: positiveInt(50 * 1024 * 1024),
   // Web research (issue 13).
   SEARCH_PROVIDER: optionalString.pipe(z.enum(['searxng', 'brave', 'tavily', 'none']).default('none')),
   SEARCH_URL: url(/^https?:$/, 'must be an http(s) URL such as http://127.0.0.1:8888'),
@@ -118,6 +120,8 @@ export interface Config {
   /** How many reverse proxies in front of the server may set X-Forwarded-For. */
   trustedProxyHops: number;
   files: FilesConfig;
+  /** The largest bot file (.json, or .zip with its knowledge) an import accepts. */
+  botImportMaxBytes: number;
   web: WebConfig;
   /** Per minute: per address for sign-in, sign-up and e-mail links; per user for model calls and prompts. */
   rateLimits: {
@@ -238,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       embeddingModel: e.LLM_EMBEDDING_MODEL,
     },
+    botImportMaxBytes: e.BOT_IMPORT_MAX_BYTES,
     rateLimits: {
       authPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
       signInPerAccountPerHour: e.RATE_LIMIT_SIGNIN_PER_ACCOUNT_PER_HOUR,

@@ -37,8 +37,11 @@ export interface Upload {
 
 const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
 
-/** Type from the bytes, then the limits that depend on it; all before anything is stored. */
-async function checkUpload(deps: FilesDeps, userId: number, upload: Upload): Promise<DetectedType> {
+/**
+ * Type from the bytes, then the limits that depend on it; all before anything is stored. `pendingBytes` are
+ * checked uploads not stored yet, which count towards the quota too.
+ */
+async function checkUpload(deps: FilesDeps, userId: number, upload: Upload, pendingBytes = 0): Promise<DetectedType> {
   const type = await detectType(upload.bytes, upload.name);
   const { limits } = deps;
   if (type.file.kind === 'image' && upload.bytes.length > limits.imageBytes) {
@@ -47,9 +50,16 @@ async function checkUpload(deps: FilesDeps, userId: number, upload: Upload): Pro
   if (type.file.kind === 'document' && upload.bytes.length > limits.documentBytes) {
     throw tooLarge(FILE_MESSAGES.documentTooLarge(limits.documentBytes));
   }
-  if ((await sumBytesOfUser(deps.db.kysely, userId)) + upload.bytes.length > limits.bytesPerUser) {
+  const used = (await sumBytesOfUser(deps.db.kysely, userId)) + pendingBytes;
+  if (used + upload.bytes.length > limits.bytesPerUser) {
     throw tooLarge(FILE_MESSAGES.quotaExceeded(limits.bytesPerUser));
   }
+  return type;
+}
+
+async function checkKnowledgeUpload(deps: FilesDeps, userId: number, upload: Upload, pendingBytes = 0) {
+  const type = await checkUpload(deps, userId, upload, pendingBytes);
+  if (type.file.kind === 'image') throw new AppError('UNSUPPORTED_MEDIA_TYPE', FILE_MESSAGES.imagesNotKnowledge);
   return type;
 }
 
@@ -90,6 +100,15 @@ async function storeUpload(
   }
 }
 
+/** Stores a document that passed `checkKnowledgeUploads` as knowledge of the caller's bot, read like any upload. */
+export const storeKnowledgeFile = (
+  deps: FilesDeps,
+  userId: number,
+  botId: number,
+  upload: Upload,
+  type: DetectedType,
+) => storeUpload(deps, { userId, botId, conversationId: null }, upload, type);
+
 /** Adds a document to a bot's knowledge; the first one turns on its Document analysis capability. */
 export async function addKnowledgeFile(
   deps: FilesDeps,
@@ -98,16 +117,34 @@ export async function addKnowledgeFile(
   upload: Upload,
 ): Promise<KnowledgeFile> {
   const bot = await requireOwnedBot(deps.db.kysely, userId, botId);
-  const type = await checkUpload(deps, userId, upload);
-  if (type.file.kind === 'image') throw new AppError('UNSUPPORTED_MEDIA_TYPE', FILE_MESSAGES.imagesNotKnowledge);
+  const type = await checkKnowledgeUpload(deps, userId, upload);
   if ((await countFiles(deps.db.kysely, { botId })) >= deps.limits.filesPerBot) {
     throw tooLarge(FILE_MESSAGES.tooManyFiles(deps.limits.filesPerBot));
   }
-  const file = await storeUpload(deps, { userId, botId, conversationId: null }, upload, type);
+  const file = await storeKnowledgeFile(deps, userId, botId, upload, type);
   if (!bot.capabilities.includes('document_analysis')) {
     await updateBot(deps, userId, botId, { capabilities: [...bot.capabilities, 'document_analysis'] });
   }
   return file;
+}
+
+/**
+ * The checks of a knowledge upload for the documents of a new bot, all before any is stored, so either all of
+ * them can be added or none is; an error names the file it is about.
+ */
+export async function checkKnowledgeUploads(deps: FilesDeps, userId: number, uploads: Upload[]) {
+  if (uploads.length > deps.limits.filesPerBot) throw tooLarge(FILE_MESSAGES.tooManyFiles(deps.limits.filesPerBot));
+  const types: DetectedType[] = [];
+  let pendingBytes = 0;
+  for (const upload of uploads) {
+    try {
+      types.push(await checkKnowledgeUpload(deps, userId, upload, pendingBytes));
+    } catch (err) {
+      throw err instanceof AppError ? new AppError(err.code, `${upload.name}: ${err.message}`) : err;
+    }
+    pendingBytes += upload.bytes.length;
+  }
+  return types;
 }
 
 /** Attaches a document or an image to one conversation; the bot must have the matching capability. */
