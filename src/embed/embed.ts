@@ -2,9 +2,11 @@
  * The loader a site pastes (issue 12 part 5, docs/decisions/0018):
  *   <script src="https://botty.example.com/embed.js" data-bot="12" async></script>
  * It adds a chat bubble to the page and opens the bot's widget page, served by Botty, in a frame. It runs on
- * someone else's page, so it touches nothing there but its own two elements, and is built as a classic script
- * (an IIFE) with nothing to import.
+ * someone else's page, so it touches nothing there but its own two elements, and is built as one classic script
+ * (an IIFE), its imports inlined.
  */
+import { keptVisitorKey } from '@shared/chat/widget-protocol';
+
 const script = document.currentScript as HTMLScriptElement | null;
 const botId = script?.dataset.bot ?? '';
 
@@ -84,7 +86,9 @@ function mount(host: string) {
     if (!frame) {
       frame = document.createElement('iframe');
       // The page's own origin, which the widget page's frame-ancestors then holds the frame to (decision 0018).
-      frame.src = `${host}/embed/${encodeURIComponent(botId)}?origin=${encodeURIComponent(location.origin)}`;
+      // The visitor's key rides in the fragment, which never reaches a server or a log.
+      const visitor = keptVisitorKey(() => localStorage, `botty-visitor:${host}:${botId}`);
+      frame.src = `${host}/embed/${encodeURIComponent(botId)}?origin=${encodeURIComponent(location.origin)}#visitor=${visitor}`;
       frame.title = 'Chat';
       Object.assign(frame.style, { border: '0', width: '100%', height: '100%', display: 'block' });
       panel.append(frame);

@@ -4,7 +4,12 @@
  * KB where the app's React client is hundreds.
  */
 import { createSseParser } from '@shared/chat/sse';
-import { EMBED_ORIGIN_HEADER, VISITOR_KEY_HEADER } from '@shared/chat/widget-protocol';
+import {
+  EMBED_ORIGIN_HEADER,
+  keptVisitorKey,
+  VISITOR_KEY_HEADER,
+  VISITOR_KEY_PATTERN,
+} from '@shared/chat/widget-protocol';
 import { greetingFor } from '@/entities/chat/model/greeting';
 import { renderText } from './render-text';
 import { WIDGET_STYLES } from './widget-styles';
@@ -13,32 +18,15 @@ const root = document.getElementById('botty-widget')!;
 const { botId = '', origin = '', name = 'Botty', description = '' } = root.dataset;
 
 const NETWORK_ERROR = 'Could not reach the chat. Check your connection and try again.';
-const KEY_STORAGE = 'botty-visitor-key';
-
 /**
- * The visitor's random key, kept in this frame's storage (which browsers keep apart per embedding site). Where
- * storage is refused, the key lives as long as the page, and so does the conversation.
+ * The visitor's key: the one embed.js keeps in the embedding site's own storage and passes in the fragment
+ * (browsers that block storage in third-party frames keep it there), else one kept in this frame's storage.
  */
-function visitorKey(): string {
-  const fresh = () => {
-    const bytes = crypto.getRandomValues(new Uint8Array(32));
-    return btoa(String.fromCharCode(...bytes))
-      .replace(/\+/g, '-')
-      .replace(/\//g, '_')
-      .replace(/=+$/, '');
-  };
-  try {
-    const stored = localStorage.getItem(KEY_STORAGE);
-    if (stored) return stored;
-    const key = fresh();
-    localStorage.setItem(KEY_STORAGE, key);
-    return key;
-  } catch {
-    return fresh();
-  }
-}
+const fromHost = new URLSearchParams(location.hash.slice(1)).get('visitor');
+const visitorKey =
+  fromHost && VISITOR_KEY_PATTERN.test(fromHost) ? fromHost : keptVisitorKey(() => localStorage, 'botty-visitor-key');
 
-const headers = { [EMBED_ORIGIN_HEADER]: origin, [VISITOR_KEY_HEADER]: visitorKey() };
+const headers = { [EMBED_ORIGIN_HEADER]: origin, [VISITOR_KEY_HEADER]: visitorKey };
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) {
   const node = document.createElement(tag);

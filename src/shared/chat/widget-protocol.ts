@@ -7,8 +7,32 @@
 export const EMBED_ORIGIN_HEADER = 'x-botty-embed-origin';
 /** The random key the visitor's browser keeps: their widget conversation is found by its hash. */
 export const VISITOR_KEY_HEADER = 'x-botty-visitor';
-/** 32 random bytes in base64url, as the widget makes them; anything close is accepted. */
+/** 32 random bytes in base64url, as newVisitorKey makes them; anything close is accepted. */
 export const VISITOR_KEY_PATTERN = /^[\w-]{22,128}$/;
+
+export function newVisitorKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/**
+ * The visitor's key kept in `storage` under `name`, made on first use. Where storage is refused (a browser
+ * that blocks it for the page or frame), a fresh key lives as long as the page, and so does the conversation.
+ */
+export function keptVisitorKey(storage: () => Storage, name: string): string {
+  try {
+    const kept = storage().getItem(name);
+    if (kept && VISITOR_KEY_PATTERN.test(kept)) return kept;
+    const key = newVisitorKey();
+    storage().setItem(name, key);
+    return key;
+  } catch {
+    return newVisitorKey();
+  }
+}
 
 export const WIDGET_MESSAGES = {
   notAvailable: 'This chat is not available on this site.',

@@ -3,14 +3,16 @@ import { EMBED_ORIGIN_HEADER, VISITOR_KEY_HEADER, WIDGET_MESSAGES } from '@share
 import { readEvents, streamChat, createConversation } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { signUp, startTestAppWithModel, type TestApp } from '../../../../tests/support/test-app';
+import { signUp, startTestAppWithModel } from '../../../../tests/support/test-app';
 
 const SITE = 'http://127.0.0.1:4321';
 const ANSWER = 'Our shop opens at nine every weekday.';
+type AppWithModel = Awaited<ReturnType<typeof startTestAppWithModel>>;
+
 const visitor = (n: number) => `visitor-key-${String(n).padStart(20, '0')}`;
 
 describe.each(databaseKinds)('embed widget, on %s', (kind) => {
-  let t: TestApp;
+  let t: AppWithModel;
   beforeAll(async () => {
     t = await startTestAppWithModel({ kind, model: { reply: ANSWER } });
   });
@@ -167,7 +169,7 @@ describe.each(databaseKinds)('embed widget, on %s', (kind) => {
 });
 
 describe('embed widget rate limit per address', () => {
-  let t: TestApp;
+  let t: AppWithModel;
   beforeAll(async () => {
     t = await startTestAppWithModel({ env: { RATE_LIMIT_WIDGET_PER_MINUTE: '3' }, model: { reply: ANSWER } });
   });

@@ -1,0 +1,117 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WIDGET_MESSAGES } from '@shared/chat/widget-protocol';
+import { createBot } from '../tests/support/factories';
+import { signUp, type TestApp } from '../tests/support/test-app';
+import { expectAccessible, newPage, snap, startSuiteWithModel, visible, VIEWPORTS } from './support/browser';
+
+const ANSWER = 'We ship to every country in the European Union within five days.';
+
+let t: TestApp;
+let browser: Browser;
+let site: Server;
+/** The embedding site: one server, two origins. `localhost` is listed by the bot's owner, `127.0.0.1` is not. */
+let listed: string;
+let unlisted: string;
+let botId: number;
+
+beforeAll(async () => {
+  const suite = await startSuiteWithModel();
+  t = suite.t;
+  browser = suite.browser;
+  suite.fake.setReply(ANSWER);
+  site = createServer((request, response) => {
+    const botty = t.url;
+    // `/framed`: a page that frames the widget page itself, claiming to be the listed site, with no Referer.
+    const body =
+      request.url === '/framed'
+        ? `<iframe title="Lying frame" referrerpolicy="no-referrer" src="${botty}/embed/${botId}?origin=${encodeURIComponent(listed)}"></iframe>`
+        : `<h1>Acme Lamps</h1><p>Lamps for every room.</p><script src="${botty}/embed.js" data-bot="${botId}" async></script>`;
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(`<!doctype html><html lang="en"><head><title>Acme Lamps</title></head><body>${body}</body></html>`);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const { port } = site.address() as AddressInfo;
+  listed = `http://localhost:${port}`;
+  unlisted = `http://127.0.0.1:${port}`;
+
+  const owner = await signUp(t);
+  const bot = await createBot(t, owner.token, {
+    name: 'Acme helper',
+    description: 'Answers questions about Acme lamps',
+  });
+  botId = bot.id;
+  const sharing = await t.request('PATCH', `/api/bots/${bot.id}/sharing`, {
+    token: owner.token,
+    body: { visibility: 'link', embedOrigins: [listed] },
+  });
+  expect(sharing.status).toBe(200);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  site?.close();
+  await t?.close();
+});
+
+const widgetOf = (page: Page) => page.frameLocator('iframe[title="Chat"]');
+
+describe('the embedded chat widget', () => {
+  for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+    it(`answers a visitor on a listed site (${label})`, async () => {
+      const { page, close } = await newPage(browser, listed, viewport);
+      await page.goto('/');
+      const bubble = page.getByRole('button', { name: 'Open chat' });
+      await visible(bubble);
+      expect(await bubble.getAttribute('aria-expanded')).toBe('false');
+      await bubble.focus();
+      await page.keyboard.press('Enter');
+      const widget = widgetOf(page);
+      await visible(widget.getByText("Hello! I'm Acme helper.", { exact: false }));
+      expect(await page.getByRole('button', { name: 'Close chat' }).getAttribute('aria-expanded')).toBe('true');
+
+      await widget.getByRole('textbox', { name: 'Message Acme helper' }).fill('Do you ship abroad?');
+      await widget.getByRole('textbox', { name: 'Message Acme helper' }).press('Enter');
+      await visible(widget.getByText(ANSWER), 10_000);
+      await expectAccessible(page, `host page with the widget open (${label})`);
+      await snap(page, `embed-widget-${label}`);
+
+      // The conversation is the visitor's: it is there again after a reload.
+      await page.reload();
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      await visible(widgetOf(page).getByText('Do you ship abroad?'));
+      await visible(widgetOf(page).getByText(ANSWER));
+      // The widget's own close button hands focus back to the bubble.
+      await widgetOf(page).getByRole('button', { name: 'Close chat' }).click();
+      await visible(page.getByRole('button', { name: 'Open chat' }));
+      expect(await page.locator('iframe[title="Chat"]').isVisible()).toBe(false);
+      await close();
+    });
+  }
+
+  it('is refused on a site the owner did not list', async () => {
+    const { page, close } = await newPage(browser, unlisted);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Open chat' }).click();
+    await visible(widgetOf(page).getByText(WIDGET_MESSAGES.notAvailable));
+    expect(await widgetOf(page).getByRole('textbox').count()).toBe(0);
+    await snap(page, 'embed-widget-refused');
+    await close();
+  });
+
+  it('cannot be framed by another site that claims to be a listed one', async () => {
+    // Not newPage: the browser's report of the refused frame is the point here, not an error of the page.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const refusals: string[] = [];
+    page.on('console', (message) => {
+      if (/frame-ancestors/.test(message.text())) refusals.push(message.text());
+    });
+    await page.goto(`${unlisted}/framed`);
+    await expect.poll(() => refusals.length, { timeout: 5000 }).toBeGreaterThan(0);
+    expect(await page.frameLocator('iframe[title="Lying frame"]').getByRole('textbox').count()).toBe(0);
+    await context.close();
+  });
+});
