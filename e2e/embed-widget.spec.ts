@@ -16,6 +16,7 @@ let site: Server;
 let listed: string;
 let unlisted: string;
 let botId: number;
+let ownerToken: string;
 
 beforeAll(async () => {
   const suite = await startSuiteWithModel();
@@ -38,6 +39,7 @@ beforeAll(async () => {
   unlisted = `http://127.0.0.1:${port}`;
 
   const owner = await signUp(t);
+  ownerToken = owner.token;
   const bot = await createBot(t, owner.token, {
     name: 'Acme helper',
     description: 'Answers questions about Acme lamps',
@@ -114,4 +116,36 @@ describe('the embedded chat widget', () => {
     expect(await page.frameLocator('iframe[title="Lying frame"]').getByRole('textbox').count()).toBe(0);
     await context.close();
   });
+
+  for (const [label, viewport] of Object.entries(VIEWPORTS)) {
+    it(`shows the owner the snippet and what visitors asked, and saves the widget's settings (${label})`, async () => {
+      const { page, context, close } = await newPage(browser, t.url, viewport);
+      await context.addInitScript((token) => localStorage.setItem('authToken', token), ownerToken);
+      await page.goto(`/create-bot?edit=${botId}`);
+      await page.getByRole('link', { name: 'Widget' }).click();
+      await visible(page.getByRole('heading', { name: 'Widget for Acme helper' }));
+      expect(await page.getByLabel('Embed snippet').textContent()).toBe(
+        `<script src="${t.url}/embed.js" data-bot="${botId}" async></script>`,
+      );
+      const conversations = page.getByRole('list', { name: 'Widget conversations' });
+      await visible(conversations);
+      await conversations.getByRole('button').first().click();
+      await visible(page.getByText('Do you ship abroad?').first());
+      await visible(page.getByText(ANSWER).first());
+      await expectAccessible(page, `widget page (${label})`);
+      await snap(page, `bot-widget-page-${label}`);
+
+      const sites = page.getByLabel('Allowed sites');
+      await sites.fill(`${listed}\nnot a site`);
+      await page.getByRole('button', { name: 'Save widget settings' }).click();
+      await visible(page.getByRole('alert').filter({ hasText: 'Each site must be an origin' }));
+      await sites.fill(`${listed}\nhttps://shop.example/`);
+      await page.getByLabel('Questions per day').fill('50');
+      await page.getByRole('button', { name: 'Save widget settings' }).click();
+      await visible(page.getByText('Widget settings saved'));
+      await visible(page.getByText('of 50 questions asked today'));
+      expect(await sites.inputValue()).toBe(`${listed}\nhttps://shop.example`);
+      await close();
+    });
+  }
 });

@@ -73,6 +73,10 @@ export const router = createBrowserRouter([
             }),
           },
           {
+            path: '/bots/:id/widget',
+            ...lazyPage(async () => (await import('@/features/bot-widget/components/widget-page')).WidgetPage),
+          },
+          {
             path: '/history',
             ...lazyPage(async () => (await import('@/features/history/components/history-page')).HistoryPage),
           },

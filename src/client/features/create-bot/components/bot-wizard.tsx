@@ -1,4 +1,4 @@
-import { History, RotateCcw } from 'lucide-react';
+import { History, MessageSquareCode, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { WIZARD_STEPS, type WizardState, type WizardStep } from '../model/wizard';
@@ -76,12 +76,20 @@ export function BotWizard({ title, initial, storageKey, botId }: BotWizardProps)
               disabled={training}
             />
           ) : (
-            <Button variant="outline" asChild>
-              <Link to={`/bots/${botId}/versions`}>
-                <History aria-hidden="true" />
-                Versions
-              </Link>
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              <Button variant="outline" asChild>
+                <Link to={`/bots/${botId}/versions`}>
+                  <History aria-hidden="true" />
+                  Versions
+                </Link>
+              </Button>
+              <Button variant="outline" asChild>
+                <Link to={`/bots/${botId}/widget`}>
+                  <MessageSquareCode aria-hidden="true" />
+                  Widget
+                </Link>
+              </Button>
+            </div>
           )
         }
       />
