@@ -12,7 +12,10 @@ import { usePinnedBots } from '@/entities/bot/model/use-pinned-bots';
 import { BotCard } from './bot-card';
 import { CustomPromptDialog } from './custom-prompt-dialog';
 import { DeleteBotDialog } from './delete-bot-dialog';
+import { ExportBotDialog } from './export-bot-dialog';
+import { ImportBotButton } from './import-bot-button';
 import { RecentActivity } from './recent-activity';
+import { ShareBotDialog } from './share-bot-dialog';
 import { StatCards } from './stat-cards';
 
 const GRID = 'grid gap-4 sm:grid-cols-2';
@@ -63,7 +66,9 @@ export function DashboardPage() {
   const pins = usePinnedBots();
   const [deleting, setDeleting] = useState<Bot | null>(null);
   const [editingPrompt, setEditingPrompt] = useState<Bot | null>(null);
+  const [exporting, setExporting] = useState<Bot | null>(null);
   const [chatBotId, setChatBotId] = useState<number | null>(null);
+  const [sharingId, setSharingId] = useState<number | null>(null);
   const navigate = useNavigate();
   // Looked up in the list, so deleting the bot (the list drops it at once) or deactivating it closes its chat.
   const chatBot = bots?.find((bot) => bot.id === chatBotId && bot.active);
@@ -90,11 +95,14 @@ export function DashboardPage() {
 
       <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <section aria-labelledby="your-botties-title" className="grid gap-4">
-          <div className="flex items-center justify-between gap-4">
+          <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
             <h2 id="your-botties-title" className="text-lg font-semibold tracking-tight">
               Your Botties
             </h2>
-            <NewBotButton />
+            <div className="flex gap-2">
+              <ImportBotButton />
+              <NewBotButton />
+            </div>
           </div>
           {!bots && botsQuery.isError ? (
             <BotsLoadError onRetry={() => void botsQuery.refetch()} retrying={botsQuery.isFetching} />
@@ -115,6 +123,8 @@ export function DashboardPage() {
                       onEditPrompt={() => setEditingPrompt(bot)}
                       onDelete={() => setDeleting(bot)}
                       onChat={() => openChat(bot)}
+                      onExport={() => setExporting(bot)}
+                      onShare={() => setSharingId(bot.id)}
                     />
                   </li>
                 );
@@ -127,6 +137,9 @@ export function DashboardPage() {
 
       <DeleteBotDialog bot={deleting} onClose={() => setDeleting(null)} onDeleted={pins.forget} />
       <CustomPromptDialog bot={editingPrompt} onClose={() => setEditingPrompt(null)} />
+      <ExportBotDialog bot={exporting} onClose={() => setExporting(null)} />
+      {/* Looked up in the list, so the dialog always shows the saved sharing. */}
+      <ShareBotDialog bot={bots?.find((bot) => bot.id === sharingId)} onClose={() => setSharingId(null)} />
     </PageContainer>
   );
 }
