@@ -1,17 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest, serverMessage } from '@/lib/request';
+import { saveFile } from '@/lib/save-file';
 
-/** Fetched with the bearer token (a plain link could not send it), then handed to the browser as a file. */
+/** Fetched with the bearer token, then handed to the browser as a file. */
 async function exportAccount(username: string): Promise<void> {
   const data = await apiRequest<{ exportedAt: string }>('GET', '/api/account/export');
   const blob = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `botty-export-${username}-${data.exportedAt.slice(0, 10)}.json`;
-  link.click();
-  URL.revokeObjectURL(url);
+  saveFile(blob, `botty-export-${username}-${data.exportedAt.slice(0, 10)}.json`);
 }
 
 export function useExportAccount() {
