@@ -93,17 +93,6 @@ export const recordBotUse = (db: Executor, botId: number, now: string) =>
     .execute();
 
 /**
- * Stamps a reply with the version of its bot in force now, so ratings and insights know which version
- * answered. Called by the chat module right after it inserts the reply's row.
- */
-export const stampReplyVersion = (db: Executor, messageId: number, botId: number) =>
-  db
-    .updateTable('messages')
-    .set((eb) => ({ bot_version: eb.selectFrom('bots').select('version').where('id', '=', botId) }))
-    .where('id', '=', messageId)
-    .execute();
-
-/**
  * Removes a bot with its conversations and messages. The foreign keys cascade too; deleting explicitly keeps
  * the outcome the same on a database whose foreign keys are off (SQLite's default outside our connection).
  */

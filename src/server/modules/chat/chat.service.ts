@@ -25,7 +25,7 @@ import type { Db, Executor } from '../../db/database';
 import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
-import { recordBotUse, stampReplyVersion } from '../bots/bots.repository';
+import { recordBotUse } from '../bots/bots.repository';
 import { requireUsableBot } from '../bots/sharing.service';
 import {
   deleteConversationWithMessages,
@@ -255,28 +255,32 @@ interface NewUserMessage {
 }
 
 /**
- * Saves a user message at the end of the active branch, or (an edit) in place of an earlier version. The
- * conversation's first message is when the chat counts as started (decisions §1).
+ * Saves a user message at the end of the active branch, or (an edit) in place of an earlier version, within
+ * the caller's transaction `tx`. The conversation's first message is when the chat counts as started
+ * (decisions §1).
  */
-async function saveUserMessage(deps: ChatDeps, bot: Bot, conversationId: number, m: NewUserMessage): Promise<Message> {
-  const at = isoNow(deps.clock);
-  return deps.db.kysely.transaction().execute(async (tx) => {
-    const ids = await requireConversationFiles(tx, conversationId, m.fileIds ?? []);
-    const last = await findLastMessage(tx, conversationId);
-    const parentId = m.replaces ? m.replaces.parent_id : (last?.id ?? null);
-    if (m.replaces) await deactivateFrom(tx, conversationId, m.replaces.id);
-    const row = await insertMessage(
-      tx,
-      { conversationId, parentId, role: 'user', content: m.content, status: 'complete', fileIds: ids },
-      at,
-    );
-    await touchConversation(tx, conversationId, at);
-    // A visitor's chat with a shared bot is theirs alone: its owner's history does not hear of it.
-    if (!last && (await findOwnedConversation(tx, bot.userId, conversationId)))
-      await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
-    const [message] = await toMessages(tx, conversationId, [row]);
-    return message!;
-  });
+async function saveUserMessage(
+  tx: Executor,
+  at: string,
+  bot: Bot,
+  conversationId: number,
+  m: NewUserMessage,
+): Promise<Message> {
+  const ids = await requireConversationFiles(tx, conversationId, m.fileIds ?? []);
+  const last = await findLastMessage(tx, conversationId);
+  const parentId = m.replaces ? m.replaces.parent_id : (last?.id ?? null);
+  if (m.replaces) await deactivateFrom(tx, conversationId, m.replaces.id);
+  const row = await insertMessage(
+    tx,
+    { conversationId, parentId, role: 'user', content: m.content, status: 'complete', fileIds: ids },
+    at,
+  );
+  await touchConversation(tx, conversationId, at);
+  // A visitor's chat with a shared bot is theirs alone: its owner's history does not hear of it.
+  if (!last && (await findOwnedConversation(tx, bot.userId, conversationId)))
+    await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
+  const [message] = await toMessages(tx, conversationId, [row]);
+  return message!;
 }
 
 /** Only files attached to this very conversation may ride on its messages; anything else is "not found". */
@@ -295,7 +299,8 @@ export async function postMessage(
 ): Promise<Message> {
   const conversation = await requireConversation(deps.db.kysely, userId, conversationId);
   const bot = await requireUsableBot(deps.db.kysely, userId, conversation.bot_id);
-  return saveUserMessage(deps, bot, conversationId, { content });
+  const at = isoNow(deps.clock);
+  return deps.db.kysely.transaction().execute((tx) => saveUserMessage(tx, at, bot, conversationId, { content }));
 }
 
 /** The caller's message and its conversation; someone else's is a 404 like a missing one. */
@@ -386,12 +391,15 @@ interface ReplyJob {
   claim: ReplyClaim;
   /** The reply's own row, saved with status `streaming` before the model is asked. */
   replyId: number;
+  /** The conversation's title was its default one when the reply began, so the reply may name it. */
+  untitled: boolean;
 }
 
 /**
  * Everything that can refuse a reply happens here, before the caller commits to a response: ownership,
  * an inactive bot, a reply already running in the conversation. Then the user message is saved, so it is
- * kept whatever happens to the reply, and the reply's row is created.
+ * kept whatever happens to the reply, and the reply's row is created, both in one transaction: this is the
+ * path to the reply's first token, and each statement of it is a round trip on PostgreSQL.
  */
 export async function beginReply(
   deps: ReplyDeps,
@@ -406,24 +414,35 @@ export async function beginReply(
   const claim = await deps.replies.claim(conversation.id);
   if (!claim) throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
   try {
-    const { question, saved } = await resolveQuestion(deps, bot, conversation.id, request.target);
-    const replyRow = await insertMessage(
-      db,
-      { conversationId: conversation.id, parentId: question.id, role: 'assistant', content: '', status: 'streaming' },
-      isoNow(deps.clock),
-    );
-    await stampReplyVersion(db, replyRow.id, bot.id);
+    const at = isoNow(deps.clock);
+    const { question, saved, replyId } = await db.transaction().execute(async (tx) => {
+      const resolved = await resolveQuestion(tx, at, bot, conversation.id, request.target);
+      const replyRow = await insertMessage(
+        tx,
+        {
+          conversationId: conversation.id,
+          parentId: resolved.question.id,
+          role: 'assistant',
+          content: '',
+          status: 'streaming',
+          versionOfBot: bot.id,
+        },
+        at,
+      );
+      return { ...resolved, replyId: replyRow.id };
+    });
     const job: ReplyJob = {
       userId,
       bot,
       question,
       replaces: request.target.kind === 'regenerate',
       claim,
-      replyId: replyRow.id,
+      replyId,
+      untitled: conversation.title_source === 'default',
     };
     return {
       userMessage: saved,
-      replyId: replyRow.id,
+      replyId,
       stop: claim.stop,
       run: (onEvent) => writeReply(deps, job, onEvent).finally(claim.release),
     };
@@ -433,8 +452,7 @@ export async function beginReply(
   }
 }
 
-async function resolveQuestion(deps: ChatDeps, bot: Bot, conversationId: number, target: ReplyTarget) {
-  const db = deps.db.kysely;
+async function resolveQuestion(db: Executor, at: string, bot: Bot, conversationId: number, target: ReplyTarget) {
   if (target.kind === 'regenerate') {
     const last = await findLastMessage(db, conversationId, 'user');
     if (!last) throw new AppError('CONFLICT', CHAT_MESSAGES.nothingToRegenerate);
@@ -450,10 +468,13 @@ async function resolveQuestion(deps: ChatDeps, bot: Bot, conversationId: number,
     // Checked by conversationOfEdit; looked at again under the conversation's reply lock.
     if (!replaces?.active || replaces.conversation_id !== conversationId) throw notFound('Message');
     const fileIds = fileIdsOf(replaces);
-    const saved = await saveUserMessage(deps, bot, conversationId, { content: target.content, fileIds, replaces });
+    const saved = await saveUserMessage(db, at, bot, conversationId, { content: target.content, fileIds, replaces });
     return { question: saved, saved };
   }
-  const saved = await saveUserMessage(deps, bot, conversationId, { content: target.content, fileIds: target.fileIds });
+  const saved = await saveUserMessage(db, at, bot, conversationId, {
+    content: target.content,
+    fileIds: target.fileIds,
+  });
   return { question: saved, saved };
 }
 
@@ -602,7 +623,7 @@ async function writeReply(
     deps.log.warn({ err, conversationId: question.conversationId }, 'chat reply: could not save the reply');
     error = (await whatWasDeleted(deps, job)) ?? error ?? CHAT_ERRORS.unknown;
   }
-  if (message?.status === 'complete') nameConversation(deps, job, message.content);
+  if (message?.status === 'complete' && job.untitled) nameConversation(deps, job, message.content);
   return error ? { status: 'failed', error, message } : { status: stopped ? 'stopped' : 'complete', message };
 }
 
@@ -625,7 +646,8 @@ async function whatWasDeleted(deps: ReplyDeps, job: ReplyJob): Promise<string | 
 
 /**
  * Names a conversation still titled 'Conversation with {name}' after its subject (decision 0014), in the
- * background: the reply never waits for it, and a user's rename in the meantime wins.
+ * background: the reply never waits for it, and a user's rename in the meantime wins. Only asked for when the
+ * title was the default one as the reply began: a title never goes back to the default.
  */
 function nameConversation(deps: ReplyDeps, job: ReplyJob, reply: string) {
   const task = (async () => {

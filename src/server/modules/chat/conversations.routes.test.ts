@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHAT_MESSAGES } from '@shared/contracts/chat';
 import { offlineReplyText } from '../../ai/tasks/chat-reply';
 import { expectError, expectValidation, startCheckedApp } from '../../../../tests/support/auth-api';
@@ -327,6 +327,11 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
     const conversation = await createConversation(t, alice.token, bot.id);
     await post('/api/bot-message', { conversationId: conversation.id, botId: bot.id, userMessageContent: 'Mine' });
     const id = conversation.id;
+    // The reply names the conversation in the background: once named, only the calls below could change it.
+    await vi.waitFor(async () => {
+      const named = await t.request('GET', `/api/conversations/${id}`, { token: alice.token });
+      expect(named.body.titleSource).toBe('auto');
+    });
     const before = {
       conversation: (await t.request('GET', `/api/conversations/${id}`, { token: alice.token })).body,
       messages: await messagesOf(t, alice.token, id),

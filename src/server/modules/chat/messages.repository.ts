@@ -97,12 +97,17 @@ export interface NewMessage {
   content: string;
   status: MessageStatus;
   fileIds?: number[];
+  /**
+   * A reply: the bot whose version in force now is stamped on it, so ratings and insights know which version
+   * answered. In the insert itself, as it is on the way to the reply's first token.
+   */
+  versionOfBot?: number;
 }
 
 export const insertMessage = (db: Executor, m: NewMessage, now: string) =>
   db
     .insertInto('messages')
-    .values({
+    .values(({ selectFrom }) => ({
       conversation_id: m.conversationId,
       parent_id: m.parentId,
       role: m.role,
@@ -111,7 +116,10 @@ export const insertMessage = (db: Executor, m: NewMessage, now: string) =>
       created_at: now,
       updated_at: now,
       file_ids: m.fileIds?.length ? toJson(m.fileIds) : null,
-    })
+      ...(m.versionOfBot === undefined
+        ? {}
+        : { bot_version: selectFrom('bots').select('version').where('id', '=', m.versionOfBot) }),
+    }))
     .returningAll()
     .executeTakeFirstOrThrow();
 
