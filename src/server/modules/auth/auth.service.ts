@@ -38,7 +38,7 @@ import {
   deleteExpiredSessions,
   deleteSessionByHash,
   deleteUserSessions,
-  findLiveSession,
+  findLiveSessionUser,
   insertSession,
 } from './sessions.repository';
 
@@ -190,11 +190,8 @@ export async function login(deps: AuthDeps, body: LoginBody) {
 }
 
 export async function authenticate(deps: Pick<AuthDeps, 'db' | 'clock'>, token: string): Promise<Session | null> {
-  const db = deps.db.kysely;
-  const session = await findLiveSession(db, hashToken(token), isoNow(deps.clock));
-  if (!session) return null;
-  const row = await findUserById(db, session.user_id);
-  return row ? { user: toUser(row), sessionId: session.id } : null;
+  const row = await findLiveSessionUser(deps.db.kysely, hashToken(token), isoNow(deps.clock));
+  return row ? { user: toUser(row), sessionId: row.session_id } : null;
 }
 
 export async function logout(deps: AuthDeps, token: string) {
