@@ -154,6 +154,10 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
       if (stored[i] === 1) {
         outgoing.storedSeq = Math.max(outgoing.storedSeq, upTo);
         if (refresh) outgoing.refreshedAt = now;
+        // Redis has the whole reply: other instances replay it from there, this one needs no deltas any more.
+        if (outgoing.endedAt !== undefined && outgoing.storedSeq === outgoing.log.events.length) {
+          outgoing.log.dropDeltas();
+        }
         // Given up when even this instance no longer keeps the reply.
       } else if (outgoing.endedAt === undefined || now - outgoing.endedAt < keepMs) {
         enqueue(outgoing, RETRY_MS);

@@ -51,9 +51,13 @@ export function parseReplyEventId(id: string): { replyId: string; seq: number } 
 
 /** The events of one reply in memory, and its followers on this instance. */
 export class ReplyLog {
-  readonly events: ChatStreamEvent[] = [];
+  /** By seq - 1; null where `dropDeltas` removed a delta. */
+  readonly events: (ChatStreamEvent | null)[] = [];
   ended = false;
   private waiters: (() => void)[] = [];
+  /** Clients following the reply live, which get every delta; the deltas are dropped once they are done. */
+  private following = 0;
+  private dropWhenIdle = false;
 
   constructor(
     readonly conversationId: number,
@@ -71,15 +75,28 @@ export class ReplyLog {
     this.wake();
   }
 
+  /**
+   * Once the reply has ended, its text deltas are not needed (200 tokens are ~25 KiB, kept for keepMs): a
+   * client that reconnects after the end gets the other events it missed, and `done` brings the saved reply
+   * whole, which replaces what it had streamed (after `error` it fetches the conversation again).
+   */
+  dropDeltas() {
+    this.dropWhenIdle = this.following > 0;
+    if (this.dropWhenIdle) return;
+    for (const [i, event] of this.events.entries()) if (event?.event === 'delta') this.events[i] = null;
+  }
+
   async *follow(afterSeq: number, signal: AbortSignal): AsyncGenerator<ReplyEventEntry> {
     let wait: (() => void) | undefined;
     const onAbort = () => wait?.();
     signal.addEventListener('abort', onAbort, { once: true });
+    this.following += 1;
     try {
       let seq = afterSeq;
       while (!signal.aborted) {
         while (seq < this.events.length) {
-          const event = this.events[seq++]!;
+          const event = this.events[seq++];
+          if (!event) continue;
           yield { id: `${this.replyId}-${seq}`, event };
           if (isTerminalEvent(event) || signal.aborted) return;
         }
@@ -91,6 +108,8 @@ export class ReplyLog {
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
+      this.following -= 1;
+      if (this.dropWhenIdle) this.dropDeltas();
     }
   }
 
@@ -137,7 +156,13 @@ export function inProcessReplyEvents(options: { keepMs?: number } = {}): ReplyEv
   return {
     open(conversationId, replyId) {
       const log = logs.open(conversationId, replyId);
-      return { append: (event) => log.append(event), end: () => logs.end(log) };
+      return {
+        append: (event) => log.append(event),
+        end: () => {
+          logs.end(log);
+          log.dropDeltas();
+        },
+      };
     },
     async *follow(conversationId, { after, signal }) {
       const position = after === undefined ? undefined : parseReplyEventId(after);
