@@ -6,7 +6,7 @@ import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { signUp, type TestApp } from '../../../../tests/support/test-app';
 import { hashToken } from '../../lib/tokens';
-import { EXPIRED_KEY_KEPT_MS } from './keys.service';
+import { EXPIRED_KEY_KEPT_MS, KEY_LAST_USED_PRECISION_MS } from './keys.service';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -76,7 +76,16 @@ describe.each(databaseKinds)('API keys, on %s', (kind) => {
     const created = await t.request('POST', '/api/keys', { token, body: { name: 'all', botId: null } });
     expect((await modelsWith(created.body.key)).status).toBe(200);
     const [listed] = (await t.request('GET', '/api/keys', { token })).body.keys;
-    expect(listed.lastUsedAt).toBe(clock.now().toISOString());
+    const firstUse = clock.now().toISOString();
+    expect(listed.lastUsedAt).toBe(firstUse);
+    // To the minute: a busy key does not write its row on every call.
+    const lastUsed = async () => (await t.request('GET', '/api/keys', { token })).body.keys[0].lastUsedAt;
+    clock.advance(KEY_LAST_USED_PRECISION_MS - 1000);
+    await modelsWith(created.body.key);
+    expect(await lastUsed()).toBe(firstUse);
+    clock.advance(1000);
+    await modelsWith(created.body.key);
+    expect(await lastUsed()).toBe(clock.now().toISOString());
 
     const foreign = await t.request('DELETE', `/api/keys/${created.body.id}`, { token: other.token });
     expectError(foreign, 404, KEY_MESSAGES.notFound);

@@ -70,12 +70,21 @@ export async function revokeKey(deps: KeysDeps, userId: number, id: number) {
   return { message: KEY_MESSAGES.revoked };
 }
 
+/**
+ * How stale a key's "last used" may be: a busy key would otherwise write its row on every call, a commit on
+ * the way to each streamed reply's first token.
+ */
+export const KEY_LAST_USED_PRECISION_MS = 60_000;
+
 /** The key's row when it exists and has not expired (its use is then recorded); null otherwise. */
 export async function authenticateKey(deps: KeysDeps, key: string): Promise<ApiKeyRow | null> {
   if (!key.startsWith(KEY_PREFIX)) return null;
   const row = await findKeyByHash(deps.db.kysely, hashToken(key));
   if (!row || isExpired(deps.clock, row.expires_at)) return null;
-  await touchKey(deps.db.kysely, row.id, isoNow(deps.clock));
+  const now = deps.clock.now().getTime();
+  if (row.last_used_at === null || now - Date.parse(row.last_used_at) >= KEY_LAST_USED_PRECISION_MS) {
+    await touchKey(deps.db.kysely, row.id, isoNow(deps.clock));
+  }
   return row;
 }
 
