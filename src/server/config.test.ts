@@ -53,6 +53,7 @@ describe('loadConfig', () => {
         promptGenerationPerMinute: 30,
         apiKeyPerMinute: 60,
         sharesPerMinute: 60,
+        widgetPerMinute: 20,
       },
       chat: { firstTokenTimeoutMs: 30_000, totalTimeoutMs: 120_000, staleReplyMs: 15_000 },
     });
