@@ -11,6 +11,9 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/forgot-password',
   'POST /api/auth/reset-password',
   'GET /api/shares/{token}',
+  // The embedded widget's anonymous visitors (decision 0018).
+  'GET /api/widget/{botId}/messages',
+  'POST /api/widget/{botId}/replies',
 ];
 
 describe('signed-in routes', () => {
