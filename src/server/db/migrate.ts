@@ -11,6 +11,7 @@ import { training } from './migrations/0008-training';
 import { evaluations } from './migrations/0009-evaluations';
 import { searchSpeed } from './migrations/0010-search-speed';
 import { sharing } from './migrations/0011-sharing';
+import { knowledgeRanking } from './migrations/0012-knowledge-ranking';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-evaluations': evaluations,
   '0010-search-speed': searchSpeed,
   '0011-sharing': sharing,
+  '0012-knowledge-ranking': knowledgeRanking,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -172,8 +172,21 @@ const scopeSql = (s: SearchScope) =>
   })`;
 
 /**
+ * On PostgreSQL, how many passages ts_rank reads at most, unless the question's rarer words are in fewer passages
+ * than asked for: its words are taken rarest first while the passages holding them add up to no more than this,
+ * and while they add up to fewer passages than the search asks for.
+ */
+const RANKED_PASSAGES = 2000;
+
+/**
  * Chunk ids best first by the database's own full-text ranking: FTS5's bm25 (lower is better) on SQLite,
  * ts_rank over the GIN-indexed tsvector on PostgreSQL. `terms` are plain words (letters and digits only).
+ *
+ * ts_rank reads each candidate's tsvector, and an OR of every word makes nearly every passage a candidate once
+ * a common word is in the question. So on PostgreSQL the candidates are the passages holding the question's
+ * rarest words (counted per file in `file_terms`, see migration 0012), and ts_rank orders them by all its
+ * words. A passage holding only common words is left out only when the passages of rarer words are enough to
+ * answer (`limit` of them at least), and adding it would make ts_rank read thousands.
  */
 export async function searchFullText(
   db: Executor,
@@ -190,11 +203,19 @@ export async function searchFullText(
           join files f on f.id = c.file_id
           where file_chunks_fts match ${terms.map((t) => `"${t}"`).join(' OR ')} and ${scopeSql(scope)}
           order by bm25(file_chunks_fts, 1.0, 0.5) limit ${limit}`
-      : sql<{ id: number }>`select c.id from file_chunks c
-          join files f on f.id = c.file_id,
-          to_tsquery('english', ${terms.join(' | ')}) q
-          where c.tsv @@ q and ${scopeSql(scope)}
-          order by ts_rank(c.tsv, q) desc, c.id limit ${limit}`;
+      : sql<{ id: number }>`with scoped as materialized (select f.id from files f where ${scopeSql(scope)}),
+          counted as (
+            select t.lexeme, sum(t.chunks) as chunks from scoped s
+            join file_terms t on t.file_id = s.id
+            where t.lexeme = any(tsvector_to_array(to_tsvector('english', ${terms.join(' ')})))
+            group by t.lexeme),
+          rarest as (
+            select string_agg(quote_literal(lexeme), ' | ')::tsquery as words from (
+              select lexeme, chunks, sum(chunks) over (order by chunks, lexeme) as passages from counted) w
+            where passages <= ${RANKED_PASSAGES} or passages - chunks < ${limit})
+          select c.id from file_chunks c, to_tsquery('english', ${terms.join(' | ')}) question
+          where c.tsv @@ (select words from rarest) and c.file_id = any(array(select id from scoped))
+          order by ts_rank(c.tsv, question) desc, c.id limit ${limit}`;
   return (await query.execute(db)).rows.map((r) => Number(r.id));
 }
 

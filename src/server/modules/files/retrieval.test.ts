@@ -132,6 +132,32 @@ describe.each(databaseKinds)('retrieval (%s)', (kind) => {
     expect(await ask('')).toEqual([]);
   });
 
+  it('finds the passage of the rare words of a question whose common words are in thousands of passages', async () => {
+    const t = await start();
+    const owner = await signUp(t);
+    const bot = await createBot(t, owner.token, { capabilities: ['document_analysis'] });
+    // Every heading starts a passage: 2,500 about the kettle, 100 of them about its whistle, one about what
+    // the whistle is made of.
+    const parts = Array.from(
+      { length: 2500 },
+      (_, i) => `# Part ${i + 1}\nThe kettle ${i % 25 === 0 ? 'whistle sings' : 'boils water'} quickly.`,
+    );
+    parts[1700] = '# Part 1701\nThe kettle whistle is made of brass.';
+    const manual = await upload(t, owner.token, `/api/bots/${bot.id}/files`, 'manual.md', text(parts.join('\n\n')));
+    expect(manual).toMatchObject({ status: 'ready', chunkCount: 2500 });
+    const deps: RetrievalDeps = { db: t.db, embeddings: null };
+    const ask = (query: string) => searchChunks(deps, { userId: owner.user.id as number, botId: bot.id, query });
+
+    const whistle = await ask('What is the kettle whistle made of?');
+    expect(whistle[0]).toMatchObject({ section: 'Part 1701' });
+    expect(whistle.every((p) => p.text.includes('whistle'))).toBe(true);
+    // Only common words: their passages are still found.
+    expect(await ask('Does the kettle boil water?')).toHaveLength(5);
+
+    await t.request('DELETE', `/api/files/${manual.id}`, { token: owner.token });
+    expect(await ask('kettle whistle')).toEqual([]);
+  });
+
   it('stores embeddings and fuses them with full-text ranking when LLM_EMBEDDING_MODEL is set', async () => {
     const t = await start({
       env: { LLM_BASE_URL: llm.baseUrl, LLM_MODEL: llm.model, LLM_EMBEDDING_MODEL: 'fake-embed' },
