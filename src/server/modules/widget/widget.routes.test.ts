@@ -115,6 +115,7 @@ describe.each(databaseKinds)('embed widget, on %s', (kind) => {
     const body = await capped.json();
     expect(body.message).toBe(WIDGET_MESSAGES.capReached);
     expect(body.retryAfter).toBeGreaterThan(0);
+    expect(capped.headers.get('retry-after')).toBe(String(body.retryAfter));
   });
 
   it('lists widget conversations to the owner only, and keeps them out of the owner’s History and search', async () => {

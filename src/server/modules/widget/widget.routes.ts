@@ -118,12 +118,14 @@ const visitorRoutes: FastifyPluginAsyncZod<{ deps: ChatDeps; limitPerAddress: pr
       },
     },
     async (request, reply) => {
-      const { conversationId, pending } = await widget.beginWidgetReply(
-        { ...deps, log: request.log },
-        request.params.botId,
-        callerOf(request),
-        request.body.content,
-      );
+      const { conversationId, pending } = await widget
+        .beginWidgetReply({ ...deps, log: request.log }, request.params.botId, callerOf(request), request.body.content)
+        .catch((error: unknown) => {
+          // The daily cap says when it resets, as the per-address limit does.
+          if (error instanceof AppError && typeof error.details.retryAfter === 'number')
+            reply.header('retry-after', String(error.details.retryAfter));
+          throw error;
+        });
       await streamReply(reply, deps, conversationId, pending);
     },
   );
