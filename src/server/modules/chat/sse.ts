@@ -15,7 +15,8 @@ export interface SseChannel {
 
 /**
  * Takes the response over from Fastify and opens a server-sent event stream on it. The headers go out at
- * once, so the client knows the request was accepted before the model writes anything.
+ * once (by the next turn of the event loop), so the client knows the request was accepted before the model
+ * writes anything.
  */
 export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): SseChannel {
   reply.hijack();
@@ -33,7 +34,6 @@ export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): Ss
     // shutdown waiting for the keep-alive timeout after the reply was stopped.
     connection: 'close',
   });
-  res.flushHeaders();
 
   const writable = () => !res.writableEnded && !res.destroyed;
   const gone = new AbortController();
@@ -47,18 +47,29 @@ export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): Ss
 
   // Events sent in one turn of the event loop leave in one write of one string: under load the model's tokens
   // arrive in batches, and a write per token (even corked: a buffer each, gathered by writev) costs more than
-  // relaying it.
+  // relaying it. The headers leave with the first events, which callers send in the turn that opened the
+  // stream, or alone on the next turn (flushHeaders now would cost a write of its own per stream).
   let pending = '';
+  let scheduled = false;
+  let started = false;
   const flush = () => {
+    scheduled = false;
     const text = pending;
     pending = '';
-    if (text && writable()) res.write(text);
+    if ((text || !started) && writable()) res.write(text);
+    started = true;
   };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+  schedule();
 
   const write = (text: string) => {
     if (!writable()) return;
-    if (!pending) setImmediate(flush);
     pending += text;
+    schedule();
   };
 
   return {

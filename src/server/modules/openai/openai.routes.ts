@@ -34,6 +34,9 @@ const tags = ['OpenAI-compatible API'];
 const security = [{ bearer: [] }];
 const errors = { 400: openAiErrorSchema, 401: openAiErrorSchema, 404: openAiErrorSchema, 429: openAiErrorSchema };
 
+/** Stands for a token's text in the chunk cut around it; no other field of a chunk can hold it. */
+const TEXT_SLOT = '\u0000';
+
 const STATELESS =
   'Stateless, like OpenAI’s API: the messages you send are the whole conversation, and nothing of the exchange is stored in Botty (only the bot’s usage count goes up).';
 
@@ -113,26 +116,30 @@ export const openAiRoutes: FastifyPluginAsyncZod<{ deps: OpenAiDeps; rateLimit: 
       const includeUsage = Boolean(body.stream_options?.include_usage);
       const channel = openSse(reply);
       const data = (payload: unknown) => channel.write(`data: ${JSON.stringify(payload)}\n\n`);
-      const chunk = (choices: unknown[], usage: unknown = null) =>
-        data({
-          id,
-          object: 'chat.completion.chunk',
-          created,
-          model: body.model,
-          choices,
-          // With include_usage, every chunk carries `usage`: null until the last one, which has no choices.
-          ...(includeUsage ? { usage } : {}),
-        });
+      const chunkOf = (choices: unknown[], usage: unknown = null) => ({
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: body.model,
+        choices,
+        // With include_usage, every chunk carries `usage`: null until the last one, which has no choices.
+        ...(includeUsage ? { usage } : {}),
+      });
+      const chunk = (choices: unknown[], usage: unknown = null) => data(chunkOf(choices, usage));
       const choice = (delta: object, finishReason: 'stop' | null = null) => ({
         index: 0,
         delta,
         logprobs: null,
         finish_reason: finishReason,
       });
+      // A token's chunk is the same JSON around its text, cut once here: per token, only the text is serialised.
+      const [beforeText, afterText] = JSON.stringify(chunkOf([choice({ content: TEXT_SLOT })])).split(
+        JSON.stringify(TEXT_SLOT),
+      );
       chunk([choice({ role: 'assistant', content: '' })]);
       try {
         const usage = await complete(deps, { ...completion, signal: channel.gone }, (text) =>
-          chunk([choice({ content: text })]),
+          channel.write(`data: ${beforeText}${JSON.stringify(text)}${afterText}\n\n`),
         );
         chunk([choice({}, 'stop')]);
         if (includeUsage) chunk([], usageOf(usage));
