@@ -2,16 +2,18 @@
  * Chat streaming: what Botty's relay costs between the model and the browser, beside the floor.
  *
  * A fake OpenAI-compatible model (own process) writes TOKENS-token replies as fast as it can. The same load goes
- * three ways, each at 1, 50 and 500 concurrent streams, in alternation so that drifting background load hits
- * all three alike:
+ * four ways, each at 1, 50 and 500 concurrent streams, in alternation so that drifting background load hits
+ * all alike:
  * - bare relay: a plain `node:http` SSE relay (own process, support/bare-relay-process.ts): the floor;
  * - model direct: the model's own stream, no relay;
  * - Botty: POST /api/conversations/{id}/stream (server in its own process, SQLite, or the PostgreSQL in
- *   BENCH_DATABASE_URL), with its auth, database writes, checkpoints and SSE events.
+ *   BENCH_DATABASE_URL), with its auth, database writes, checkpoints and SSE events;
+ * - /v1: the same server's OpenAI-compatible POST /v1/chat/completions with `stream: true` (API key, the bot as
+ *   model `bot-{id}`, stateless: no conversation is stored), chunks as OpenAI writes them.
  * Figures: time to first token (request sent → first text) p50/p95, wall time for all streams of a load, errors
  * (failed streams, or fewer than TOKENS tokens), the relay processes' CPU per relayed token, and Botty's memory
  * per open stream (RSS and heap growth with MEMORY_STREAMS replies held open by a stalled model, after a full
- * GC), beside the targets of issue 10. Loopback only; stops by itself within DEADLINE_MS.
+ * GC), beside the targets of issue 10, for Botty's own endpoint and for /v1 (issue 12). Loopback only; stops by itself within DEADLINE_MS.
  *
  * BENCH_CPU_PROF=<dir> runs the Botty server under `node --cpu-prof` and leaves its profile in <dir>;
  * BENCH_STREAMS=500 (or 1, 50) runs that load alone, e.g. to profile it.
@@ -32,11 +34,13 @@ const TOKENS = 200;
 const MAX_STREAMS = Math.max(...LEVELS.map((level) => level.streams));
 const MEMORY_STREAMS = 500;
 const HOLD_MARKER = '[hold]';
-const DEADLINE_MS = 170_000;
+const DEADLINE_MS = 240_000;
 const TARGETS = { firstTokenOverheadMs: 3, wallRatio: 1.5, memoryPerStreamBytes: 64 * 1024 };
 
-const WAYS = ['bare relay', 'model direct', 'Botty'] as const;
+const WAYS = ['bare relay', 'model direct', 'Botty', '/v1'] as const;
 type Way = (typeof WAYS)[number];
+/** The ways through Botty, each set beside the bare relay. */
+const BOTTY_WAYS = ['Botty', '/v1'] as const satisfies readonly Way[];
 
 function startChild<T>(
   script: string,
@@ -106,7 +110,13 @@ try {
   });
   const profileDir = process.env.BENCH_CPU_PROF;
   const databaseUrl = process.env.BENCH_DATABASE_URL;
-  const server = await startChild<{ url: string; token: string; conversationIds: number[] }>(
+  const server = await startChild<{
+    url: string;
+    token: string;
+    conversationIds: number[];
+    apiKey: string;
+    model: string;
+  }>(
     './support/chat-server-process.ts',
     // The held replies get conversations of their own: theirs stay busy while the server saves what they wrote.
     { modelBaseUrl: model.ready.baseUrl, conversations: MAX_STREAMS + MEMORY_STREAMS },
@@ -115,8 +125,14 @@ try {
       env: { TEST_DATABASE_URL: databaseUrl ?? '' },
     },
   );
-  const { url, token, conversationIds } = server.ready;
+  const { url, token, conversationIds, apiKey, model: botModel } = server.ready;
   const auth = { authorization: `Bearer ${token}` };
+  const keyAuth = { authorization: `Bearer ${apiKey}` };
+  const completion = (content: string) => ({
+    model: botModel,
+    stream: true,
+    messages: [{ role: 'user', content }],
+  });
 
   const stream: Record<Way, (i: number) => Promise<StreamResult>> = {
     'bare relay': (i) => openStream(bare.ready.url, { content: `Question ${i}` }, relayEvent),
@@ -133,10 +149,12 @@ try {
         relayEvent,
         auth,
       ),
+    '/v1': (i) => openStream(`${url}/v1/chat/completions`, completion(`Question ${i}`), openAiEvent, keyAuth),
   };
   const cpuOf: Partial<Record<Way, () => Promise<number>>> = {
     'bare relay': () => ask<number>(bare.child, 'cpu'),
     Botty: () => ask<number>(server.child, 'cpu'),
+    '/v1': () => ask<number>(server.child, 'cpu'),
   };
 
   interface Load {
@@ -168,7 +186,7 @@ try {
   for (const way of WAYS)
     await runLoad(way, 20, { ttfts: [], walls: [], errors: 0, firstError: null, tokens: 0, cpuMicros: 0 });
 
-  const rows: string[][] = [['', ...WAYS, 'Botty/bare', 'target', '']];
+  const rows: string[][] = [['', ...WAYS, 'Botty/bare', '/v1/bare', 'target', 'Botty', '/v1']];
   const cpu = Object.fromEntries(WAYS.map((way) => [way, { micros: 0, tokens: 0 }])) as Record<
     Way,
     { micros: number; tokens: number }
@@ -194,92 +212,111 @@ try {
     const wall = figure((load) => percentile(load.walls, 50));
     const errors = figure((load) => load.errors);
     const label = `${n} stream${n > 1 ? 's' : ''}${rounds > 1 ? ` (×${rounds})` : ''}`;
-    const overhead = p50[2]! - p50[0]!;
+    const column = (way: Way) => WAYS.indexOf(way);
+    const overhead = (way: Way) => p50[column(way)]! - p50[0]!;
+    const ratio = (values: number[]) => BOTTY_WAYS.map((way) => values[column(way)]! / values[0]!);
     if (rows.length > 1) rows.push([]);
     rows.push(
       [
         `${label}: first token p50`,
         ...p50.map(ms),
-        `${times(p50[2]! / p50[0]!)} (+${ms(overhead)})`,
+        ...BOTTY_WAYS.map((way, i) => `${times(ratio(p50)[i]!)} (+${ms(overhead(way))})`),
         ...(n === 1
-          ? [`≤ +${TARGETS.firstTokenOverheadMs} ms`, verdict(overhead <= TARGETS.firstTokenOverheadMs)]
+          ? [
+              `≤ +${TARGETS.firstTokenOverheadMs} ms`,
+              ...BOTTY_WAYS.map((way) => verdict(overhead(way) <= TARGETS.firstTokenOverheadMs)),
+            ]
           : []),
       ],
-      [`  first token p95`, ...p95.map(ms), times(p95[2]! / p95[0]!)],
+      [`  first token p95`, ...p95.map(ms), ...ratio(p95).map(times)],
       [
         `  wall, all streams${rounds > 1 ? ' (median)' : ''}`,
         ...wall.map(ms),
-        times(wall[2]! / wall[0]!),
-        ...(n > 1 ? [`≤ ${TARGETS.wallRatio}×`, verdict(wall[2]! / wall[0]! <= TARGETS.wallRatio)] : []),
+        ...ratio(wall).map(times),
+        ...(n > 1 ? [`≤ ${TARGETS.wallRatio}×`, ...ratio(wall).map((r) => verdict(r <= TARGETS.wallRatio))] : []),
       ],
-      [`  errors`, ...errors.map(String), '', ...(n > 1 ? ['0', verdict(errors[2] === 0)] : [])],
+      [
+        `  errors`,
+        ...errors.map(String),
+        '',
+        '',
+        ...(n > 1 ? ['0', ...BOTTY_WAYS.map((way) => verdict(errors[column(way)] === 0))] : []),
+      ],
     );
     for (const way of WAYS) {
       if (loads[way].firstError) console.error(`${way}, ${n} streams, first error: ${loads[way].firstError}`);
     }
   }
 
-  // Memory: replies held open by a model that stalls after one token, read after a full GC.
+  // Memory: replies held open by a model that stalls after one token, read after a full GC. /v1 first: its
+  // streams end when their client goes away, while Botty's replies go on (only Stop ends them).
   const memory = () => ask<{ rss: number; heapUsed: number }>(server.child, 'memory');
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const idle = await memory();
-  const holders = new AbortController();
-  setMaxListeners(MEMORY_STREAMS, holders.signal);
-  // Each resolves once its stream has carried a token, i.e. the reply is fully under way on the server.
-  const opened = Array.from(
-    { length: MEMORY_STREAMS },
-    (_, i) =>
-      new Promise<void>((resolve, reject) => {
-        openStream(
-          `${url}/api/conversations/${conversationIds[MAX_STREAMS + i]}/stream`,
-          { content: `Question ${i} ${HOLD_MARKER}` },
-          relayEvent,
-          auth,
-          holders.signal,
-          resolve,
-        ).then((result) => (holders.signal.aborted ? resolve() : reject(new Error(result.error ?? 'stream ended'))));
-      }),
-  );
-  await Promise.all(opened);
-  const open = await memory();
-  holders.abort();
+  async function memoryPerStream(open: (i: number, signal: AbortSignal, onToken: () => void) => Promise<StreamResult>) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const idle = await memory();
+    const holders = new AbortController();
+    setMaxListeners(MEMORY_STREAMS, holders.signal);
+    // Each resolves once its stream has carried a token, i.e. the reply is fully under way on the server.
+    const opened = Array.from(
+      { length: MEMORY_STREAMS },
+      (_, i) =>
+        new Promise<void>((resolve, reject) => {
+          open(i, holders.signal, resolve).then((result) =>
+            holders.signal.aborted ? resolve() : reject(new Error(result.error ?? 'stream ended')),
+          );
+        }),
+    );
+    await Promise.all(opened);
+    const held = await memory();
+    holders.abort();
+    return { rss: (held.rss - idle.rss) / MEMORY_STREAMS, heap: (held.heapUsed - idle.heapUsed) / MEMORY_STREAMS };
+  }
   const perStream = {
-    rss: (open.rss - idle.rss) / MEMORY_STREAMS,
-    heap: (open.heapUsed - idle.heapUsed) / MEMORY_STREAMS,
+    '/v1': await memoryPerStream((i, signal, onToken) =>
+      openStream(
+        `${url}/v1/chat/completions`,
+        completion(`Question ${i} ${HOLD_MARKER}`),
+        openAiEvent,
+        keyAuth,
+        signal,
+        onToken,
+      ),
+    ),
+    Botty: await memoryPerStream((i, signal, onToken) =>
+      openStream(
+        `${url}/api/conversations/${conversationIds[MAX_STREAMS + i]}/stream`,
+        { content: `Question ${i} ${HOLD_MARKER}` },
+        relayEvent,
+        auth,
+        signal,
+        onToken,
+      ),
+    ),
   };
   const perToken = (way: Way) => cpu[way].micros / cpu[way].tokens;
-  rows.push(
-    [],
-    [
-      `memory per open stream, RSS`,
-      '',
-      '',
-      kib(perStream.rss),
-      '',
-      `≤ ${kib(TARGETS.memoryPerStreamBytes)}`,
-      verdict(perStream.rss <= TARGETS.memoryPerStreamBytes),
-    ],
-    [
-      `  heap used`,
-      '',
-      '',
-      kib(perStream.heap),
-      '',
-      `≤ ${kib(TARGETS.memoryPerStreamBytes)}`,
-      verdict(perStream.heap <= TARGETS.memoryPerStreamBytes),
-    ],
-    [
-      `CPU per relayed token`,
-      `${perToken('bare relay').toFixed(1)} µs`,
-      '',
-      `${perToken('Botty').toFixed(1)} µs`,
-      times(perToken('Botty') / perToken('bare relay')),
-    ],
-  );
+  const memoryRow = (label: string, of: 'rss' | 'heap') => [
+    label,
+    '',
+    '',
+    kib(perStream.Botty[of]),
+    kib(perStream['/v1'][of]),
+    '',
+    '',
+    `≤ ${kib(TARGETS.memoryPerStreamBytes)}`,
+    ...BOTTY_WAYS.map((way) => verdict(perStream[way][of] <= TARGETS.memoryPerStreamBytes)),
+  ];
+  rows.push([], memoryRow('memory per open stream, RSS', 'rss'), memoryRow('  heap used', 'heap'), [
+    `CPU per relayed token`,
+    `${perToken('bare relay').toFixed(1)} µs`,
+    '',
+    ...BOTTY_WAYS.map((way) => `${perToken(way).toFixed(1)} µs`),
+    ...BOTTY_WAYS.map((way) => times(perToken(way) / perToken('bare relay'))),
+  ]);
 
   console.log(
     `${TOKENS}-token replies from a fake model, as fast as it writes; ${availableParallelism()} CPUs shared by the` +
-      ` client, model, bare relay and Botty (${databaseUrl ? 'PostgreSQL' : 'SQLite'}), each its own process.`,
+      ` client, model, bare relay and Botty (${databaseUrl ? 'PostgreSQL' : 'SQLite'}), each its own process;` +
+      ' Botty: POST /api/conversations/{id}/stream, /v1: its POST /v1/chat/completions (stream: true).',
   );
   console.log(
     `Wall: first request sent → last stream ended. Memory: ${MEMORY_STREAMS} replies held open, after a full GC.\n`,

@@ -6,8 +6,8 @@ import { createTestDb } from '../../tests/support/databases';
 /**
  * The Botty server alone in a process (started with --expose-gc), so its memory and CPU can be read. Its
  * database is a fresh SQLite file, or a fresh schema in the PostgreSQL named by TEST_DATABASE_URL. It sets up
- * one user with one bot and a conversation per concurrent stream (replies in a conversation run one at a time),
- * then answers 'cpu' with its CPU time so far (µs) and 'memory' with its memory after a full GC.
+ * one user with one bot, a conversation per concurrent stream (replies in a conversation run one at a time) and
+ * an API key for the OpenAI-compatible API, then answers 'cpu' with its CPU time so far (µs) and 'memory' with its memory after a full GC.
  */
 const { modelBaseUrl, conversations } = JSON.parse(process.argv[2]!) as { modelBaseUrl: string; conversations: number };
 
@@ -18,6 +18,7 @@ const config = loadConfig({
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   LLM_BASE_URL: modelBaseUrl,
   LLM_MODEL: 'fake-model',
+  RATE_LIMIT_API_KEY_PER_MINUTE: '1000000',
 });
 const limit = { max: 1_000_000, timeWindow: 60_000 };
 const app = await buildApp({ config, db: testDb.db, authRateLimit: limit, chatRateLimit: limit });
@@ -49,8 +50,10 @@ for (let i = 0; i < conversations; i += 1) {
   conversationIds.push(row.id);
 }
 
+const { key: apiKey } = await call('POST', '/api/keys', { name: 'Bench', botId: bot.id }, token);
+
 const address = app.server.address() as { port: number };
-process.send!({ url: `http://127.0.0.1:${address.port}`, token, conversationIds });
+process.send!({ url: `http://127.0.0.1:${address.port}`, token, conversationIds, apiKey, model: `bot-${bot.id}` });
 
 process.on('message', (what) => {
   if (what === 'cpu') {
