@@ -77,6 +77,15 @@ export const router = createBrowserRouter([
             ...lazyPage(async () => (await import('@/features/bot-widget/components/widget-page')).WidgetPage),
           },
           {
+            path: '/explore',
+            ...lazyPage(async () => (await import('@/features/explore/components/explore-page')).ExplorePage),
+          },
+          {
+            // A bot shared by link (decision 0017): signed-in visitors only.
+            path: '/b/:slug',
+            ...lazyPage(async () => (await import('@/features/explore/components/shared-bot-page')).SharedBotPage),
+          },
+          {
             path: '/history',
             ...lazyPage(async () => (await import('@/features/history/components/history-page')).HistoryPage),
           },

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { Bot } from '@shared/contracts/bots';
+import type { ChatBot } from './chat-bot';
 import type { Conversation } from '@shared/contracts/chat';
 import { useCreateConversation } from '@/entities/chat/api/create-conversation';
 import { serverMessage } from '@/lib/request';
@@ -9,7 +9,7 @@ import { serverMessage } from '@/lib/request';
  * caller chose an existing one. The ref keeps StrictMode's second effect run from creating a second one.
  */
 export function useStartConversation(
-  bot: Bot,
+  bot: ChatBot,
   chosenId: number | undefined,
   onStarted?: (conversation: Conversation) => void,
 ) {

@@ -1,7 +1,7 @@
 import { Settings2, X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { Bot } from '@shared/contracts/bots';
+import type { ChatBot } from '../model/chat-bot';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { BotStatusBadge } from '@/entities/bot/ui/bot-status-badge';
 import { RelativeTime } from '@/components/relative-time';
@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { WithTooltip } from '@/components/ui/tooltip';
 
 interface ChatHeaderProps {
-  bot: Bot;
+  bot: ChatBot;
   onClose: () => void;
   /** Controls the surrounding screen adds before settings and close. */
   actions?: ReactNode;
@@ -25,21 +25,29 @@ export function ChatHeader({ bot, onClose, actions }: ChatHeaderProps) {
         </h2>
         <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
           <BotStatusBadge active={bot.active} />
-          <span>
-            Created <RelativeTime date={bot.createdAt} />
-          </span>
+          {bot.ownerName ? (
+            <span>Shared by {bot.ownerName}</span>
+          ) : (
+            bot.createdAt && (
+              <span>
+                Created <RelativeTime date={bot.createdAt} />
+              </span>
+            )
+          )}
         </p>
       </div>
       <div className="-mr-1.5 flex shrink-0 items-center">
         {actions}
-        {/* Decisions §1: the settings button opens this bot in the editor. */}
-        <WithTooltip label="Bot settings">
-          <Button asChild variant="ghost" size="icon">
-            <Link to={`/create-bot?edit=${bot.id}`} aria-label="Bot settings">
-              <Settings2 aria-hidden="true" />
-            </Link>
-          </Button>
-        </WithTooltip>
+        {/* Decisions §1: the settings button opens this bot in the editor; only its owner has one. */}
+        {!bot.ownerName && (
+          <WithTooltip label="Bot settings">
+            <Button asChild variant="ghost" size="icon">
+              <Link to={`/create-bot?edit=${bot.id}`} aria-label="Bot settings">
+                <Settings2 aria-hidden="true" />
+              </Link>
+            </Button>
+          </WithTooltip>
+        )}
         <WithTooltip label="Close chat">
           <Button variant="ghost" size="icon" aria-label="Close chat" onClick={onClose}>
             <X aria-hidden="true" />

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { AlertCircle, ArrowDown, RefreshCw } from 'lucide-react';
 import { lazy, memo, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import type { Bot } from '@shared/contracts/bots';
+import type { ChatBot } from '../model/chat-bot';
 import type { Message } from '@shared/contracts/chat';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Button } from '@/components/ui/button';
@@ -23,7 +23,7 @@ const BUBBLE = 'max-w-[80%] rounded-2xl px-4 py-2.5 text-[0.9375rem] break-words
 const ESTIMATED_ROW_PX = 96;
 const HIGHLIGHT_MS = 2000;
 
-function AssistantRow({ bot, children }: { bot: Bot; children: ReactNode }) {
+function AssistantRow({ bot, children }: { bot: ChatBot; children: ReactNode }) {
   return (
     <div className="flex items-start gap-2.5">
       <BotIcon icon={bot.icon} size="sm" className="mt-0.5" />
@@ -100,7 +100,7 @@ function useCitations(messageId: number) {
 }
 
 interface AssistantMessageProps {
-  bot: Bot;
+  bot: ChatBot;
   message: Message;
   onRegenerate?: () => void;
 }
@@ -213,7 +213,7 @@ function Starters({
 }
 
 interface ChatMessagesProps {
-  bot: Bot;
+  bot: ChatBot;
   greeting: string;
   starters: string[];
   onStarter: (text: string) => void;

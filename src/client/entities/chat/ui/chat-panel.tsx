@@ -2,7 +2,7 @@ import { Info, Maximize2, PlugZap } from 'lucide-react';
 import { type CSSProperties, type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { greetingFor } from '@/entities/chat/model/greeting';
-import type { Bot } from '@shared/contracts/bots';
+import type { ChatBot } from '../model/chat-bot';
 import type { Conversation } from '@shared/contracts/chat';
 import { useChatStatus } from '@/entities/chat/api/get-chat-status';
 import { Button } from '@/components/ui/button';
@@ -23,7 +23,7 @@ import { startersOf } from '../model/starters';
 const CHAT_PANEL_HEIGHT_PX = 700;
 
 export interface ChatPanelProps {
-  bot: Bot;
+  bot: ChatBot;
   /** An existing conversation to show; without one the panel starts a new conversation with the bot. */
   conversationId?: number;
   onConversationStarted?: (conversation: Conversation) => void;
@@ -59,7 +59,7 @@ function Notice({
 }
 
 interface ConversationViewProps {
-  bot: Bot;
+  bot: ChatBot;
   conversationId: number | undefined;
   text: string;
   onTextChange: (text: string) => void;

@@ -1,9 +1,10 @@
 import { PanelLeft } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import type { Bot } from '@shared/contracts/bots';
 import type { Conversation } from '@shared/contracts/chat';
 import { useBot } from '@/entities/bot/api/get-bot';
+import { useUsableBot } from '@/entities/bot/api/sharing';
+import { chatBotOf, type ChatBot } from '@/entities/chat/model/chat-bot';
 import { useCreateConversation } from '@/entities/chat/api/create-conversation';
 import { useConversations } from '@/entities/chat/api/get-conversations';
 import { ChatPanel } from '@/entities/chat/ui/chat-panel';
@@ -32,7 +33,7 @@ function resolveConversation(requested: number | undefined, conversations: Conve
   return conversations[0]?.id;
 }
 
-function ChatWorkspace({ bot }: { bot: Bot }) {
+function ChatWorkspace({ bot }: { bot: ChatBot }) {
   useDocumentTitle(`Chat with ${bot.name}`);
   const [params, setParams] = useSearchParams();
   const { data: conversations } = useConversations(bot.id);
@@ -127,7 +128,8 @@ function ChatWorkspace({ bot }: { bot: Bot }) {
 
 /**
  * /chat/{id?} and /chat?botId= (spec §2): the bot comes from the path, else the query, else the bot whose
- * chat was opened last; with none, or one that cannot be fetched, back to /. The address is then made
+ * chat was opened last; with none, or one that cannot be fetched (neither the caller's nor shared with them),
+ * back to /. The address is then made
  * /chat/{id} so it always names its bot.
  */
 export function ChatPage() {
@@ -135,7 +137,11 @@ export function ChatPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const botId = id !== undefined ? parseId(id) : (parseId(params.get('botId')) ?? rememberedActiveBot());
-  const { data: bot, isError } = useBot(botId);
+  const own = useBot(botId);
+  // Someone else's bot the caller may use (shared by link or public): chatted with as a visitor.
+  const shared = useUsableBot(botId, own.isError);
+  const bot = own.data ?? (shared.data ? chatBotOf(shared.data) : undefined);
+  const isError = own.isError && shared.isError;
   const conversation = params.get(CONVERSATION_PARAM);
 
   useEffect(() => {

@@ -8,6 +8,7 @@ import {
   Power,
   PowerOff,
   ScrollText,
+  Share2,
   Sparkles,
   Trash2,
 } from 'lucide-react';
@@ -39,7 +40,10 @@ interface BotCardProps {
   onDelete: () => void;
   onChat: () => void;
   onExport: () => void;
+  onShare: () => void;
 }
+
+const SHARED_LABELS = { link: 'Shared by link', public: 'Public' } as const;
 
 function useSetActive(bot: Bot) {
   const update = useUpdateBot();
@@ -59,7 +63,7 @@ function useSetActive(bot: Bot) {
   return { setActive, isPending: update.isPending };
 }
 
-export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onChat, onExport }: BotCardProps) {
+export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onChat, onShare, onExport }: BotCardProps) {
   const navigate = useNavigate();
   const { setActive, isPending } = useSetActive(bot);
 
@@ -73,6 +77,12 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
           </h3>
           <div className="mt-1.5 flex flex-wrap items-center gap-2">
             <BotStatusBadge active={bot.active} />
+            {bot.sharing.visibility !== 'private' && (
+              <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
+                <Share2 className="size-3" aria-hidden="true" />
+                {SHARED_LABELS[bot.sharing.visibility]}
+              </span>
+            )}
             {pinned && (
               <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
                 <Pin className="size-3" aria-hidden="true" />
@@ -95,6 +105,10 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
             <DropdownMenuItem onSelect={onEditPrompt}>
               <ScrollText aria-hidden="true" />
               Edit Custom Prompt
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={onShare}>
+              <Share2 aria-hidden="true" />
+              Share Botty
             </DropdownMenuItem>
             <DropdownMenuItem onSelect={onTogglePin}>
               {pinned ? <PinOff aria-hidden="true" /> : <Pin aria-hidden="true" />}

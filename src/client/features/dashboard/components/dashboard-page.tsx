@@ -15,6 +15,7 @@ import { DeleteBotDialog } from './delete-bot-dialog';
 import { ExportBotDialog } from './export-bot-dialog';
 import { ImportBotButton } from './import-bot-button';
 import { RecentActivity } from './recent-activity';
+import { ShareBotDialog } from './share-bot-dialog';
 import { StatCards } from './stat-cards';
 
 const GRID = 'grid gap-4 sm:grid-cols-2';
@@ -67,6 +68,7 @@ export function DashboardPage() {
   const [editingPrompt, setEditingPrompt] = useState<Bot | null>(null);
   const [exporting, setExporting] = useState<Bot | null>(null);
   const [chatBotId, setChatBotId] = useState<number | null>(null);
+  const [sharingId, setSharingId] = useState<number | null>(null);
   const navigate = useNavigate();
   // Looked up in the list, so deleting the bot (the list drops it at once) or deactivating it closes its chat.
   const chatBot = bots?.find((bot) => bot.id === chatBotId && bot.active);
@@ -122,6 +124,7 @@ export function DashboardPage() {
                       onDelete={() => setDeleting(bot)}
                       onChat={() => openChat(bot)}
                       onExport={() => setExporting(bot)}
+                      onShare={() => setSharingId(bot.id)}
                     />
                   </li>
                 );
@@ -135,6 +138,8 @@ export function DashboardPage() {
       <DeleteBotDialog bot={deleting} onClose={() => setDeleting(null)} onDeleted={pins.forget} />
       <CustomPromptDialog bot={editingPrompt} onClose={() => setEditingPrompt(null)} />
       <ExportBotDialog bot={exporting} onClose={() => setExporting(null)} />
+      {/* Looked up in the list, so the dialog always shows the saved sharing. */}
+      <ShareBotDialog bot={bots?.find((bot) => bot.id === sharingId)} onClose={() => setSharingId(null)} />
     </PageContainer>
   );
 }

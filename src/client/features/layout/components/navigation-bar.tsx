@@ -1,4 +1,4 @@
-import { CircleUser, History, House, LayoutGrid, LogOut, Menu, Settings, X } from 'lucide-react';
+import { CircleUser, Compass, History, House, LayoutGrid, LogOut, Menu, Settings, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { Logo } from '@/components/logo';
@@ -10,6 +10,7 @@ import { cn } from '@/lib/cn';
 const LINKS = [
   { to: '/', label: 'Home', icon: House },
   { to: '/dashboard', label: 'My Botties', icon: LayoutGrid },
+  { to: '/explore', label: 'Explore', icon: Compass },
   { to: '/history', label: 'History', icon: History },
 ] as const;
 
