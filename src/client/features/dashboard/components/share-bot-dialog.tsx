@@ -16,18 +16,20 @@ import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/request';
 
-const CHOICES: { value: BotVisibility; label: string; explain: string; icon: typeof Lock }[] = [
-  { value: 'private', label: 'Private', explain: 'Only you can chat with it.', icon: Lock },
+const CHOICES: { value: BotVisibility; label: string; explain: string; done: string; icon: typeof Lock }[] = [
+  { value: 'private', label: 'Private', explain: 'Only you can chat with it.', done: 'is now private', icon: Lock },
   {
     value: 'link',
     label: 'Link',
     explain: 'Signed-in people who have the link can chat with it and add a copy to their botties.',
+    done: 'can now be used by people with its link',
     icon: Link2,
   },
   {
     value: 'public',
     label: 'Public',
     explain: 'Listed on Explore for every signed-in user, who can chat with it and add a copy.',
+    done: 'is now public',
     icon: Globe,
   },
 ];
@@ -105,7 +107,7 @@ function ShareForm({ bot }: { bot: Bot }) {
           // The first time a bot is shared, its link is made at once: that is what the owner came for.
           else if (!saved.sharing.hasLink)
             create.mutate(saved.id, { onSuccess: setLink, onError: fail('Could not make the link') });
-          toast({ title: `${bot.name} is now ${CHOICES.find((c) => c.value === next)?.label.toLowerCase()}` });
+          toast({ title: `${bot.name} ${CHOICES.find((c) => c.value === saved.sharing.visibility)?.done}` });
         },
         onError: fail('Could not change who can use the bot'),
       },

@@ -112,10 +112,7 @@ export function ExplorePage() {
 
   return (
     <PageContainer className="grid gap-6">
-      <PageHeader
-        title="Explore"
-        description="Botties other people made public: chat with them or add a copy to yours"
-      />
+      <PageHeader title="Explore" description="Botties people made public: chat with them or add a copy to yours" />
 
       <div role="search" className="grid gap-3" aria-label="Find public botties">
         <div className="relative">

@@ -29,15 +29,15 @@ export function SharedBotCard({ bot, onAdd, adding }: SharedBotCardProps) {
           </h3>
           <p className="mt-1 truncate text-xs text-muted-foreground">by {bot.isOwner ? 'you' : bot.ownerName}</p>
         </div>
-        <Badge variant="secondary" className="shrink-0">
-          {purposeLabel(bot.purpose)}
-        </Badge>
       </div>
       <p className="line-clamp-3 text-sm text-muted-foreground">{tidyDescription(bot.description)}</p>
-      <p className="mt-auto inline-flex items-center gap-1.5 border-t pt-4 text-xs text-muted-foreground">
-        <Users className="size-3.5" aria-hidden="true" />
-        {usersText(bot.usersCount)}
-      </p>
+      <div className="mt-auto flex flex-wrap items-center justify-between gap-2 border-t pt-4 text-xs text-muted-foreground">
+        <Badge variant="secondary">{purposeLabel(bot.purpose)}</Badge>
+        <span className="inline-flex items-center gap-1.5">
+          <Users className="size-3.5" aria-hidden="true" />
+          {usersText(bot.usersCount)}
+        </span>
+      </div>
       <div className="grid grid-cols-2 gap-2">
         <Button
           asChild
