@@ -84,11 +84,14 @@ export const updateBotFields = (db: Executor, botId: number, b: BotFields, versi
     .returningAll()
     .executeTakeFirstOrThrow();
 
-/** Counts one reply of the bot (usageCount, lastUsed); not an edit, so updated_at stays. */
-export const recordBotUse = (db: Executor, botId: number, now: string) =>
+/**
+ * Counts `uses` replies of the bot (usageCount, lastUsed), e.g. the replies saved together in one transaction;
+ * not an edit, so updated_at stays.
+ */
+export const recordBotUse = (db: Executor, botId: number, now: string, uses = 1) =>
   db
     .updateTable('bots')
-    .set((eb) => ({ usage_count: eb('usage_count', '+', 1), last_used: now }))
+    .set((eb) => ({ usage_count: eb('usage_count', '+', uses), last_used: now }))
     .where('id', '=', botId)
     .execute();
 

@@ -661,23 +661,80 @@ function nameConversation(deps: ReplyDeps, job: ReplyJob, reply: string) {
   void task.finally(() => deps.background?.delete(task));
 }
 
-/** The finished reply, or null (and its row removed) when the model wrote nothing. */
-async function saveReply(deps: ChatDeps, job: ReplyJob, reply: FinishedReply): Promise<Message | null> {
-  const at = isoNow(deps.clock);
-  const { conversationId } = job.question;
-  return deps.db.kysely.transaction().execute(async (tx) => {
+interface ReplySave {
+  job: ReplyJob;
+  reply: FinishedReply;
+  at: string;
+  resolve: (message: Message | null) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Replies waiting to be saved, per database, until the end of this turn of the event loop. */
+const replySaves = new Map<Db, ReplySave[]>();
+
+/**
+ * The finished reply, or null (and its row removed) when the model wrote nothing. Replies that end in the same
+ * turn of the event loop are saved in one transaction per database (group commit): under load many end
+ * together, and each commit costs more than the statements in it (SQLite writes the full-text index and the
+ * WAL then, PostgreSQL flushes its log). A failed group is saved again reply by reply, so that one reply's
+ * failure stays its own.
+ */
+function saveReply(deps: ChatDeps, job: ReplyJob, reply: FinishedReply): Promise<Message | null> {
+  return new Promise((resolve, reject) => {
+    const save = { job, reply, at: isoNow(deps.clock), resolve, reject };
+    const group = replySaves.get(deps.db);
+    if (group) return void group.push(save);
+    replySaves.set(deps.db, [save]);
+    setImmediate(() => void saveReplies(deps.db));
+  });
+}
+
+const settle = (save: ReplySave, result: Message | null | Error) =>
+  result instanceof Error ? save.reject(result) : save.resolve(result);
+
+async function saveReplies(db: Db) {
+  const group = replySaves.get(db)!;
+  replySaves.delete(db);
+  try {
+    const results = await db.kysely.transaction().execute((tx) => saveRepliesIn(tx, group));
+    group.forEach((save, i) => settle(save, results[i]!));
+  } catch (error) {
+    if (group.length === 1) return group[0]!.reject(error);
+    for (const save of group) {
+      db.kysely
+        .transaction()
+        .execute((tx) => saveRepliesIn(tx, [save]))
+        .then(([result]) => settle(save, result!), save.reject);
+    }
+  }
+}
+
+/** Each reply's saved message, null when it had no text, or the 404 of a reply whose row is gone. */
+async function saveRepliesIn(tx: Executor, group: ReplySave[]): Promise<(Message | null | Error)[]> {
+  const results: (Message | null | Error)[] = [];
+  const uses = new Map<number, { count: number; at: string }>();
+  for (const { job, reply, at } of group) {
     if (!reply.content) {
       await deleteMessage(tx, job.replyId);
-      return null;
+      results.push(null);
+      continue;
+    }
+    const row = await finishReply(tx, job.replyId, reply, at);
+    if (!row) {
+      results.push(notFound('Message'));
+      continue;
     }
     // Only now, so a regeneration that fails before writing anything leaves the previous reply in place.
     if (job.replaces) await deleteRepliesTo(tx, job.question.id, job.replyId);
-    const row = await finishReply(tx, job.replyId, reply, at);
-    if (!row) throw notFound('Message');
-    await touchConversation(tx, conversationId, at);
-    if (reply.status !== 'failed') await recordBotUse(tx, job.bot.id, at);
-    return toMessage(row);
-  });
+    await touchConversation(tx, job.question.conversationId, at);
+    if (reply.status !== 'failed') {
+      const use = uses.get(job.bot.id);
+      uses.set(job.bot.id, { count: (use?.count ?? 0) + 1, at: use && use.at > at ? use.at : at });
+    }
+    results.push(toMessage(row));
+  }
+  for (const [botId, { count, at }] of uses) await recordBotUse(tx, botId, at, count);
+  return results;
 }
 
 /**
