@@ -96,6 +96,8 @@ describe('bot sharing', () => {
     // The owner's bot counts the visitor's use.
     const [shared] = (await t.request<Bot[]>('GET', '/api/bots', { token: owner.token })).body;
     expect(shared!.usageCount).toBe(1);
+    await owner.page.reload();
+    await visible(owner.page.getByText('Used by 1 person besides you'));
 
     await owner.page.getByRole('button', { name: 'Actions for Trip Planner' }).click();
     await owner.page.getByRole('menuitem', { name: 'Share Botty' }).click();

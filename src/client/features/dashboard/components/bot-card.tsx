@@ -15,6 +15,7 @@ import {
 import { useNavigate } from 'react-router';
 import { tidyDescription } from '@shared/bots/description';
 import type { Bot } from '@shared/contracts/bots';
+import { useUsableBot } from '@/entities/bot/api/sharing';
 import { useUpdateBot } from '@/entities/bot/api/update-bot';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { BotStatusBadge } from '@/entities/bot/ui/bot-status-badge';
@@ -44,6 +45,13 @@ interface BotCardProps {
 }
 
 const SHARED_LABELS = { link: 'Shared by link', public: 'Public' } as const;
+
+/** How many people besides the owner use a shared bot (asked only for shared bots). */
+function SharedUsers({ botId }: { botId: number }) {
+  const { data } = useUsableBot(botId);
+  if (!data) return null;
+  return <p>{`Used by ${data.usersCount} ${data.usersCount === 1 ? 'person' : 'people'} besides you`}</p>;
+}
 
 function useSetActive(bot: Bot) {
   const update = useUpdateBot();
@@ -144,6 +152,7 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
 
       <div className="mt-auto grid gap-1 border-t pt-4 text-xs text-muted-foreground">
         <p>{`Used: ${bot.usageCount ?? 0} times`}</p>
+        {bot.sharing.visibility !== 'private' && <SharedUsers botId={bot.id} />}
         <p>Last used: {bot.lastUsed ? <RelativeTime date={bot.lastUsed} /> : 'Never'}</p>
       </div>
 
