@@ -80,6 +80,7 @@ describe('bot sharing', () => {
     await visible(visitor.page.getByRole('region', { name: 'Chat with Trip Planner' }));
     await visible(visitor.page.getByText(`Shared by ${await me(owner.token)}`));
     expect(await visitor.page.getByRole('link', { name: 'Bot settings' }).count()).toBe(0);
+    await visible(visitor.page.getByRole('button', { name: 'Add to my botties' }));
     await input(visitor.page).fill('A weekend in Lyon?');
     await input(visitor.page).press('Enter');
     await visible(visitor.page.getByRole('log', { name: 'Messages' }).getByText('Hello from the fake model.'), 15_000);

@@ -1,9 +1,9 @@
-import { PanelLeft } from 'lucide-react';
+import { CopyPlus, PanelLeft } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Conversation } from '@shared/contracts/chat';
 import { useBot } from '@/entities/bot/api/get-bot';
-import { useUsableBot } from '@/entities/bot/api/sharing';
+import { useCopyBot, useUsableBot } from '@/entities/bot/api/sharing';
 import { chatBotOf, type ChatBot } from '@/entities/chat/model/chat-bot';
 import { useCreateConversation } from '@/entities/chat/api/create-conversation';
 import { useConversations } from '@/entities/chat/api/get-conversations';
@@ -31,6 +31,41 @@ const CONVERSATION_PARAM = 'c';
 function resolveConversation(requested: number | undefined, conversations: Conversation[] | undefined) {
   if (requested === undefined || !conversations || conversations.some((c) => c.id === requested)) return requested;
   return conversations[0]?.id;
+}
+
+/** On someone else's bot: "Add to my botties" makes the caller's own copy and shows it among theirs. */
+function AddCopyButton({ bot }: { bot: ChatBot }) {
+  const copy = useCopyBot();
+  const navigate = useNavigate();
+  return (
+    <WithTooltip label="Add to my botties">
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label="Add to my botties"
+        disabled={copy.isPending}
+        onClick={() =>
+          copy.mutate(
+            { id: bot.id },
+            {
+              onSuccess: () => {
+                toast({ title: 'Added to your botties', description: `${bot.name} is now yours to change.` });
+                void navigate('/dashboard');
+              },
+              onError: (error) =>
+                toast({
+                  variant: 'destructive',
+                  title: 'Could not add the botty',
+                  description: serverMessage(error) ?? 'Please try again.',
+                }),
+            },
+          )
+        }
+      >
+        <CopyPlus aria-hidden="true" />
+      </Button>
+    </WithTooltip>
+  );
 }
 
 function ChatWorkspace({ bot }: { bot: ChatBot }) {
@@ -100,17 +135,20 @@ function ChatWorkspace({ bot }: { bot: ChatBot }) {
         onConversationStarted={(conversation) => show(conversation.id, { replace: true })}
         className="h-[calc(100dvh-5.5rem)]"
         headerActions={
-          <WithTooltip label="Conversations">
-            <Button
-              variant="ghost"
-              size="icon"
-              className="md:hidden"
-              aria-label="Conversations"
-              onClick={() => setDrawerOpen(true)}
-            >
-              <PanelLeft aria-hidden="true" />
-            </Button>
-          </WithTooltip>
+          <>
+            {bot.ownerName && <AddCopyButton bot={bot} />}
+            <WithTooltip label="Conversations">
+              <Button
+                variant="ghost"
+                size="icon"
+                className="md:hidden"
+                aria-label="Conversations"
+                onClick={() => setDrawerOpen(true)}
+              >
+                <PanelLeft aria-hidden="true" />
+              </Button>
+            </WithTooltip>
+          </>
         }
       />
       <Dialog open={drawerOpen} onOpenChange={setDrawerOpen}>
