@@ -47,7 +47,6 @@ export const botSharingSchema = z.object({
   /** Questions the widget's anonymous visitors may ask per day, all together. */
   embedDailyCap: z.number().int(),
 });
-export type BotSharing = z.infer<typeof botSharingSchema>;
 
 /** Only the fields sent change. */
 export const updateBotSharingBodySchema = z.object({
