@@ -206,7 +206,7 @@ export async function buildApp(options: AppOptions) {
   );
   await app.register(openAiRoutes, {
     prefix: '/v1',
-    deps: { db, clock, ai, timeouts: chatTimeouts, contextProviders },
+    deps: { db, clock, ai, timeouts: chatTimeouts, contextProviders, imageBytes: config.files.limits.imageBytes },
     rateLimit: perMinute(config.rateLimits.apiKeyPerMinute),
   });
 

@@ -13,6 +13,8 @@ export type PromptBot = Pick<Bot, 'name' | 'description' | 'purpose' | 'config'>
 export interface HistoryMessage {
   role: MessageRole;
   content: string;
+  /** Only the OpenAI-compatible API sends images with earlier turns; Botty's chat sends the question's alone. */
+  images?: ChatTurn['images'];
 }
 
 const TONE_LINES: Record<(typeof TONES)[number], string> = {
@@ -97,7 +99,7 @@ export function composePrompt(
   return {
     system: sections.join('\n\n'),
     turns: [
-      ...earlier.map(({ role, content }): ChatTurn => ({ role, text: content })),
+      ...earlier.map(({ role, content, images }): ChatTurn => ({ role, text: content, ...(images && { images }) })),
       { role: 'user', text: newMessage, ...(additions.images?.length ? { images: additions.images } : {}) },
     ],
   };

@@ -5,7 +5,14 @@ import OpenAI, { type APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { startFakeLlm, systemPromptOf, messageText, type FakeLlm } from '../../../../tests/support/fake-llm';
+import {
+  startFakeLlm,
+  systemPromptOf,
+  messageText,
+  type ChatMessage,
+  type FakeLlm,
+} from '../../../../tests/support/fake-llm';
+import { corruptPdf, png } from '../../../../tests/support/files';
 import { uploadSettled } from '../../../../tests/support/files-api';
 import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
 import { offlineReplyText } from '../../ai/tasks/chat-reply';
@@ -13,6 +20,21 @@ import { offlineReplyText } from '../../ai/tasks/chat-reply';
 const REPLY = 'Plan: lentil soup on Monday, then a vegetable curry.';
 const FACT = 'The Zephyr widget must be recalibrated every 42 days using the blue dial.';
 const BOT_PROMPT = 'You are the Meal Planner. Only talk about meals.';
+/** Small, so the too-large case needs no megabytes; the app's own image attachments have the same limit. */
+const IMAGE_LIMIT = 16 * 1024;
+
+const dataUrl = (bytes: Uint8Array, mediaType = 'image/png') =>
+  `data:${mediaType};base64,${Buffer.from(bytes).toString('base64')}`;
+const unexpected = (): never => {
+  throw new Error('expected the request to be refused');
+};
+const imagePart = (url: string) => ({ type: 'image_url' as const, image_url: { url } });
+const imageUrlsIn = (message: ChatMessage | undefined) =>
+  Array.isArray(message?.content)
+    ? (message.content as { type: string; image_url?: { url: string } }[])
+        .filter((p) => p.type === 'image_url')
+        .map((p) => p.image_url!.url)
+    : [];
 
 /** The official client, pointed at Botty as a developer would; no retries, so a 429 is seen as it is. */
 const clientFor = (t: TestApp, apiKey: string) => new OpenAI({ baseURL: `${t.url}/v1`, apiKey, maxRetries: 0 });
@@ -31,7 +53,12 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
     fake = await startFakeLlm({ reply: REPLY });
     t = await startTestApp({
       kind,
-      env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model, FILES_DIR: dir },
+      env: {
+        LLM_BASE_URL: fake.baseUrl,
+        LLM_MODEL: fake.model,
+        FILES_DIR: dir,
+        FILES_MAX_IMAGE_BYTES: String(IMAGE_LIMIT),
+      },
       fileJobs: { pollMs: 50 },
     });
   });
@@ -175,6 +202,101 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
     expect(await raw.json()).toEqual({
       error: { message: expect.any(String), type: 'invalid_request_error', param: null, code: null },
     });
+  });
+
+  it('passes image_url parts (data URLs) to a vision bot’s model as image parts, earlier turns’ too', async () => {
+    const { token } = await signUp(t);
+    const vision = await createBot(t, token, { capabilities: ['image_understanding'] });
+    const client = clientFor(t, await keyFor(t, token, vision.id));
+    const chart = png(6, 5);
+    const photo = png(3, 3);
+    const completion = await client.chat.completions.create({
+      model: `bot-${vision.id}`,
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Remember this one' }, imagePart(dataUrl(photo))] },
+        { role: 'assistant', content: 'Noted.' },
+        // The declared type is not trusted: the bytes say PNG, so the model is told PNG.
+        {
+          role: 'user',
+          content: [{ type: 'text', text: 'What does this chart show?' }, imagePart(dataUrl(chart, 'image/jpeg'))],
+        },
+      ],
+    });
+    expect(completion.choices[0]!.message.content).toBe(REPLY);
+    const sent = fake.lastRequest().body.messages.filter((m) => m.role === 'user');
+    expect(sent.map(messageText)).toEqual(['Remember this one', 'What does this chart show?']);
+    expect(sent.map(imageUrlsIn)).toEqual([[dataUrl(photo)], [dataUrl(chart)]]);
+
+    // An image alone is a question too, and the stream carries it the same way.
+    const stream = await client.chat.completions.create({
+      model: `bot-${vision.id}`,
+      messages: [{ role: 'user', content: [imagePart(dataUrl(chart))] }],
+      stream: true,
+    });
+    let streamed = '';
+    for await (const chunk of stream) streamed += chunk.choices[0]?.delta.content ?? '';
+    expect(streamed).toBe(REPLY);
+    expect(imageUrlsIn(fake.lastRequest().body.messages.at(-1))).toEqual([dataUrl(chart)]);
+    // Stateless: neither a conversation nor a file is kept.
+    expect(await t.db.kysely.selectFrom('conversations').selectAll().where('bot_id', '=', vision.id).execute()).toEqual(
+      [],
+    );
+    expect(await t.db.kysely.selectFrom('files').selectAll().where('bot_id', '=', vision.id).execute()).toEqual([]);
+  });
+
+  it('refuses images a bot cannot see, of the wrong type or size, by URL, and other part kinds, in OpenAI’s shape', async () => {
+    const { token } = await signUp(t);
+    const vision = await createBot(t, token, { capabilities: ['image_understanding'] });
+    const plain = await createBot(t, token, { name: 'Plain', capabilities: ['memory_context'] });
+    const client = clientFor(t, await keyFor(t, token));
+    const before = fake.requests.length;
+    const ask = (botId: number, part: object) =>
+      client.chat.completions
+        .create({
+          model: `bot-${botId}`,
+          messages: [{ role: 'user', content: [{ type: 'text', text: 'Look' }, part] as never }],
+        })
+        .then(unexpected, (e: unknown) => e as APIError);
+    const param = 'messages.0.content.1';
+
+    const blind = await ask(plain.id, imagePart(dataUrl(png())));
+    expect(blind).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(blind.error).toMatchObject({ type: 'invalid_request_error', code: 'image_understanding_off', param });
+    expect(blind.message).toContain('image_understanding');
+
+    const pdf = await ask(vision.id, imagePart(dataUrl(corruptPdf())));
+    expect(pdf.status).toBe(415);
+    expect(pdf.error).toMatchObject({ code: 'invalid_image_format', param: `${param}.image_url.url` });
+    expect(pdf.message).toContain('PNG, JPEG, GIF, WEBP');
+    const text = await ask(vision.id, imagePart(dataUrl(new TextEncoder().encode('not an image'))));
+    expect(text.status).toBe(415);
+
+    const large = await ask(vision.id, imagePart(dataUrl(new Uint8Array([...png(), ...new Uint8Array(IMAGE_LIMIT)]))));
+    expect(large.status).toBe(413);
+    expect(large.error).toMatchObject({ code: 'image_too_large', param: `${param}.image_url.url` });
+    expect((large.error as { message: string }).message).toBe('Images can be at most 16 KB.');
+
+    const byUrl = await ask(vision.id, imagePart('http://127.0.0.1/chart.png'));
+    expect(byUrl).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(byUrl.error).toMatchObject({ code: 'image_url_not_supported', param: `${param}.image_url.url` });
+    expect(byUrl.message).toContain('data URL');
+    const notBase64 = await ask(vision.id, imagePart('data:image/png,%89PNG'));
+    expect(notBase64.error).toMatchObject({ code: 'invalid_image_url' });
+
+    const audio = await ask(vision.id, { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } });
+    expect(audio).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(audio.error).toMatchObject({ type: 'invalid_request_error', param });
+    expect(audio.message).toContain("not 'input_audio'");
+
+    const many = await client.chat.completions
+      .create({
+        model: `bot-${vision.id}`,
+        messages: [{ role: 'user', content: Array.from({ length: 5 }, () => imagePart(dataUrl(png()))) }],
+      })
+      .then(unexpected, (e: unknown) => e as APIError);
+    expect(many).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(many.message).toContain('at most 4 images');
+    expect(fake.requests.length).toBe(before);
   });
 
   it('reports a failing model in OpenAI’s shape', async () => {

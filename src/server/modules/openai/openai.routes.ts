@@ -8,6 +8,7 @@ import { openSse } from '../chat/sse';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import { authenticateKey } from '../keys/keys.service';
 import { invalidApiKey, OpenAiError, toOpenAiError, useOpenAiErrors } from './openai-errors';
+import { apiBodyLimit, MAX_IMAGES_PER_REQUEST } from './openai-images';
 import {
   chatCompletionBodySchema,
   chatCompletionSchema,
@@ -33,12 +34,15 @@ const tags = ['OpenAI-compatible API'];
 /** Botty API keys (Settings → API keys), not session tokens. */
 const security = [{ bearer: [] }];
 const errors = { 400: openAiErrorSchema, 401: openAiErrorSchema, 404: openAiErrorSchema, 429: openAiErrorSchema };
+const imageErrors = { 413: openAiErrorSchema, 415: openAiErrorSchema };
 
 /** Stands for a token's text in the chunk cut around it; no other field of a chunk can hold it. */
 const TEXT_SLOT = '\u0000';
 
 const STATELESS =
   'Stateless, like OpenAI’s API: the messages you send are the whole conversation, and nothing of the exchange is stored in Botty (only the bot’s usage count goes up).';
+
+const IMAGES = `Bots with the Image understanding capability read \`image_url\` parts given as base64 data URLs (PNG, JPEG, GIF or WebP, typed from their bytes, at most ${MAX_IMAGES_PER_REQUEST} a request, each no larger than images attached in Botty); http(s) image URLs are not fetched.`;
 
 /**
  * The OpenAI-compatible API under /v1, for OpenAI clients pointed at `{origin}/v1` with a Botty API key. Each
@@ -75,20 +79,22 @@ export const openAiRoutes: FastifyPluginAsyncZod<{ deps: OpenAiDeps; rateLimit: 
     '/chat/completions',
     {
       preHandler: perKey,
+      // Images come inline as base64 data URLs, so the body may be far larger than the rest of the API allows.
+      bodyLimit: apiBodyLimit(deps.imageBytes),
       schema: {
         tags,
         security,
         summary: 'Chat with a bot; streamed as chat.completion.chunk events ending with [DONE] when `stream` is true',
-        description: `The bot's own prompt always comes first; system messages you send are added after it. ${STATELESS}`,
+        description: `The bot's own prompt always comes first; system messages you send are added after it. ${IMAGES} ${STATELESS}`,
         body: chatCompletionBodySchema,
-        response: { 200: chatCompletionSchema, ...errors },
+        response: { 200: chatCompletionSchema, ...errors, ...imageErrors },
       },
     },
     async (request, reply) => {
       const { body } = request;
       const key = apiKeyOf(request);
       const bot = await requireModelBot(deps, key, body.model);
-      const messages = readMessages(body.messages);
+      const messages = await readMessages(body.messages, bot, deps.imageBytes);
       const id = `chatcmpl-${randomUUID()}`;
       const created = Math.floor(Date.parse(isoNow(deps.clock)) / 1000);
       const completion = { key, bot, body, messages, log: request.log };

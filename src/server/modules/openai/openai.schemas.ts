@@ -13,8 +13,20 @@ const maxTokensSchema = z
 
 const TEMPERATURE_MESSAGE = 'temperature must be a number from 0 to 2';
 
-/** Text parts are read; other kinds (images, audio) are refused by the service with a clear message. */
-const contentPartSchema = z.object({ type: z.string(), text: z.string().optional() }).loose();
+/**
+ * Text and `image_url` parts are read (images as base64 data URLs, for bots that understand images); other kinds
+ * (audio, files) are refused by the service with a clear message.
+ */
+const contentPartSchema = z
+  .object({
+    type: z.string(),
+    text: z.string().optional(),
+    image_url: z
+      .object({ url: z.string({ error: 'image_url.url must be a string' }) })
+      .loose()
+      .optional(),
+  })
+  .loose();
 
 const MESSAGE_ROLE_MESSAGE = 'Each message needs a role of system, developer, user or assistant';
 export const chatMessageSchema = z

@@ -20,6 +20,14 @@ import {
 } from '../chat/reply-context';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import { invalidRequest, modelNotFound, upstreamError } from './openai-errors';
+import {
+  IMAGE_MESSAGES,
+  imagesOff,
+  MAX_IMAGES_PER_REQUEST,
+  readImageUrl,
+  tooManyImages,
+  type ImageInput,
+} from './openai-images';
 import type { ChatCompletionBody, ChatMessage } from './openai.schemas';
 
 export interface OpenAiDeps {
@@ -29,6 +37,8 @@ export interface OpenAiDeps {
   timeouts: ChatTimeouts;
   /** The same as the chat's (knowledge passages, web research), so a bot answers here as it does in Botty. */
   contextProviders: ReplyContextProvider[];
+  /** The largest image a request may carry, as for images attached in the app (FILES_MAX_IMAGE_BYTES). */
+  imageBytes: number;
 }
 
 const modelIdOf = (bot: Pick<Bot, 'id'>) => `bot-${bot.id}`;
@@ -66,41 +76,70 @@ export async function requireModelBot(deps: OpenAiDeps, key: ApiKeyRow, model: s
   return toBot(row);
 }
 
-function textOf(message: ChatMessage, index: number): string {
-  if (typeof message.content === 'string' || message.content == null) return message.content ?? '';
-  return message.content
-    .map((part) => {
-      if (part.type !== 'text') {
-        throw invalidRequest(`Only text content is supported, not '${part.type}'.`, `messages.${index}.content`);
-      }
-      return part.text ?? '';
-    })
-    .join('');
+/** One message's text and images; `imageCount` runs across the request, so no more than the limit are decoded. */
+async function readMessage(
+  message: ChatMessage,
+  index: number,
+  bot: Bot,
+  imageBytes: number,
+  imageCount: { n: number },
+): Promise<{ text: string; images: ImageInput[] }> {
+  if (typeof message.content === 'string' || message.content == null)
+    return { text: message.content ?? '', images: [] };
+  const texts: string[] = [];
+  const images: ImageInput[] = [];
+  for (const [j, part] of message.content.entries()) {
+    const param = `messages.${index}.content.${j}`;
+    if (part.type === 'text') texts.push(part.text ?? '');
+    else if (part.type === 'image_url') {
+      if (message.role !== 'user') throw invalidRequest(IMAGE_MESSAGES.notInUserMessage, param);
+      if (!bot.capabilities.includes('image_understanding')) throw imagesOff(bot.name, param);
+      if (++imageCount.n > MAX_IMAGES_PER_REQUEST) throw tooManyImages();
+      if (typeof part.image_url?.url !== 'string')
+        throw invalidRequest('image_url.url is required', `${param}.image_url.url`);
+      images.push(await readImageUrl(part.image_url.url, imageBytes, `${param}.image_url.url`));
+    } else {
+      throw invalidRequest(`Only text and image_url content parts are supported, not '${part.type}'.`, param);
+    }
+  }
+  return { text: texts.join(''), images };
 }
 
-/** The caller's messages as Botty's prompt pieces: system notes, the earlier turns, and the question. */
-export function readMessages(messages: ChatMessage[]) {
+/**
+ * The caller's messages as Botty's prompt pieces: system notes, the earlier turns, and the question with its
+ * images. Images are checked here (the bot's capability, type, size), before a stream opens.
+ */
+export async function readMessages(messages: ChatMessage[], bot: Bot, imageBytes: number) {
   const callerInstructions: string[] = [];
   const turns: HistoryMessage[] = [];
-  messages.forEach((message, i) => {
-    const text = textOf(message, i);
+  const imageCount = { n: 0 };
+  for (const [i, message] of messages.entries()) {
+    const { text, images } = await readMessage(message, i, bot, imageBytes, imageCount);
     if (message.role === 'system' || message.role === 'developer') {
       if (text.trim()) callerInstructions.push(text.trim());
-    } else turns.push({ role: message.role, content: text });
-  });
-  const question = turns.pop();
-  if (question?.role !== 'user' || !question.content.trim()) {
-    throw invalidRequest('The last message (besides system messages) must be a user message with text.', 'messages');
+    } else turns.push({ role: message.role, content: text, ...(images.length ? { images } : {}) });
   }
-  return { callerInstructions, history: turns.filter((t) => t.content.trim()), question: question.content };
+  const question = turns.pop();
+  if (question?.role !== 'user' || !(question.content.trim() || question.images?.length)) {
+    throw invalidRequest(
+      'The last message (besides system messages) must be a user message with text or an image.',
+      'messages',
+    );
+  }
+  return {
+    callerInstructions,
+    history: turns.filter((t) => t.content.trim() || t.images?.length),
+    question: question.content,
+    images: question.images ?? [],
+  };
 }
 
 export interface CompletionRequest {
   key: ApiKeyRow;
   bot: Bot;
   body: ChatCompletionBody;
-  /** `readMessages(body.messages)`, read before a stream opens so a bad request is still a plain 400. */
-  messages: ReturnType<typeof readMessages>;
+  /** `readMessages(body.messages, …)`, read before a stream opens so a bad request is still a plain 4xx. */
+  messages: Awaited<ReturnType<typeof readMessages>>;
   signal: AbortSignal;
   log: FastifyBaseLogger;
 }
@@ -116,7 +155,7 @@ export async function complete(
   onText: (text: string) => void,
 ): Promise<ReplyUsage> {
   const { bot, body, signal, log } = request;
-  const { callerInstructions, history, question } = request.messages;
+  const { callerInstructions, history, question, images } = request.messages;
   const context = newReplyContext();
   const input = {
     userId: request.key.user_id,
@@ -139,6 +178,7 @@ export async function complete(
           ...composePrompt(bot, history, question, {
             ...context,
             instructions: [...callerInstructions, ...context.instructions],
+            images: [...images, ...context.images],
           }),
           tools,
           offlineText: offlineReplyWithSources(bot.name, context.sources),
