@@ -44,8 +44,10 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * attached in the app. `param` names the part in errors.
  */
 export async function readImageUrl(url: string, imageBytes: number, param: string): Promise<ImageInput> {
-  if (/^https?:/i.test(url))
+  // Not fetched (README): a key holder could otherwise have the server download from the web on their behalf.
+  if (/^https?:/i.test(url)) {
     throw new OpenAiError(400, IMAGE_MESSAGES.urlNotFetched, 'invalid_request_error', 'image_url_not_supported', param);
+  }
   const header = DATA_URL_HEADER.exec(url);
   if (!header) throw invalidImage(IMAGE_MESSAGES.badDataUrl, param);
   const data = url.slice(header[0].length).replace(/\s+/g, '');

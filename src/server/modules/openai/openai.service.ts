@@ -84,8 +84,9 @@ async function readMessage(
   imageBytes: number,
   imageCount: { n: number },
 ): Promise<{ text: string; images: ImageInput[] }> {
-  if (typeof message.content === 'string' || message.content == null)
+  if (typeof message.content === 'string' || message.content == null) {
     return { text: message.content ?? '', images: [] };
+  }
   const texts: string[] = [];
   const images: ImageInput[] = [];
   for (const [j, part] of message.content.entries()) {
@@ -95,8 +96,9 @@ async function readMessage(
       if (message.role !== 'user') throw invalidRequest(IMAGE_MESSAGES.notInUserMessage, param);
       if (!bot.capabilities.includes('image_understanding')) throw imagesOff(bot.name, param);
       if (++imageCount.n > MAX_IMAGES_PER_REQUEST) throw tooManyImages();
-      if (typeof part.image_url?.url !== 'string')
+      if (typeof part.image_url?.url !== 'string') {
         throw invalidRequest('image_url.url is required', `${param}.image_url.url`);
+      }
       images.push(await readImageUrl(part.image_url.url, imageBytes, `${param}.image_url.url`));
     } else {
       throw invalidRequest(`Only text and image_url content parts are supported, not '${part.type}'.`, param);
