@@ -20,8 +20,11 @@ import { offlineReplyText } from '../../ai/tasks/chat-reply';
 const REPLY = 'Plan: lentil soup on Monday, then a vegetable curry.';
 const FACT = 'The Zephyr widget must be recalibrated every 42 days using the blue dial.';
 const BOT_PROMPT = 'You are the Meal Planner. Only talk about meals.';
-/** Small, so the too-large case needs no megabytes; the app's own image attachments have the same limit. */
-const IMAGE_LIMIT = 16 * 1024;
+/**
+ * The app's limit for attached images, set here so that a data URL one byte over it is larger than the rest of
+ * the API's 1 MB body limit: the 413 must come from the image check, with its message, not from the body limit.
+ */
+const IMAGE_LIMIT = 1024 * 1024;
 
 const dataUrl = (bytes: Uint8Array, mediaType = 'image/png') =>
   `data:${mediaType};base64,${Buffer.from(bytes).toString('base64')}`;
@@ -271,10 +274,10 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
     const text = await ask(vision.id, imagePart(dataUrl(new TextEncoder().encode('not an image'))));
     expect(text.status).toBe(415);
 
-    const large = await ask(vision.id, imagePart(dataUrl(new Uint8Array([...png(), ...new Uint8Array(IMAGE_LIMIT)]))));
+    const large = await ask(vision.id, imagePart(dataUrl(Buffer.concat([png(), new Uint8Array(IMAGE_LIMIT)]))));
     expect(large.status).toBe(413);
     expect(large.error).toMatchObject({ code: 'image_too_large', param: `${param}.image_url.url` });
-    expect((large.error as { message: string }).message).toBe('Images can be at most 16 KB.');
+    expect((large.error as { message: string }).message).toBe('Images can be at most 1 MB.');
 
     const byUrl = await ask(vision.id, imagePart('http://127.0.0.1/chart.png'));
     expect(byUrl).toBeInstanceOf(OpenAI.BadRequestError);
