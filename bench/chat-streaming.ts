@@ -220,7 +220,9 @@ try {
       [
         `${label}: first token p50`,
         ...p50.map(ms),
-        ...BOTTY_WAYS.map((way, i) => `${times(ratio(p50)[i]!)} (+${ms(overhead(way))})`),
+        ...BOTTY_WAYS.map(
+          (way, i) => `${times(ratio(p50)[i]!)} (${overhead(way) < 0 ? '-' : '+'}${ms(Math.abs(overhead(way)))})`,
+        ),
         ...(n === 1
           ? [
               `≤ +${TARGETS.firstTokenOverheadMs} ms`,
