@@ -37,6 +37,7 @@ import { sharesRoutes } from './modules/shares/shares.routes';
 import { purgeExpiredShares } from './modules/shares/shares.service';
 import { webReplyContext } from './modules/web/web-context';
 import { widgetRoutes } from './modules/widget/widget.routes';
+import { createSafeDownload } from './modules/web/safe-fetch';
 import { createWebResearch } from './modules/web/web-research';
 import { authGuardPlugin } from './plugins/auth-guard';
 import { errorsPlugin } from './plugins/errors';
@@ -206,7 +207,15 @@ export async function buildApp(options: AppOptions) {
   );
   await app.register(openAiRoutes, {
     prefix: '/v1',
-    deps: { db, clock, ai, timeouts: chatTimeouts, contextProviders, imageBytes: config.files.limits.imageBytes },
+    deps: {
+      db,
+      clock,
+      ai,
+      timeouts: chatTimeouts,
+      contextProviders,
+      imageBytes: config.files.limits.imageBytes,
+      download: createSafeDownload({ allowHosts: config.web.fetchAllowHosts, allowPorts: config.web.fetchAllowPorts }),
+    },
     rateLimit: perMinute(config.rateLimits.apiKeyPerMinute),
   });
 

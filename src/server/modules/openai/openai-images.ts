@@ -3,6 +3,8 @@ import type { ChatTurn } from '../../ai/tasks/chat-reply';
 import { AppError } from '../../lib/errors';
 import { detectType } from '../files/detect-type';
 import { IMAGE_FORMATS } from '../files/file-formats';
+import type { SafeDownload } from '../web/safe-fetch';
+import { WebError } from '../web/web-error';
 import { invalidRequest, OpenAiError } from './openai-errors';
 
 export type ImageInput = NonNullable<ChatTurn['images']>[number];
@@ -27,8 +29,9 @@ export const IMAGE_MESSAGES = {
   off: (bot: string) =>
     `The bot '${bot}' cannot see images: turn on its Image understanding capability (image_understanding) in Botty, or send text only.`,
   notInUserMessage: 'Images can only be sent in user messages.',
-  urlNotFetched: 'Image URLs are not fetched: send the image itself as a base64 data URL (data:image/png;base64,…).',
-  badDataUrl: 'The image must be a base64 data URL (data:image/png;base64,…).',
+  badUrl: 'The image must be an http(s) URL or a base64 data URL (data:image/png;base64,…).',
+  refusedUrl: (reason: string) => `The image URL cannot be fetched: ${reason}.`,
+  unreachable: (reason: string) => `The image could not be downloaded: ${reason}.`,
   empty: 'The image is empty.',
   unsupportedType: `This image type is not supported: send ${IMAGE_TYPES} images.`,
   tooMany: `A request can carry at most ${MAX_IMAGES_PER_REQUEST} images.`,
@@ -38,33 +41,53 @@ export const IMAGE_MESSAGES = {
 const DATA_URL_HEADER = /^data:[^,]*;base64,/i;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/**
- * An `image_url` part's image, read as Botty reads an attached image: only inline data URLs, their type taken
- * from the bytes (never from what the URL declares), PNG, JPEG, GIF or WebP only, no larger than images
- * attached in the app. `param` names the part in errors.
- */
-export async function readImageUrl(url: string, imageBytes: number, param: string): Promise<ImageInput> {
-  // Not fetched (README): a key holder could otherwise have the server download from the web on their behalf.
-  if (/^https?:/i.test(url)) {
-    throw new OpenAiError(400, IMAGE_MESSAGES.urlNotFetched, 'invalid_request_error', 'image_url_not_supported', param);
-  }
+const invalidImage = (message: string, param: string) =>
+  new OpenAiError(400, message, 'invalid_request_error', 'invalid_image_url', param);
+
+const imageTooLarge = (imageBytes: number, param: string) =>
+  new OpenAiError(413, FILE_MESSAGES.imageTooLarge(imageBytes), 'invalid_request_error', 'image_too_large', param);
+
+/** A data URL's bytes; the size is measured before decoding, so an oversized image costs no copy. */
+function dataUrlBytes(url: string, imageBytes: number, param: string): Uint8Array {
   const header = DATA_URL_HEADER.exec(url);
-  if (!header) throw invalidImage(IMAGE_MESSAGES.badDataUrl, param);
+  if (!header) throw invalidImage(IMAGE_MESSAGES.badUrl, param);
   const data = url.slice(header[0].length).replace(/\s+/g, '');
-  if (!BASE64.test(data) || data.length % 4 === 1) throw invalidImage(IMAGE_MESSAGES.badDataUrl, param);
-  // Measured before decoding, so an oversized image costs no copy.
+  if (!BASE64.test(data) || data.length % 4 === 1) throw invalidImage(IMAGE_MESSAGES.badUrl, param);
   const size = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-  if (size === 0) throw invalidImage(IMAGE_MESSAGES.empty, param);
-  if (size > imageBytes) {
-    throw new OpenAiError(
-      413,
-      FILE_MESSAGES.imageTooLarge(imageBytes),
-      'invalid_request_error',
-      'image_too_large',
-      param,
-    );
+  if (size > imageBytes) throw imageTooLarge(imageBytes, param);
+  return new Uint8Array(Buffer.from(data, 'base64'));
+}
+
+/**
+ * An image on the web, only through the safe download that web research uses: public addresses only (checked
+ * again at each redirect), bounded in time, and cut off past the image limit.
+ */
+async function downloadedBytes(download: SafeDownload, url: string, imageBytes: number, param: string) {
+  try {
+    return await download(url, { maxBytes: imageBytes });
+  } catch (err) {
+    if (!(err instanceof WebError)) throw err;
+    if (err.code === 'too-large') throw imageTooLarge(imageBytes, param);
+    const reason = err.message.replace(/\.$/, '');
+    const refused = err.code === 'refused' || err.code === 'bad-url';
+    throw invalidImage(refused ? IMAGE_MESSAGES.refusedUrl(reason) : IMAGE_MESSAGES.unreachable(reason), param);
   }
-  const bytes = new Uint8Array(Buffer.from(data, 'base64'));
+}
+
+/**
+ * An `image_url` part's image, read as Botty reads an attached image: its type taken from the bytes (never from
+ * what the URL or the server declares), PNG, JPEG, GIF or WebP only, no larger than images attached in the app.
+ * `param` names the part in errors.
+ */
+export async function readImageUrl(
+  url: string,
+  limits: { imageBytes: number; download: SafeDownload },
+  param: string,
+): Promise<ImageInput> {
+  const bytes = /^https?:/i.test(url)
+    ? await downloadedBytes(limits.download, url, limits.imageBytes, param)
+    : dataUrlBytes(url, limits.imageBytes, param);
+  if (bytes.length === 0) throw invalidImage(IMAGE_MESSAGES.empty, param);
   const unsupported = () =>
     new OpenAiError(415, IMAGE_MESSAGES.unsupportedType, 'invalid_request_error', 'invalid_image_format', param);
   try {
@@ -77,9 +100,6 @@ export async function readImageUrl(url: string, imageBytes: number, param: strin
     throw err;
   }
 }
-
-const invalidImage = (message: string, param: string) =>
-  new OpenAiError(400, message, 'invalid_request_error', 'invalid_image_url', param);
 
 export const imagesOff = (botName: string, param: string) =>
   new OpenAiError(400, IMAGE_MESSAGES.off(botName), 'invalid_request_error', 'image_understanding_off', param);

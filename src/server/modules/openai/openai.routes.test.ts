@@ -14,6 +14,7 @@ import {
 } from '../../../../tests/support/fake-llm';
 import { corruptPdf, png } from '../../../../tests/support/files';
 import { uploadSettled } from '../../../../tests/support/files-api';
+import { startFakeWeb, type FakeWeb } from '../../../../tests/support/fake-web';
 import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
 import { offlineReplyText } from '../../ai/tasks/chat-reply';
 
@@ -50,10 +51,18 @@ async function keyFor(t: TestApp, token: string, botId: number | null = null): P
 
 describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
   let fake: FakeLlm;
+  let web: FakeWeb;
   let t: TestApp;
   const dir = mkdtempSync(join(tmpdir(), 'botty-openai-'));
+  const webImage = png(7, 7);
   beforeAll(async () => {
     fake = await startFakeLlm({ reply: REPLY });
+    web = await startFakeWeb();
+    // Served as JPEG: the bytes, not the header, decide the type.
+    web.route('/photo.jpg', (_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(webImage));
+    web.route('/big.png', (_req, res) =>
+      res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.concat([png(), new Uint8Array(IMAGE_LIMIT)])),
+    );
     t = await startTestApp({
       kind,
       env: {
@@ -61,6 +70,8 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
         LLM_MODEL: fake.model,
         FILES_DIR: dir,
         FILES_MAX_IMAGE_BYTES: String(IMAGE_LIMIT),
+        // The fake web stands for a public site; every other loopback or private address stays refused.
+        WEB_FETCH_ALLOW_HOSTS: '127.0.0.1',
       },
       fileJobs: { pollMs: 50 },
     });
@@ -68,6 +79,7 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
   afterAll(async () => {
     await t.close();
     await fake.close();
+    await web.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -230,6 +242,13 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
     expect(sent.map(messageText)).toEqual(['Remember this one', 'What does this chart show?']);
     expect(sent.map(imageUrlsIn)).toEqual([[dataUrl(photo)], [dataUrl(chart)]]);
 
+    // An http(s) URL is downloaded (through the web research's safe fetch) and sent on as the image itself.
+    await client.chat.completions.create({
+      model: `bot-${vision.id}`,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'And this?' }, imagePart(`${web.url}/photo.jpg`)] }],
+    });
+    expect(imageUrlsIn(fake.lastRequest().body.messages.at(-1))).toEqual([dataUrl(webImage)]);
+
     // An image alone is a question too, and the stream carries it the same way.
     const stream = await client.chat.completions.create({
       model: `bot-${vision.id}`,
@@ -279,10 +298,21 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
     expect(large.error).toMatchObject({ code: 'image_too_large', param: `${param}.image_url.url` });
     expect((large.error as { message: string }).message).toBe('Images can be at most 1 MB.');
 
-    const byUrl = await ask(vision.id, imagePart('http://127.0.0.1/chart.png'));
-    expect(byUrl).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(byUrl.error).toMatchObject({ code: 'image_url_not_supported', param: `${param}.image_url.url` });
-    expect(byUrl.message).toContain('data URL');
+    const fromWeb = await ask(vision.id, imagePart(`${web.url}/big.png`));
+    expect(fromWeb.status).toBe(413);
+    expect(fromWeb.error).toMatchObject({ code: 'image_too_large' });
+    // Served as image/png, but 64 zero bytes are no image.
+    expect((await ask(vision.id, imagePart(`${web.url}/image`))).status).toBe(415);
+    const connections = web.connections;
+    for (const url of ['http://localhost/photo.jpg', 'http://10.0.0.7/photo.jpg', 'http://[::1]/a.png']) {
+      const privateUrl = await ask(vision.id, imagePart(url));
+      expect(privateUrl, url).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(privateUrl.error).toMatchObject({ code: 'invalid_image_url', param: `${param}.image_url.url` });
+      expect(privateUrl.message).toContain('The image URL cannot be fetched: This address is not allowed');
+    }
+    expect(web.connections).toBe(connections);
+    const missing = await ask(vision.id, imagePart(`${web.url}/missing`));
+    expect(missing.message).toContain('The image could not be downloaded: The page answered 404');
     const notBase64 = await ask(vision.id, imagePart('data:image/png,%89PNG'));
     expect(notBase64.error).toMatchObject({ code: 'invalid_image_url' });
 

@@ -42,7 +42,7 @@ const TEXT_SLOT = '\u0000';
 const STATELESS =
   'Stateless, like OpenAI’s API: the messages you send are the whole conversation, and nothing of the exchange is stored in Botty (only the bot’s usage count goes up).';
 
-const IMAGES = `Bots with the Image understanding capability read \`image_url\` parts given as base64 data URLs (PNG, JPEG, GIF or WebP, typed from their bytes, at most ${MAX_IMAGES_PER_REQUEST} a request, each no larger than images attached in Botty); http(s) image URLs are not fetched.`;
+const IMAGES = `Bots with the Image understanding capability read \`image_url\` parts, as base64 data URLs or public http(s) URLs (PNG, JPEG, GIF or WebP, typed from their bytes, at most ${MAX_IMAGES_PER_REQUEST} a request, each no larger than images attached in Botty).`;
 
 /**
  * The OpenAI-compatible API under /v1, for OpenAI clients pointed at `{origin}/v1` with a Botty API key. Each
@@ -94,7 +94,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<{ deps: OpenAiDeps; rateLimit: 
       const { body } = request;
       const key = apiKeyOf(request);
       const bot = await requireModelBot(deps, key, body.model);
-      const messages = await readMessages(body.messages, bot, deps.imageBytes);
+      const messages = await readMessages(body.messages, bot, deps);
       const id = `chatcmpl-${randomUUID()}`;
       const created = Math.floor(Date.parse(isoNow(deps.clock)) / 1000);
       const completion = { key, bot, body, messages, log: request.log };

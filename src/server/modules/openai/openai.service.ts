@@ -19,6 +19,7 @@ import {
   type ReplyContextProvider,
 } from '../chat/reply-context';
 import type { ApiKeyRow } from '../keys/keys.repository';
+import type { SafeDownload } from '../web/safe-fetch';
 import { invalidRequest, modelNotFound, upstreamError } from './openai-errors';
 import {
   IMAGE_MESSAGES,
@@ -39,7 +40,11 @@ export interface OpenAiDeps {
   contextProviders: ReplyContextProvider[];
   /** The largest image a request may carry, as for images attached in the app (FILES_MAX_IMAGE_BYTES). */
   imageBytes: number;
+  /** How images given by http(s) URL are fetched: the web research's checks (public addresses only). */
+  download: SafeDownload;
 }
+
+type ImageLimits = Pick<OpenAiDeps, 'imageBytes' | 'download'>;
 
 const modelIdOf = (bot: Pick<Bot, 'id'>) => `bot-${bot.id}`;
 const unixSeconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
@@ -81,7 +86,7 @@ async function readMessage(
   message: ChatMessage,
   index: number,
   bot: Bot,
-  imageBytes: number,
+  limits: ImageLimits,
   imageCount: { n: number },
 ): Promise<{ text: string; images: ImageInput[] }> {
   if (typeof message.content === 'string' || message.content == null) {
@@ -99,7 +104,7 @@ async function readMessage(
       if (typeof part.image_url?.url !== 'string') {
         throw invalidRequest('image_url.url is required', `${param}.image_url.url`);
       }
-      images.push(await readImageUrl(part.image_url.url, imageBytes, `${param}.image_url.url`));
+      images.push(await readImageUrl(part.image_url.url, limits, `${param}.image_url.url`));
     } else {
       throw invalidRequest(`Only text and image_url content parts are supported, not '${part.type}'.`, param);
     }
@@ -111,12 +116,12 @@ async function readMessage(
  * The caller's messages as Botty's prompt pieces: system notes, the earlier turns, and the question with its
  * images. Images are checked here (the bot's capability, type, size), before a stream opens.
  */
-export async function readMessages(messages: ChatMessage[], bot: Bot, imageBytes: number) {
+export async function readMessages(messages: ChatMessage[], bot: Bot, limits: ImageLimits) {
   const callerInstructions: string[] = [];
   const turns: HistoryMessage[] = [];
   const imageCount = { n: 0 };
   for (const [i, message] of messages.entries()) {
-    const { text, images } = await readMessage(message, i, bot, imageBytes, imageCount);
+    const { text, images } = await readMessage(message, i, bot, limits, imageCount);
     if (message.role === 'system' || message.role === 'developer') {
       if (text.trim()) callerInstructions.push(text.trim());
     } else turns.push({ role: message.role, content: text, ...(images.length ? { images } : {}) });

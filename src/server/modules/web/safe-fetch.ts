@@ -65,6 +65,9 @@ export interface FetchPageOptions {
 
 export type SafeFetch = (url: string, options?: FetchPageOptions) => Promise<WebPage>;
 
+/** A file's bytes, whatever its content type says (the caller types it from the bytes), at most `maxBytes`. */
+export type SafeDownload = (url: string, options: { maxBytes: number; signal?: AbortSignal }) => Promise<Uint8Array>;
+
 const MB = 1024 * 1024;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
@@ -138,7 +141,12 @@ interface CachedPage {
  * checked (scheme, port, credentials, trusted sources, the resolved address) before anything connects, and the
  * connection goes to the address that was checked.
  */
-export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
+export const createSafeFetch = (options: SafeFetchOptions = {}): SafeFetch => safeWeb(options).fetchPage;
+
+/** The same checks as `createSafeFetch`, for a file's bytes (an image given by URL); nothing is cached. */
+export const createSafeDownload = (options: SafeFetchOptions = {}): SafeDownload => safeWeb(options).download;
+
+function safeWeb(options: SafeFetchOptions) {
   const maxBytes = options.maxBytes ?? 5 * MB;
   const maxRedirects = options.maxRedirects ?? 5;
   const timeoutMs = options.timeoutMs ?? 15_000;
@@ -147,7 +155,8 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
   const allowPorts = new Set(options.allowPorts ?? []);
   const allowHosts = new Set((options.allowHosts ?? []).map(urlHostname));
   const cache = new LRUCache<string, CachedPage>({ max: 64, ttl: options.cacheTtlMs ?? 5 * 60_000 });
-  const tooLarge = () => new WebError('too-large', `The page is too large (over ${Math.round(maxBytes / MB)} MB)`);
+  const tooLarge = (limit: number) =>
+    new WebError('too-large', `The page is too large (over ${+(limit / MB).toFixed(1)} MB)`);
 
   function checkTrusted(url: URL, trustedSources: readonly string[]) {
     if (!isTrustedHost(url.hostname, trustedSources)) {
@@ -186,9 +195,9 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
   }
 
   /** The body, decompressed and counted as it arrives, never more than maxBytes. */
-  async function readBody(response: RawResponse): Promise<Buffer> {
+  async function readBody(response: RawResponse, limit = maxBytes): Promise<Buffer> {
     const declared = Number(header(response.headers, 'content-length'));
-    if (declared > maxBytes) throw tooLarge();
+    if (declared > limit) throw tooLarge(limit);
     const encoding = (header(response.headers, 'content-encoding') ?? 'identity').toLowerCase();
     const decompress =
       encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate'
@@ -206,7 +215,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > maxBytes) throw tooLarge();
+        if (size > limit) throw tooLarge(limit);
         chunks.push(chunk);
       }
     } catch (err) {
@@ -237,7 +246,12 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
     return { url: url.href, title: readable.title || fallbackTitle, text: readable.text, contentType: mediaType };
   }
 
-  async function fetchUncached(start: URL, trustedSources: readonly string[], signal: AbortSignal) {
+  async function fetchUncached<T>(
+    start: URL,
+    trustedSources: readonly string[],
+    signal: AbortSignal,
+    readResponse: (response: RawResponse, url: URL) => Promise<T>,
+  ) {
     const chain: string[] = [];
     let url = start;
     for (;;) {
@@ -259,7 +273,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
         if (response.status < 200 || response.status > 299) {
           throw new WebError('http-status', `The page answered ${response.status} ${response.statusText}`.trim());
         }
-        return { page: await read(response, url), chain };
+        return { result: await readResponse(response, url), chain };
       } finally {
         // Whatever was not read is not wanted: the socket closes now rather than when the server gives up.
         response.body.destroy();
@@ -267,17 +281,14 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
     }
   }
 
-  return async (address, { trustedSources = [], signal } = {}) => {
-    if (!URL.canParse(address)) throw new WebError('bad-url', `Not a web address: ${address}`);
-    const start = new URL(address);
-    const cached = cache.get(start.href);
-    if (cached) {
-      for (const visited of cached.chain) checkTrusted(new URL(visited), trustedSources);
-      return cached.page;
-    }
+  /** `work` races the clock, so no stage (DNS, connect, a body that never ends) can outlast it. */
+  async function withDeadline<T>(
+    start: URL,
+    signal: AbortSignal | undefined,
+    work: (combined: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    // The whole fetch races the clock, so no stage (DNS, connect, a body that never ends) can outlast it.
     let onAbort = () => {};
     const expired = new Promise<never>((_, reject) => {
       onAbort = () =>
@@ -289,19 +300,46 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
       if (combined.aborted) onAbort();
       else combined.addEventListener('abort', onAbort, { once: true });
     });
-    const work = fetchUncached(start, trustedSources, combined);
+    const working = work(combined);
     try {
-      const result = await Promise.race([work, expired]);
-      cache.set(start.href, result);
-      return result.page;
+      return await Promise.race([working, expired]);
     } catch (err) {
       if (err instanceof WebError) throw err;
       throw new WebError('network', `The page could not be reached (${start.hostname})`);
     } finally {
       combined.removeEventListener('abort', onAbort);
       // Whichever lost the race must not surface later as an unhandled rejection.
-      work.catch(() => {});
+      working.catch(() => {});
       expired.catch(() => {});
     }
+  }
+
+  const startOf = (address: string) => {
+    if (!URL.canParse(address)) throw new WebError('bad-url', `Not a web address: ${address}`);
+    return new URL(address);
   };
+
+  const fetchPage: SafeFetch = async (address, { trustedSources = [], signal } = {}) => {
+    const start = startOf(address);
+    const cached = cache.get(start.href);
+    if (cached) {
+      for (const visited of cached.chain) checkTrusted(new URL(visited), trustedSources);
+      return cached.page;
+    }
+    const { result: page, chain } = await withDeadline(start, signal, (combined) =>
+      fetchUncached(start, trustedSources, combined, read),
+    );
+    cache.set(start.href, { page, chain });
+    return page;
+  };
+
+  const download: SafeDownload = async (address, { maxBytes: limit, signal }) => {
+    const start = startOf(address);
+    const { result } = await withDeadline(start, signal, (combined) =>
+      fetchUncached(start, [], combined, async (response) => new Uint8Array(await readBody(response, limit))),
+    );
+    return result;
+  };
+
+  return { fetchPage, download };
 }
