@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeWeb, type FakeWeb } from '../../../../tests/support/fake-web';
 import {
+  createSafeDownload,
   createSafeFetch,
   httpConnector,
   type ConnectTarget,
@@ -324,5 +325,31 @@ describe('trusted sources', () => {
     );
     expect(error.message).toBe('Outside the trusted sources: evilnih.gov');
     expect(site.requests.slice(before).map((r) => r.split('?')[0])).toEqual(['/redirect']);
+  });
+});
+
+describe('safe download (an image given by URL)', () => {
+  const download = createSafeDownload({ allowHosts: ['127.0.0.1'], resolve: resolverOf({}) });
+
+  it('returns the bytes whatever the content type, after redirects, and nothing over its limit', async () => {
+    const image = await download(`${site.url}/redirect?to=/image`, { maxBytes: 1024 });
+    expect(image).toEqual(new Uint8Array(64));
+    expect(new TextDecoder().decode(await download(`${site.url}/pdf`, { maxBytes: 1024 }))).toBe('%PDF-1.4 fake bytes');
+    expect(await failure(download(`${site.url}/image`, { maxBytes: 63 }))).toMatchObject({ code: 'too-large' });
+    expect(await failure(download(`${site.url}/huge`, { maxBytes: 1024 * 1024 }))).toMatchObject({
+      code: 'too-large',
+    });
+  });
+
+  it('checks every address as the page fetch does, redirects included, before connecting', async () => {
+    const before = site.connections;
+    for (const url of ['http://localhost/a.png', 'http://10.0.0.1/a.png', 'http://169.254.169.254/latest']) {
+      expect(await failure(download(url, { maxBytes: 1024 })), url).toMatchObject({ code: 'refused' });
+    }
+    expect(site.connections).toBe(before);
+    const redirected = await failure(
+      download(`${site.url}/redirect?to=${encodeURIComponent('http://192.168.1.1/a.png')}`, { maxBytes: 1024 }),
+    );
+    expect(redirected.message).toBe('This address is not allowed: private network');
   });
 });
