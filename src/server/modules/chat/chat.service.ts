@@ -54,8 +54,10 @@ import {
   fileIdsOf,
   findAttachments,
   findBranchThrough,
+  contextFromRecent,
   findContextMessages,
   findLastMessage,
+  findLastMessages,
   findMessage,
   findMessagePage,
   findMessages,
@@ -252,6 +254,11 @@ interface NewUserMessage {
   fileIds?: number[];
   /** An edit: the version it replaces, whose place on the branch it takes. */
   replaces?: MessageRow;
+  /**
+   * A new message the model answers next: its memory of the conversation (this many messages, see
+   * contextWindowOf) is read with the branch's last message when that one read can tell it.
+   */
+  contextWindow?: number;
 }
 
 /**
@@ -265,9 +272,11 @@ async function saveUserMessage(
   bot: Bot,
   conversationId: number,
   m: NewUserMessage,
-): Promise<Message> {
+): Promise<{ message: Message; history?: MessageRow[] }> {
   const ids = await requireConversationFiles(tx, conversationId, m.fileIds ?? []);
-  const last = await findLastMessage(tx, conversationId);
+  const window = m.replaces ? 0 : (m.contextWindow ?? 0);
+  const recent = await findLastMessages(tx, conversationId, Math.max(1, window));
+  const last = recent[0];
   const parentId = m.replaces ? m.replaces.parent_id : (last?.id ?? null);
   if (m.replaces) await deactivateFrom(tx, conversationId, m.replaces.id);
   const row = await insertMessage(
@@ -280,7 +289,10 @@ async function saveUserMessage(
   if (!last && (await findOwnedConversation(tx, bot.userId, conversationId)))
     await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
   const [message] = await toMessages(tx, conversationId, [row]);
-  return message!;
+  return {
+    message: message!,
+    history: m.contextWindow === undefined || m.replaces ? undefined : contextFromRecent(recent, window),
+  };
 }
 
 /** Only files attached to this very conversation may ride on its messages; anything else is "not found". */
@@ -300,7 +312,10 @@ export async function postMessage(
   const conversation = await requireConversation(deps.db.kysely, userId, conversationId);
   const bot = await requireUsableBot(deps.db.kysely, userId, conversation.bot_id);
   const at = isoNow(deps.clock);
-  return deps.db.kysely.transaction().execute((tx) => saveUserMessage(tx, at, bot, conversationId, { content }));
+  const saved = await deps.db.kysely
+    .transaction()
+    .execute((tx) => saveUserMessage(tx, at, bot, conversationId, { content }));
+  return saved.message;
 }
 
 /** The caller's message and its conversation; someone else's is a 404 like a missing one. */
@@ -393,6 +408,8 @@ interface ReplyJob {
   replyId: number;
   /** The conversation's title was its default one when the reply began, so the reply may name it. */
   untitled: boolean;
+  /** The model's memory of the conversation, when it was read with the question (else writeReply reads it). */
+  history?: MessageRow[];
 }
 
 /**
@@ -415,7 +432,7 @@ export async function beginReply(
   if (!claim) throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
   try {
     const at = isoNow(deps.clock);
-    const { question, saved, replyId } = await db.transaction().execute(async (tx) => {
+    const { question, saved, history, replyId } = await db.transaction().execute(async (tx) => {
       const resolved = await resolveQuestion(tx, at, bot, conversation.id, request.target);
       const replyRow = await insertMessage(
         tx,
@@ -439,6 +456,7 @@ export async function beginReply(
       claim,
       replyId,
       untitled: conversation.title_source === 'default',
+      history,
     };
     return {
       userMessage: saved,
@@ -452,7 +470,13 @@ export async function beginReply(
   }
 }
 
-async function resolveQuestion(db: Executor, at: string, bot: Bot, conversationId: number, target: ReplyTarget) {
+async function resolveQuestion(
+  db: Executor,
+  at: string,
+  bot: Bot,
+  conversationId: number,
+  target: ReplyTarget,
+): Promise<{ question: Message; saved: Message | null; history?: MessageRow[] }> {
   if (target.kind === 'regenerate') {
     const last = await findLastMessage(db, conversationId, 'user');
     if (!last) throw new AppError('CONFLICT', CHAT_MESSAGES.nothingToRegenerate);
@@ -468,14 +492,19 @@ async function resolveQuestion(db: Executor, at: string, bot: Bot, conversationI
     // Checked by conversationOfEdit; looked at again under the conversation's reply lock.
     if (!replaces?.active || replaces.conversation_id !== conversationId) throw notFound('Message');
     const fileIds = fileIdsOf(replaces);
-    const saved = await saveUserMessage(db, at, bot, conversationId, { content: target.content, fileIds, replaces });
-    return { question: saved, saved };
+    const { message } = await saveUserMessage(db, at, bot, conversationId, {
+      content: target.content,
+      fileIds,
+      replaces,
+    });
+    return { question: message, saved: message };
   }
-  const saved = await saveUserMessage(db, at, bot, conversationId, {
+  const { message, history } = await saveUserMessage(db, at, bot, conversationId, {
     content: target.content,
     fileIds: target.fileIds,
+    contextWindow: contextWindowOf(bot.config),
   });
-  return { question: saved, saved };
+  return { question: message, saved: message, history };
 }
 
 /** How often a reply's text so far is saved: a crash loses at most this much of it. */
@@ -559,12 +588,9 @@ async function writeReply(
   const stopCheckpoints = checkpointer(deps, job.replyId, () => text);
   const context = newReplyContext();
   try {
-    const history = await findContextMessages(
-      deps.db.kysely,
-      question.conversationId,
-      question.id,
-      contextWindowOf(bot.config),
-    );
+    const history =
+      job.history ??
+      (await findContextMessages(deps.db.kysely, question.conversationId, question.id, contextWindowOf(bot.config)));
     const input: ReplyContextInput = {
       userId: job.userId,
       bot,

@@ -202,12 +202,18 @@ export async function findMessagePage(db: Executor, conversationId: number, befo
 export const findMessage = (db: Executor, id: number) =>
   db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** The active branch's last `limit` messages, newest first. */
+export const findLastMessages = (db: Executor, conversationId: number, limit: number) =>
+  activeBranch(db, conversationId).orderBy('id', 'desc').limit(limit).execute();
+
 /** The active branch's last message (of `role`), which the next message follows. */
 export const findLastMessage = (db: Executor, conversationId: number, role?: MessageRole) => {
   let query = activeBranch(db, conversationId);
   if (role) query = query.where('role', '=', role);
   return query.orderBy('id', 'desc').limit(1).executeTakeFirst();
 };
+
+const inContext = (row: MessageRow) => row.status !== 'failed' && row.status !== 'streaming';
 
 /**
  * The last `limit` messages before `beforeId`, oldest first, as the model's memory of the conversation.
@@ -226,6 +232,16 @@ export async function findContextMessages(db: Executor, conversationId: number, 
     .limit(limit)
     .execute();
   return rows.reverse();
+}
+
+/**
+ * What findContextMessages would answer for a message after `recent` (findLastMessages with the same `limit`),
+ * when `recent` tells it: it held the whole branch, or none of it was left out. Undefined otherwise.
+ */
+export function contextFromRecent(recent: MessageRow[], limit: number): MessageRow[] | undefined {
+  if (limit <= 0) return [];
+  const kept = recent.filter(inContext);
+  return recent.length < limit || kept.length === recent.length ? kept.reverse() : undefined;
 }
 
 /** The replies to a user message, which a regenerated reply (`keepId`) replaces. */

@@ -167,6 +167,22 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
       ]);
     });
 
+    it('leaves the failed reply out whether its memory holds the whole conversation or just its end', async () => {
+      // The window read with the last message: the whole branch (fewer messages than the window) or no failure in it.
+      const c = await chatWithHistory({ conversationMemory: true, maxContextMessages: 10 });
+      await c.send('q4');
+      expect(modelMessages().slice(1)).toEqual([
+        ...history.filter(([, , status]) => status !== 'failed').map(([role, content]) => ({ role, content })),
+        { role: 'user', content: 'q4' },
+      ]);
+      const short = await chatWithHistory({ conversationMemory: true, maxContextMessages: 1 });
+      await short.send('q4');
+      expect(modelMessages().slice(1)).toEqual([
+        { role: 'assistant', content: 'a3' },
+        { role: 'user', content: 'q4' },
+      ]);
+    });
+
     it('sends only the new message when conversation memory is off', async () => {
       const c = await chatWithHistory({
         conversationMemory: false,
