@@ -20,7 +20,7 @@ import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { evaluationsRoutes } from './modules/evaluations/evaluations.routes';
 import { insightsRoutes } from './modules/insights/insights.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
-import { markInterruptedReplies } from './modules/chat/chat.service';
+import { indexNewMessages, markInterruptedReplies, SEARCH_INDEX_MS } from './modules/chat/chat.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
 import { replySharing } from './modules/chat/reply-sharing';
 import { createEmbeddings } from './modules/files/embeddings';
@@ -191,6 +191,12 @@ export async function buildApp(options: AppOptions) {
         name: 'mark interrupted replies',
         intervalMs: config.chat.staleReplyMs,
         run: () => markInterruptedReplies(chatDeps, config.chat.staleReplyMs),
+      });
+      await api.register(periodicTaskPlugin, {
+        name: 'index new messages for search',
+        intervalMs: SEARCH_INDEX_MS,
+        quiet: true,
+        run: () => indexNewMessages(chatDeps),
       });
       await api.register(conversationsRoutes, { deps: chatDeps });
       await api.register(repliesRoutes, {

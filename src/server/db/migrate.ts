@@ -12,6 +12,7 @@ import { evaluations } from './migrations/0009-evaluations';
 import { searchSpeed } from './migrations/0010-search-speed';
 import { sharing } from './migrations/0011-sharing';
 import { knowledgeRanking } from './migrations/0012-knowledge-ranking';
+import { searchQueue } from './migrations/0013-search-queue';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-search-speed': searchSpeed,
   '0011-sharing': sharing,
   '0012-knowledge-ranking': knowledgeRanking,
+  '0013-search-queue': searchQueue,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

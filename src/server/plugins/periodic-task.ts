@@ -5,6 +5,8 @@ export interface PeriodicTask {
   /** For the log lines. */
   name: string;
   intervalMs: number;
+  /** A task that runs every second or so: only its failures are logged. */
+  quiet?: boolean;
   /** What it did, for an info line when there was something (a count, or an object of counts). */
   run(): Promise<number | Record<string, number>>;
 }
@@ -24,7 +26,7 @@ export const periodicTaskPlugin = fp(async (app: FastifyInstance, task: Periodic
     running = running.then(async () => {
       try {
         const result = await task.run();
-        if (didSomething(result)) app.log.info({ task: task.name, result }, `${task.name}: done`);
+        if (!task.quiet && didSomething(result)) app.log.info({ task: task.name, result }, `${task.name}: done`);
       } catch (err) {
         app.log.warn({ err, task: task.name }, `${task.name} failed; trying again later`);
       }

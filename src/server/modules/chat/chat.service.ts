@@ -80,7 +80,7 @@ import {
 } from './reply-context';
 import type { ReplyEvents } from './reply-events';
 import type { ReplyClaim, ReplyRegistry } from './reply-registry';
-import { findMessageTexts, findSearchHits, highlight, searchTermsOf } from './search.repository';
+import { findMessageTexts, findSearchHits, highlight, indexMessages, searchTermsOf } from './search.repository';
 
 export interface ChatDeps {
   db: Db;
@@ -178,6 +178,8 @@ export async function searchConversations(
 ): Promise<{ results: ConversationSearchResult[] }> {
   const terms = searchTermsOf(query.q);
   if (!terms.length) return { results: [] };
+  // Saved messages wait for the indexer (migration 0013); a search indexes them first, so it misses none.
+  await indexMessages(deps.db);
   const db = deps.db.kysely;
   const hits = await findSearchHits(db, deps.db.kind, userId, terms, query.limit * HITS_PER_RESULT);
   const messageOf = new Map<number, number>();
@@ -506,6 +508,11 @@ async function resolveQuestion(
   });
   return { question: message, saved: message, history };
 }
+
+/** How often messages saved since are written into the full-text index (SQLite, migration 0013). */
+export const SEARCH_INDEX_MS = 1_000;
+
+export const indexNewMessages = (deps: Pick<ChatDeps, 'db'>) => indexMessages(deps.db);
 
 /** How often a reply's text so far is saved: a crash loses at most this much of it. */
 export const REPLY_CHECKPOINT_MS = 1_000;

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CHAT_MESSAGES,
@@ -116,6 +117,17 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
     });
   });
 
+  const searchFor = async (q: string, token = alice) =>
+    (await get<{ results: ConversationSearchResult[] }>(`/api/conversations/search?q=${encodeURIComponent(q)}`, token))
+      .body.results;
+
+  /** SQLite: the external-content indexes agree with their tables (after inserts, updates and cascades). */
+  async function checkIndexes() {
+    if (kind !== 'sqlite') return;
+    for (const index of ['messages_fts', 'conversations_fts'])
+      await sql`insert into ${sql.raw(index)}(${sql.raw(index)}) values ('integrity-check')`.execute(t.db.kysely);
+  }
+
   describe('History and search', () => {
     it("lists only the caller's conversations with a message, across bots, newest first, page by page", async () => {
       const me = (await signUp(t)).token;
@@ -147,13 +159,7 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
       const bread = await conversationWith(['My sourdough starter smells of acetone'], me, 'Baker');
       const pizza = await conversationWith(['Is sourdough good for pizza dough?'], me, 'Pizzaiolo');
       await conversationWith(['Tell me about sourdough'], bob);
-      const search = async (q: string, token = me) =>
-        (
-          await get<{ results: ConversationSearchResult[] }>(
-            `/api/conversations/search?q=${encodeURIComponent(q)}`,
-            token,
-          )
-        ).body.results;
+      const search = (q: string, token = me) => searchFor(q, token);
 
       const found = await search('sourdough');
       expect(found.map((r) => r.conversation.id).sort()).toEqual([bread.conversation.id, pizza.conversation.id].sort());
@@ -188,16 +194,7 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
       await t.request('DELETE', `/api/bots/${bread.bot.id}`, { token: me });
       expect(await search('sourdough')).toEqual([]);
       expect((await search('sourdough', bob)).length).toBe(1);
-      if (kind === 'sqlite') {
-        // The external-content indexes still agree with their tables after inserts, updates and cascades.
-        for (const index of ['messages_fts', 'conversations_fts']) {
-          await t.db.kysely.executeQuery({
-            sql: `insert into ${index}(${index}) values ('integrity-check')`,
-            parameters: [],
-            query: { kind: 'RawNode', sqlFragments: [], parameters: [] },
-          } as never);
-        }
-      }
+      await checkIndexes();
       expectError(await get('/api/conversations/search?q=%20'), 400, CHAT_MESSAGES.searchEmpty);
     });
 
@@ -220,6 +217,40 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
         }),
       ]);
       expect((await search(5)).map((r) => r.conversation.id)).toEqual([newer.conversation.id, older.conversation.id]);
+    });
+    it('indexes saved messages off the reply, yet search finds them at once; changed and deleted text leaves the index', async () => {
+      const me = (await signUp(t)).token;
+      fake.setReply('Rye wants a longer proof.');
+      const { conversation } = await conversationWith(['How long for rye bread?'], me);
+      const [, reply] = await messagesOf(t, me, conversation.id);
+      const found = async (q: string) => (await searchFor(q, me)).map((r) => r.messageId);
+      expect(await found('proof')).toEqual([reply!.id]);
+
+      const pending = async () =>
+        kind === 'sqlite'
+          ? Number(
+              (await sql<{ n: number }>`select count(*) as n from messages_fts_pending`.execute(t.db.kysely)).rows[0]!
+                .n,
+            )
+          : 0;
+      const setReply = (content: string) =>
+        t.db.kysely.updateTable('messages').set({ content }).where('id', '=', reply!.id).execute();
+      // Without a search, the periodic indexer takes new messages in.
+      fake.setReply('Spelt is quicker.');
+      await send(conversation.id, 'And for spelt?', me);
+      await expect.poll(pending).toBe(0);
+      // Text in the index leaves it when it changes...
+      await setReply('Rye wants patience.');
+      // ...and text still waiting for the indexer is replaced before it is indexed.
+      await setReply('Rye wants patience and warmth.');
+      expect(await found('proof')).toEqual([]);
+      expect(await found('warmth')).toEqual([reply!.id]);
+      expect(await found('rye')).toEqual([reply!.id]);
+      await checkIndexes();
+
+      await t.request('DELETE', `/api/conversations/${conversation.id}`, { token: me });
+      expect(await found('rye')).toEqual([]);
+      await checkIndexes();
     });
   });
 

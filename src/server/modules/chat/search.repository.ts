@@ -1,6 +1,33 @@
 import { sql } from 'kysely';
 import type { HighlightedText } from '@shared/contracts/chat';
-import type { DatabaseKind, Executor } from '../../db/database';
+import type { Db, DatabaseKind, Executor } from '../../db/database';
+
+/** Messages written into the index per transaction: a batch stays a few milliseconds of the writer's time. */
+const INDEX_BATCH = 500;
+
+/**
+ * SQLite: writes the messages noted in `messages_fts_pending` (migration 0013) into the full-text index, in
+ * batches of one transaction each (so the index's segments and the WAL are written once per batch, not per
+ * message), and says how many. PostgreSQL's index is a generated column: nothing to do.
+ */
+export async function indexMessages(db: Db): Promise<number> {
+  if (db.kind !== 'sqlite') return 0;
+  // Most calls find nothing to do: a read, not a write transaction, then.
+  if (!(await sql`select 1 from messages_fts_pending limit 1`.execute(db.kysely)).rows.length) return 0;
+  let indexed = 0;
+  for (;;) {
+    const batch = await db.kysely.transaction().execute(async (tx) => {
+      const pending = sql`select message_id from messages_fts_pending order by message_id limit ${INDEX_BATCH}`;
+      await sql`insert into messages_fts(rowid, content) select id, content from messages
+        where id in (${pending}) and status != 'streaming'`.execute(tx);
+      return Number(
+        (await sql`delete from messages_fts_pending where message_id in (${pending})`.execute(tx)).numAffectedRows ?? 0,
+      );
+    });
+    indexed += batch;
+    if (batch < INDEX_BATCH) return indexed;
+  }
+}
 
 /** Words of a search box, at most eight; the last one is a prefix, so results follow the typing. */
 export const searchTermsOf = (q: string) => (q.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8);
