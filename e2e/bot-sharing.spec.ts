@@ -110,6 +110,17 @@ describe('bot sharing', () => {
     await visitor.page.goto(path);
     await visible(visitor.page.getByRole('heading', { name: 'Bot not found' }));
     await snap(visitor.page, 'shared-bot-not-found-desktop');
+
+    // Their conversation stays in their History, to read but not to continue.
+    await visitor.page.goto('/history');
+    await visitor.page.getByRole('link', { name: /Trip Planner/ }).click();
+    await visible(toastWith(visitor.page, 'Failed to fetch bot'));
+    await visible(visitor.page.getByText('Its botty is no longer shared with you.', { exact: false }));
+    await visible(visitor.page.getByRole('list', { name: 'Messages' }).getByText('Hello from the fake model.'));
+    expect(await input(visitor.page).count()).toBe(0);
+    expect(new URL(visitor.page.url()).pathname).toMatch(/^\/chat\/\d+$/);
+    await expectAccessible(visitor.page, 'conversation with a botty no longer shared');
+    await snapBoth(visitor.page, 'unshared-conversation');
     await owner.close();
     await visitor.close();
   });

@@ -8,3 +8,12 @@ const getConversations = (botId: number) => apiRequest<Conversation[]>('GET', `/
 /** A bot's conversations, the most recently active first. */
 export const useConversations = (botId: number) =>
   useQuery({ queryKey: chatKeys.conversations(botId), queryFn: () => getConversations(botId) });
+
+/** One of the caller's conversations, readable even when its bot no longer is (no longer shared with them). */
+export const useConversation = (conversationId: number | undefined) =>
+  useQuery({
+    queryKey: chatKeys.conversation(conversationId ?? 0),
+    queryFn: () => apiRequest<Conversation>('GET', `/api/conversations/${conversationId}`),
+    enabled: conversationId !== undefined,
+    retry: false,
+  });

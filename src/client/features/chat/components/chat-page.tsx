@@ -6,7 +6,7 @@ import { useBot } from '@/entities/bot/api/get-bot';
 import { useCopyBot, useUsableBot } from '@/entities/bot/api/sharing';
 import { chatBotOf, type ChatBot } from '@/entities/chat/model/chat-bot';
 import { useCreateConversation } from '@/entities/chat/api/create-conversation';
-import { useConversations } from '@/entities/chat/api/get-conversations';
+import { useConversation, useConversations } from '@/entities/chat/api/get-conversations';
 import { ChatPanel } from '@/entities/chat/ui/chat-panel';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -19,6 +19,7 @@ import { serverMessage } from '@/lib/request';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { ConversationList } from './conversation-list';
 import { DeleteConversationDialog } from './delete-conversation-dialog';
+import { UnsharedConversation } from './unshared-conversation';
 
 /** The chosen conversation lives in the address (`?c=`), so a reload or a shared link shows the same one. */
 const CONVERSATION_PARAM = 'c';
@@ -167,8 +168,8 @@ function ChatWorkspace({ bot }: { bot: ChatBot }) {
 /**
  * /chat/{id?} and /chat?botId= (spec §2): the bot comes from the path, else the query, else the bot whose
  * chat was opened last; with none, or one that cannot be fetched (neither the caller's nor shared with them),
- * back to /. The address is then made
- * /chat/{id} so it always names its bot.
+ * back to /. One of the caller's own conversations with a bot no longer shared with them (`?c=`) stays
+ * readable instead. The address is then made /chat/{id} so it always names its bot.
  */
 export function ChatPage() {
   const { id } = useParams();
@@ -181,20 +182,33 @@ export function ChatPage() {
   const bot = own.data ?? (shared.data ? chatBotOf(shared.data) : undefined);
   const isError = own.isError && shared.isError;
   const conversation = params.get(CONVERSATION_PARAM);
+  const past = useConversation(isError ? parseId(conversation) : undefined);
+  const readable = past.data?.botId === botId ? past.data : undefined;
+  const waitingForPast = past.isLoading;
 
   useEffect(() => {
-    if (botId === undefined || isError) {
-      // Spec §8: a bot that cannot be fetched (none such, or someone else's) says so before leaving.
-      if (isError) toast({ variant: 'destructive', title: 'Failed to fetch bot' });
+    if (botId === undefined) {
       void navigate('/', { replace: true });
+    } else if (isError) {
+      if (waitingForPast) return;
+      // Spec §8: a bot that cannot be fetched (none such, or someone else's) says so before leaving.
+      toast({
+        variant: 'destructive',
+        title: 'Failed to fetch bot',
+        description: readable
+          ? 'It is no longer shared with you, so this conversation is read-only.'
+          : 'It does not exist, or it is not shared with you.',
+      });
+      if (!readable) void navigate('/', { replace: true });
     } else if (id === undefined) {
       void navigate(
         { pathname: `/chat/${botId}`, search: conversation ? `?${CONVERSATION_PARAM}=${conversation}` : '' },
         { replace: true },
       );
     }
-  }, [botId, id, isError, conversation, navigate]);
+  }, [botId, id, isError, conversation, navigate, readable, waitingForPast]);
 
+  if (isError && readable) return <UnsharedConversation conversation={readable} />;
   if (!bot || id === undefined) return <PageSpinner />;
   return <ChatWorkspace key={bot.id} bot={bot} />;
 }

@@ -1,15 +1,12 @@
 import { Link2Off } from 'lucide-react';
-import { lazy, Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import type { Snapshot } from '@shared/contracts/shares';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
+import { ReadOnlyMessages } from '@/entities/chat/ui/read-only-messages';
 import { useSnapshot } from '@/features/shared-conversation/api/get-snapshot';
-import { cn } from '@/lib/cn';
 import { useDocumentTitle } from '@/lib/use-document-title';
-
-const Markdown = lazy(() => import('@/entities/chat/ui/markdown'));
 
 /** A snapshot is for the people given its link: search engines are asked to leave it out while it is shown. */
 function useNoIndex() {
@@ -20,52 +17,6 @@ function useNoIndex() {
     document.head.append(meta);
     return () => meta.remove();
   }, []);
-}
-
-type SnapshotMessage = Snapshot['messages'][number];
-
-function Sources({ sources }: { sources: SnapshotMessage['sources'] }) {
-  if (!sources.length) return null;
-  return (
-    <ol className="mt-3 grid gap-1 border-t pt-3 text-sm text-muted-foreground" aria-label="Sources">
-      {sources.map((source) => (
-        <li key={source.n} id={`source-${source.n}`}>
-          [{source.n}]{' '}
-          {source.url ? (
-            <a href={source.url} target="_blank" rel="noreferrer noopener" className="underline underline-offset-2">
-              {source.title}
-            </a>
-          ) : (
-            source.title
-          )}
-          {source.page ? `, page ${source.page}` : ''}
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-function SnapshotMessageView({ message }: { message: SnapshotMessage }) {
-  const mine = message.role === 'user';
-  return (
-    <li className={cn('flex', mine ? 'justify-end' : 'justify-start')}>
-      <div
-        className={cn(
-          'max-w-[85%] rounded-2xl px-4 py-3',
-          mine ? 'bg-primary text-primary-foreground' : 'border bg-card text-card-foreground',
-        )}
-      >
-        {mine ? (
-          <p className="whitespace-pre-wrap">{message.content}</p>
-        ) : (
-          <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
-            <Markdown citations={message.sources.map((source) => source.n)}>{message.content}</Markdown>
-          </Suspense>
-        )}
-        <Sources sources={message.sources} />
-      </div>
-    </li>
-  );
 }
 
 function Unavailable() {
@@ -103,11 +54,7 @@ export function SnapshotPage() {
           </p>
         </div>
       </header>
-      <ol className="mt-6 grid gap-4" aria-label="Messages">
-        {messages.map((message, index) => (
-          <SnapshotMessageView key={index} message={message} />
-        ))}
-      </ol>
+      <ReadOnlyMessages messages={messages} className="mt-6" />
     </div>
   );
 }

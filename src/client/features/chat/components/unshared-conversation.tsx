@@ -1,0 +1,45 @@
+import { History, Lock } from 'lucide-react';
+import { Link } from 'react-router';
+import type { Conversation } from '@shared/contracts/chat';
+import { useMessages } from '@/entities/chat/api/get-messages';
+import { ReadOnlyMessages } from '@/entities/chat/ui/read-only-messages';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useDocumentTitle } from '@/lib/use-document-title';
+
+/**
+ * A conversation of the caller's with someone else's botty that is no longer shared with them: still theirs to
+ * read (it stays in their History), but the botty cannot answer them any more.
+ */
+export function UnsharedConversation({ conversation }: { conversation: Conversation }) {
+  useDocumentTitle(conversation.title);
+  const messages = useMessages(conversation.id);
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6">
+      <header className="grid gap-4 border-b pb-4">
+        <h1 className="text-xl font-semibold tracking-tight break-words">{conversation.title}</h1>
+        <div className="flex flex-wrap items-center gap-3 rounded-xl border bg-muted/50 p-3 text-sm">
+          <Lock className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+          <p className="min-w-48 flex-1">
+            Its botty is no longer shared with you. You can read this conversation, but not continue it.
+          </p>
+          <Button asChild variant="outline" size="sm">
+            <Link to="/history">
+              <History aria-hidden="true" />
+              Back to History
+            </Link>
+          </Button>
+        </div>
+      </header>
+      {messages.data ? (
+        <ReadOnlyMessages messages={messages.data} className="mt-6" />
+      ) : (
+        <div role="status" className="mt-6 grid gap-4">
+          <span className="sr-only">Loading messages</span>
+          <Skeleton className="h-10 w-1/2 justify-self-end rounded-2xl" />
+          <Skeleton className="h-16 w-2/3 rounded-2xl" />
+        </div>
+      )}
+    </div>
+  );
+}
