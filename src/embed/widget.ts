@@ -15,7 +15,7 @@ import { renderText } from './render-text';
 import { WIDGET_STYLES } from './widget-styles';
 
 const root = document.getElementById('botty-widget')!;
-const { botId = '', origin = '', name = 'Botty', description = '' } = root.dataset;
+const { botId = '', origin = '', name = 'Botty', description = '', greeting = '' } = root.dataset;
 
 const NETWORK_ERROR = 'Could not reach the chat. Check your connection and try again.';
 /**
@@ -94,7 +94,7 @@ const api = (path: string, init: RequestInit = {}) =>
   fetch(`/api/widget/${botId}${path}`, { ...init, headers: { ...headers, ...init.headers } });
 
 async function loadConversation() {
-  bubble('assistant', greetingFor({ name, description }));
+  bubble('assistant', greeting.trim() || greetingFor({ name, description }));
   try {
     const res = await api('/messages');
     if (!res.ok) return showAlert(await errorOf(res));

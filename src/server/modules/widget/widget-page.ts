@@ -36,11 +36,11 @@ ${body}
 </html>
 `;
 
-/** The chat, drawn by the widget script from what these attributes say of the bot. */
+/** The chat, drawn by the widget script from what these attributes say of the bot (its own greeting, as in the app). */
 export const widgetPage = (bot: Bot, origin: string) =>
   page(
     `Chat with ${bot.name}`,
-    `<div id="botty-widget" data-bot-id="${bot.id}" data-origin="${escapeHtml(origin)}" data-name="${escapeHtml(bot.name)}" data-description="${escapeHtml(bot.description)}"></div>
+    `<div id="botty-widget" data-bot-id="${bot.id}" data-origin="${escapeHtml(origin)}" data-name="${escapeHtml(bot.name)}" data-description="${escapeHtml(bot.description)}" data-greeting="${escapeHtml(bot.config.greeting ?? '')}"></div>
 <script src="${WIDGET_SCRIPT}"></script>`,
   );
 

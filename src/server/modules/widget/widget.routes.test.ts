@@ -21,7 +21,10 @@ describe.each(databaseKinds)('embed widget, on %s', (kind) => {
   /** A bot of a fresh owner, shared and embeddable on SITE unless told otherwise. */
   async function embeddedBot(sharing: object = {}) {
     const owner = await signUp(t);
-    const bot = await createBot(t, owner.token, { name: 'Shop helper' });
+    const bot = await createBot(t, owner.token, {
+      name: 'Shop helper',
+      config: { greeting: 'Welcome to the <shop>!' },
+    });
     const res = await t.request('PATCH', `/api/bots/${bot.id}/sharing`, {
       token: owner.token,
       body: { visibility: 'link', embedOrigins: [SITE], ...sharing },
@@ -53,7 +56,10 @@ describe.each(databaseKinds)('embed widget, on %s', (kind) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toContain(`frame-ancestors ${SITE} https://shop.example`);
     expect(res.headers.get('x-frame-options')).toBeNull();
-    expect(await res.text()).toContain('data-name="Shop helper"');
+    const html = await res.text();
+    expect(html).toContain('data-name="Shop helper"');
+    // The owner's greeting, as the app's chat shows it.
+    expect(html).toContain('data-greeting="Welcome to the &lt;shop&gt;!"');
 
     const reply = await ask(bot.id, visitor(1), 'When do you open?');
     expect(reply.status).toBe(200);
