@@ -15,7 +15,7 @@ export function SettingsPage() {
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 sm:py-10">
       <PageHeader title="Account Settings" description="Manage your profile, password and account." />
       <Tabs defaultValue="profile" className="mt-6">
-        <TabsList className="w-full sm:w-auto">
+        <TabsList className="grid h-auto w-full grid-cols-2 gap-1 *:min-h-11 sm:inline-flex sm:h-10 sm:w-auto sm:*:min-h-0">
           <TabsTrigger value="profile">
             <UserRound className="size-4" aria-hidden="true" />
             Profile
