@@ -91,6 +91,14 @@ export async function signUp(t: ApiClient, overrides: { username?: string; email
   return { token: login.body.token as string, user: login.body.user, username, email, password };
 }
 
+export type SignedUp = Awaited<ReturnType<typeof signUp>>;
+
+/** An app and the two ordinary users most API tests start with: alice makes things, bob must not reach them. */
+export async function withAliceAndBob<A extends ApiClient>(app: Promise<A>) {
+  const t = await app;
+  return { t, alice: await signUp(t), bob: await signUp(t) };
+}
+
 /** The test app answered by a fake model of its own (an OpenAI-compatible server on loopback); `close` stops both. */
 export async function startTestAppWithModel(options: TestAppOptions & { model?: FakeLlmOptions } = {}) {
   const fake = await startFakeLlm(options.model);

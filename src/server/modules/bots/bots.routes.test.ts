@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
+import { signUp, startTestApp, type SignedUp, type TestApp, withAliceAndBob } from '../../../../tests/support/test-app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe.each(databaseKinds)('bots API on %s', (kind) => {
   let t: TestApp;
-  let alice: Awaited<ReturnType<typeof signUp>>;
-  let bob: Awaited<ReturnType<typeof signUp>>;
-
+  let alice: SignedUp;
+  let bob: SignedUp;
   beforeAll(async () => {
-    t = await startTestApp({ kind });
-    alice = await signUp(t);
-    bob = await signUp(t);
+    ({ t, alice, bob } = await withAliceAndBob(startTestApp({ kind })));
   });
   afterAll(() => t.close());
 

@@ -3,18 +3,15 @@ import type { Bot } from '@shared/contracts/bots';
 import type { ExplorePage, SharedBot, ShareLink } from '@shared/contracts/shared-bots';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
+import { signUp, startTestApp, type SignedUp, type TestApp, withAliceAndBob } from '../../../../tests/support/test-app';
 import { hashToken } from '../../lib/tokens';
 
 describe.each(databaseKinds)('bot sharing API on %s', (kind) => {
   let t: TestApp;
-  let alice: Awaited<ReturnType<typeof signUp>>;
-  let bob: Awaited<ReturnType<typeof signUp>>;
-
+  let alice: SignedUp;
+  let bob: SignedUp;
   beforeAll(async () => {
-    t = await startTestApp({ kind });
-    alice = await signUp(t);
-    bob = await signUp(t);
+    ({ t, alice, bob } = await withAliceAndBob(startTestApp({ kind })));
   });
   afterAll(() => t.close());
 

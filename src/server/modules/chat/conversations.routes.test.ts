@@ -5,20 +5,17 @@ import { expectError, expectValidation, startCheckedApp } from '../../../../test
 import { createConversation, deltasOf, messagesOf, streamChat } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot, steppingClock } from '../../../../tests/support/factories';
-import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
+import { signUp, startTestApp, type SignedUp, type TestApp, withAliceAndBob } from '../../../../tests/support/test-app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** With no LLM_* variables the app is offline, which these tests use as a model that always answers. */
 describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
   let t: TestApp;
-  let alice: Awaited<ReturnType<typeof signUp>>;
-  let bob: Awaited<ReturnType<typeof signUp>>;
-
+  let alice: SignedUp;
+  let bob: SignedUp;
   beforeAll(async () => {
-    t = await startCheckedApp({ kind, clock: steppingClock() });
-    alice = await signUp(t);
-    bob = await signUp(t);
+    ({ t, alice, bob } = await withAliceAndBob(startCheckedApp({ kind, clock: steppingClock() })));
   });
   afterAll(() => t.close());
 

@@ -16,7 +16,14 @@ import {
   type FakeLlm,
   type ReceivedRequest,
 } from '../../../../tests/support/fake-llm';
-import { signUp, startTestApp, startTestAppWithModel, type TestApp } from '../../../../tests/support/test-app';
+import {
+  signUp,
+  startTestApp,
+  startTestAppWithModel,
+  type SignedUp,
+  type TestApp,
+  withAliceAndBob,
+} from '../../../../tests/support/test-app';
 
 const isJudge = (r: ReceivedRequest) => systemPromptOf(r).startsWith('You judge the answers');
 const userText = (r: ReceivedRequest) => messageText(r.body.messages.find((m) => m.role === 'user'));
@@ -48,16 +55,12 @@ async function events(res: Response): Promise<EvaluationEvent[]> {
 
 describe.each(databaseKinds)('evaluations on %s', (kind) => {
   let fake: FakeLlm;
-  let t: TestApp;
-  let alice: Awaited<ReturnType<typeof signUp>>;
-  let bob: Awaited<ReturnType<typeof signUp>>;
-
+  let t: Awaited<ReturnType<typeof startTestAppWithModel>>;
+  let alice: SignedUp;
+  let bob: SignedUp;
   beforeAll(async () => {
-    const started = await startTestAppWithModel({ kind, model: { reply: playBotAndJudge } });
-    t = started;
-    fake = started.fake;
-    alice = await signUp(t);
-    bob = await signUp(t);
+    ({ t, alice, bob } = await withAliceAndBob(startTestAppWithModel({ kind, model: { reply: playBotAndJudge } })));
+    fake = t.fake;
   });
   afterAll(() => t.close());
   beforeEach(() => {

@@ -3,19 +3,21 @@ import type { Feedback } from '@shared/contracts/feedback';
 import { createConversation, messagesOf } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { signUp, startTestAppWithModel, type TestApp } from '../../../../tests/support/test-app';
+import {
+  startTestAppWithModel,
+  type SignedUp,
+  type TestApp,
+  withAliceAndBob,
+} from '../../../../tests/support/test-app';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe.each(databaseKinds)('POST /api/messages/{id}/feedback on %s', (kind) => {
   let t: TestApp;
-  let alice: Awaited<ReturnType<typeof signUp>>;
-  let bob: Awaited<ReturnType<typeof signUp>>;
-
+  let alice: SignedUp;
+  let bob: SignedUp;
   beforeAll(async () => {
-    t = await startTestAppWithModel({ kind });
-    alice = await signUp(t);
-    bob = await signUp(t);
+    ({ t, alice, bob } = await withAliceAndBob(startTestAppWithModel({ kind })));
   });
   afterAll(() => t.close());
 

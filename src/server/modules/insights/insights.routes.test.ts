@@ -2,19 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Insights } from '@shared/contracts/insights';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
+import { startTestApp, type SignedUp, type TestApp, withAliceAndBob } from '../../../../tests/support/test-app';
 
 const NOW = '2025-03-10T12:00:00.000Z';
 
 describe.each(databaseKinds)('GET /api/bots/{id}/insights on %s', (kind) => {
   let t: TestApp;
-  let alice: Awaited<ReturnType<typeof signUp>>;
-  let bob: Awaited<ReturnType<typeof signUp>>;
-
+  let alice: SignedUp;
+  let bob: SignedUp;
   beforeAll(async () => {
-    t = await startTestApp({ kind, clock: { now: () => new Date(NOW) } });
-    alice = await signUp(t);
-    bob = await signUp(t);
+    ({ t, alice, bob } = await withAliceAndBob(startTestApp({ kind, clock: { now: () => new Date(NOW) } })));
   });
   afterAll(() => t.close());
 
