@@ -65,6 +65,7 @@ describe('bot sharing', () => {
     await snapBoth(owner.page, 'share-dialog');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await visible(owner.page.getByText('Shared by link'));
+    await visible(owner.page.getByText('Nobody else uses it yet'));
 
     const visitor = await signedInPage(browser, t);
     const path = new URL(url).pathname;

@@ -32,7 +32,7 @@ afterAll(async () => {
 /** Picks `path` in the file chooser the Import button opens, as a person would. */
 async function importFile(page: Page, path: string) {
   const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Import a bot' }).click();
+  await page.getByRole('button', { name: 'Import Botty' }).click();
   await (await chooser).setFiles(path);
 }
 

@@ -37,7 +37,7 @@ export function WidgetPage() {
           <Button variant="outline" asChild>
             <Link to={`/create-bot?edit=${botId}`}>
               <ArrowLeft aria-hidden="true" />
-              Edit botty
+              Edit Botty
             </Link>
           </Button>
         }

@@ -32,6 +32,7 @@ import {
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/request';
+import { othersText } from './share-bot-dialog';
 
 interface BotCardProps {
   bot: Bot;
@@ -50,7 +51,7 @@ const SHARED_LABELS = { link: 'Shared by link', public: 'Public' } as const;
 function SharedUsers({ botId }: { botId: number }) {
   const { data } = useUsableBot(botId);
   if (!data) return null;
-  return <p>{`Used by ${data.usersCount} ${data.usersCount === 1 ? 'person' : 'people'} besides you`}</p>;
+  return <p>{othersText(data.usersCount)}</p>;
 }
 
 function useSetActive(bot: Bot) {

@@ -40,7 +40,7 @@ export function ImportBotButton() {
         onClick={() => input.current?.click()}
       >
         <Upload aria-hidden="true" />
-        Import a bot
+        Import Botty
       </PendingButton>
     </>
   );

@@ -37,14 +37,17 @@ const CHOICES: { value: BotVisibility; label: string; explain: string; done: str
 const fail = (title: string) => (error: unknown) =>
   toast({ variant: 'destructive', title, description: serverMessage(error) ?? 'Please try again.' });
 
+/** How many people besides its owner use a shared botty, on its card and in this dialog. */
+export const othersText = (n: number) =>
+  n === 0 ? 'Nobody else uses it yet' : `Used by ${n} ${n === 1 ? 'person' : 'people'} besides you`;
+
 function UsersCount({ botId }: { botId: number }) {
   const { data } = useUsableBot(botId);
   if (!data) return null;
-  const n = data.usersCount;
   return (
     <p className="inline-flex items-center gap-1.5 text-sm text-muted-foreground">
       <Users className="size-4" aria-hidden="true" />
-      {n === 0 ? 'Nobody else uses it yet.' : `Used by ${n} ${n === 1 ? 'person' : 'people'} besides you.`}
+      {othersText(data.usersCount)}.
     </p>
   );
 }
@@ -73,7 +76,7 @@ function LinkSection({ bot, link, onLink }: { bot: Bot; link: ShareLink | null; 
     <div className="grid gap-2 rounded-xl border p-3">
       <p className="text-sm text-muted-foreground">
         {bot.sharing.hasLink
-          ? 'The bot has a link. It was shown when it was made; a new link replaces it and the old one stops working at once.'
+          ? 'The botty has a link. It was shown when it was made; a new link replaces it and the old one stops working at once.'
           : 'Make a link to send to people. It is shown once, so copy it when it appears.'}
       </p>
       <PendingButton
@@ -109,7 +112,7 @@ function ShareForm({ bot }: { bot: Bot }) {
             create.mutate(saved.id, { onSuccess: setLink, onError: fail('Could not make the link') });
           toast({ title: `${bot.name} ${CHOICES.find((c) => c.value === saved.sharing.visibility)?.done}` });
         },
-        onError: fail('Could not change who can use the bot'),
+        onError: fail('Could not change who can use the botty'),
       },
     );
 
@@ -141,8 +144,8 @@ function ShareForm({ bot }: { bot: Bot }) {
             <div className="grid gap-0.5">
               <Label htmlFor={promptId}>Show the prompt and settings</Label>
               <p id={`${promptId}-explain`} className="text-xs text-muted-foreground">
-                People can read how the bot is set up, and their copies take its prompt. Your knowledge files always
-                stay private; the bot answers from them without handing them out.
+                People can read how the botty is set up, and their copies take its prompt. Your knowledge files always
+                stay private; the botty answers from them without handing them out.
               </p>
             </div>
             <Switch
@@ -167,8 +170,8 @@ function ShareForm({ bot }: { bot: Bot }) {
       )}
       <UsersCount botId={bot.id} />
       <p className="text-xs text-muted-foreground">
-        People chat in conversations of their own: you never see their messages, and their use counts in the bot&apos;s
-        usage.
+        People chat in conversations of their own: you never see their messages, and their use counts in the
+        botty&apos;s usage.
       </p>
     </div>
   );

@@ -9,7 +9,8 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { PendingButton } from '@/components/ui/pending-button';
 
-export const usersText = (n: number) => (n === 1 ? '1 person uses it' : `${n} people use it`);
+export const usersText = (n: number) =>
+  n === 0 ? 'Nobody uses it yet' : n === 1 ? '1 person uses it' : `${n} people use it`;
 
 interface SharedBotCardProps {
   bot: SharedBot;
