@@ -21,7 +21,7 @@ import {
   type ChatTimeouts,
   type ReplyUsage,
 } from '../../ai/tasks/chat-reply';
-import type { Db, Executor } from '../../db/database';
+import type { DatabaseKind, Db, Executor } from '../../db/database';
 import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
@@ -64,6 +64,7 @@ import {
   findVersions,
   finishReply,
   insertMessage,
+  insertMessageTouching,
   markStaleRepliesInterrupted,
   toMessage,
   touchReplies,
@@ -270,6 +271,7 @@ interface NewUserMessage {
  */
 async function saveUserMessage(
   tx: Executor,
+  kind: DatabaseKind,
   at: string,
   bot: Bot,
   conversationId: number,
@@ -281,12 +283,12 @@ async function saveUserMessage(
   const last = recent[0];
   const parentId = m.replaces ? m.replaces.parent_id : (last?.id ?? null);
   if (m.replaces) await deactivateFrom(tx, conversationId, m.replaces.id);
-  const row = await insertMessage(
+  const row = await insertMessageTouching(
     tx,
+    kind,
     { conversationId, parentId, role: 'user', content: m.content, status: 'complete', fileIds: ids },
     at,
   );
-  await touchConversation(tx, conversationId, at);
   // A visitor's chat with a shared bot is theirs alone: its owner's history does not hear of it.
   if (!last && (await findOwnedConversation(tx, bot.userId, conversationId)))
     await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
@@ -316,7 +318,7 @@ export async function postMessage(
   const at = isoNow(deps.clock);
   const saved = await deps.db.kysely
     .transaction()
-    .execute((tx) => saveUserMessage(tx, at, bot, conversationId, { content }));
+    .execute((tx) => saveUserMessage(tx, deps.db.kind, at, bot, conversationId, { content }));
   return saved.message;
 }
 
@@ -426,8 +428,12 @@ export async function beginReply(
   request: { conversationId: number; botId?: number; target: ReplyTarget },
 ): Promise<PendingReply> {
   const db = deps.db.kysely;
+  // The bot is read beside the conversation, not after it (on PostgreSQL a round trip less before the first
+  // token); a missing conversation still answers 404 Conversation first.
+  const usableBot = requireUsableBot(db, userId, request.botId ?? { ofConversation: request.conversationId });
+  void usableBot.catch(() => undefined);
   const conversation = await requireConversation(db, userId, request.conversationId);
-  const bot = await requireUsableBot(db, userId, request.botId ?? conversation.bot_id);
+  const bot = await usableBot;
   if (bot.id !== conversation.bot_id) throw new AppError('BAD_REQUEST', CHAT_MESSAGES.wrongBot);
   if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
   const claim = await deps.replies.claim(conversation.id);
@@ -435,7 +441,7 @@ export async function beginReply(
   try {
     const at = isoNow(deps.clock);
     const { question, saved, history, replyId } = await db.transaction().execute(async (tx) => {
-      const resolved = await resolveQuestion(tx, at, bot, conversation.id, request.target);
+      const resolved = await resolveQuestion(tx, deps.db.kind, at, bot, conversation.id, request.target);
       const replyRow = await insertMessage(
         tx,
         {
@@ -474,6 +480,7 @@ export async function beginReply(
 
 async function resolveQuestion(
   db: Executor,
+  kind: DatabaseKind,
   at: string,
   bot: Bot,
   conversationId: number,
@@ -494,14 +501,14 @@ async function resolveQuestion(
     // Checked by conversationOfEdit; looked at again under the conversation's reply lock.
     if (!replaces?.active || replaces.conversation_id !== conversationId) throw notFound('Message');
     const fileIds = fileIdsOf(replaces);
-    const { message } = await saveUserMessage(db, at, bot, conversationId, {
+    const { message } = await saveUserMessage(db, kind, at, bot, conversationId, {
       content: target.content,
       fileIds,
       replaces,
     });
     return { question: message, saved: message };
   }
-  const { message, history } = await saveUserMessage(db, at, bot, conversationId, {
+  const { message, history } = await saveUserMessage(db, kind, at, bot, conversationId, {
     content: target.content,
     fileIds: target.fileIds,
     contextWindow: contextWindowOf(bot.config),

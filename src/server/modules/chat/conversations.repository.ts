@@ -1,6 +1,6 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type QueryCreator, type Selectable } from 'kysely';
 import type { Conversation, ConversationSummary, TitleSource } from '@shared/contracts/chat';
-import type { ConversationsTable, Executor } from '../../db/database';
+import type { ConversationsTable, Database, Executor } from '../../db/database';
 
 export type ConversationRow = Selectable<ConversationsTable>;
 
@@ -179,8 +179,12 @@ export async function findReplyOwners(db: Executor, r: { userId: number; botId: 
   };
 }
 
+/** Marks the conversation active at `now`; as a query, so PostgreSQL can run it inside another statement. */
+export const touchConversationQuery = (db: QueryCreator<Database>, conversationId: number, now: string) =>
+  db.updateTable('conversations').set({ updated_at: now }).where('id', '=', conversationId);
+
 export const touchConversation = (db: Executor, conversationId: number, now: string) =>
-  db.updateTable('conversations').set({ updated_at: now }).where('id', '=', conversationId).execute();
+  touchConversationQuery(db, conversationId, now).execute();
 
 /** Explicit rather than relying on the cascade, as in deleteBotWithConversations. */
 export async function deleteConversationWithMessages(db: Executor, conversationId: number) {

@@ -1,8 +1,9 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type QueryCreator, type Selectable } from 'kysely';
 import type { Attachment, Message, MessageRole, MessageStatus, ReplyStep, Source } from '@shared/contracts/chat';
-import type { MessagesTable } from '../../db/database';
+import type { Database, DatabaseKind, MessagesTable } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
 import { toStorableText } from '../../lib/storable-text';
+import { touchConversationQuery } from './conversations.repository';
 import type { Executor } from '../../db/database';
 
 export type MessageRow = Selectable<MessagesTable>;
@@ -104,7 +105,7 @@ export interface NewMessage {
   versionOfBot?: number;
 }
 
-export const insertMessage = (db: Executor, m: NewMessage, now: string) =>
+const insertMessageQuery = (db: QueryCreator<Database>, m: NewMessage, now: string) =>
   db
     .insertInto('messages')
     .values(({ selectFrom }) => ({
@@ -120,8 +121,29 @@ export const insertMessage = (db: Executor, m: NewMessage, now: string) =>
         ? {}
         : { bot_version: selectFrom('bots').select('version').where('id', '=', m.versionOfBot) }),
     }))
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .returningAll();
+
+export const insertMessage = (db: Executor, m: NewMessage, now: string) =>
+  insertMessageQuery(db, m, now).executeTakeFirstOrThrow();
+
+/**
+ * insertMessage that also marks the conversation active at `now`. On PostgreSQL one statement (the update in a
+ * data-modifying CTE): a round trip less on the way to a reply's first token. SQLite has no such CTEs.
+ */
+export async function insertMessageTouching(db: Executor, kind: DatabaseKind, m: NewMessage, now: string) {
+  if (kind === 'postgres')
+    return insertMessageQuery(
+      // The CTE's name only adds a table the insert never reads.
+      db.with('touched', (qc) =>
+        touchConversationQuery(qc, m.conversationId, now).returning('id'),
+      ) as unknown as QueryCreator<Database>,
+      m,
+      now,
+    ).executeTakeFirstOrThrow();
+  const row = await insertMessage(db, m, now);
+  await touchConversationQuery(db, m.conversationId, now).execute();
+  return row;
+}
 
 /** A reply's text so far, saved while it is written, so a crash loses at most the time since. */
 export const checkpointReply = (db: Executor, id: number, content: string, now: string) =>
