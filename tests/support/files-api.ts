@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach } from 'vitest';
+import type { DatabaseKind } from '../../src/server/db/database';
 import type { KnowledgeFile } from '../../src/shared/contracts/files';
-import type { TestApp } from './test-app';
+import { startTestApp, type TestApp, type TestAppOptions } from './test-app';
 
 /** A real multipart upload in the form field `file`, as a browser's FormData sends it. */
 export async function uploadFile(t: TestApp, token: string, path: string, name: string, bytes: Uint8Array) {
@@ -30,4 +35,36 @@ export async function uploadSettled(t: TestApp, token: string, path: string, nam
   const res = await uploadFile(t, token, path, name, bytes);
   if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   return settledFile(t, token, res.body.id);
+}
+
+/**
+ * How a suite that stores files starts its apps: each keeps its files in a directory of its own (unless
+ * `env.FILES_DIR` names one), runs its file jobs every 100 ms and is closed after its test; the directories
+ * go after the suite. Registers the hooks that do so.
+ */
+export function appsWithFiles(kind: DatabaseKind, dirPrefix = 'botty-files-') {
+  const dirs: string[] = [];
+  const apps: TestApp[] = [];
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((t) => t.close()));
+  });
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  return {
+    async start(options: TestAppOptions = {}) {
+      const dir = mkdtempSync(join(tmpdir(), dirPrefix));
+      dirs.push(dir);
+      const t = await startTestApp({
+        kind,
+        ...options,
+        env: { FILES_DIR: dir, ...options.env },
+        fileJobs: { pollMs: 100, ...options.fileJobs },
+      });
+      apps.push(t);
+      return t;
+    },
+    /** For an app the test closed itself. */
+    closed(t: TestApp) {
+      apps.splice(apps.indexOf(t), 1);
+    },
+  };
 }

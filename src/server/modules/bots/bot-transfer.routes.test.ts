@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { strFromU8, unzipSync, zipSync, type Zippable } from 'fflate';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Activity } from '@shared/contracts/activities';
 import type { Bot, CreateBotRequest } from '@shared/contracts/bots';
 import type { KnowledgeFile } from '@shared/contracts/files';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { settledFile, uploadSettled } from '../../../../tests/support/files-api';
+import { appsWithFiles, settledFile, uploadSettled } from '../../../../tests/support/files-api';
 import { docxWith, png } from '../../../../tests/support/files';
-import { signUp, startTestApp, type TestApp, type TestAppOptions } from '../../../../tests/support/test-app';
+import { signUp, type TestApp } from '../../../../tests/support/test-app';
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -54,24 +51,7 @@ const portable = (bot: Bot) => {
 };
 
 describe.each(databaseKinds)('bot export and import (%s)', (kind) => {
-  const dirs: string[] = [];
-  const apps: TestApp[] = [];
-  const start = async (options: TestAppOptions = {}) => {
-    const dir = mkdtempSync(join(tmpdir(), 'botty-transfer-'));
-    dirs.push(dir);
-    const t = await startTestApp({
-      kind,
-      ...options,
-      env: { FILES_DIR: dir, ...options.env },
-      fileJobs: { pollMs: 100 },
-    });
-    apps.push(t);
-    return t;
-  };
-  afterEach(async () => {
-    await Promise.all(apps.splice(0).map((t) => t.close()));
-  });
-  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const { start } = appsWithFiles(kind, 'botty-transfer-');
 
   const download = async (t: TestApp, token: string, path: string) => {
     const res = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${token}` } });

@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KnowledgeFile } from '@shared/contracts/files';
 import { UNSUPPORTED_TYPE_MESSAGE } from './detect-type';
 import { createConversation } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import {
+  appsWithFiles,
   settledFile as settled,
   uploadFile as upload,
   uploadSettled as uploadFileSettled,
@@ -22,7 +21,7 @@ import {
   png,
   zipBombDocx,
 } from '../../../../tests/support/files';
-import { signUp, startTestApp, type TestApp, type TestAppOptions } from '../../../../tests/support/test-app';
+import { signUp, type TestApp } from '../../../../tests/support/test-app';
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -41,26 +40,8 @@ async function until(condition: () => boolean | Promise<boolean>, what: string) 
 }
 
 describe.each(databaseKinds)('knowledge files API (%s)', (kind) => {
-  const dirs: string[] = [];
-  const apps: TestApp[] = [];
   /** Each server keeps its files in a directory of its own, unless told to share one. */
-  const start = async (options: TestAppOptions = {}) => {
-    const dir = mkdtempSync(join(tmpdir(), 'botty-files-'));
-    dirs.push(dir);
-    const t = await startTestApp({
-      kind,
-      ...options,
-      env: { FILES_DIR: dir, ...options.env },
-      fileJobs: { pollMs: 100, ...options.fileJobs },
-    });
-    apps.push(t);
-    return t;
-  };
-
-  afterEach(async () => {
-    await Promise.all(apps.splice(0).map((t) => t.close()));
-  });
-  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const { start, closed } = appsWithFiles(kind);
 
   it(
     'reads every document format into chunks, and the first file turns on Document analysis',
@@ -330,7 +311,7 @@ describe.each(databaseKinds)('knowledge files API (%s)', (kind) => {
       .where('id', '=', res.body.id)
       .execute();
     await first.close({ keepDb: true });
-    apps.splice(apps.indexOf(first), 1);
+    closed(first);
 
     const second = await start({ testDb: first.testDb, env: { FILES_DIR: first.config.files.dir } });
     expect(await settled(second, token, res.body.id)).toMatchObject({ status: 'ready', chunkCount: 2 });

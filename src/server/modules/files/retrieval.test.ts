@@ -1,17 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddingModel } from '../../ai/providers';
 import { createConversation } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
 import { pdfWithPages } from '../../../../tests/support/files';
-import { uploadSettled as upload } from '../../../../tests/support/files-api';
+import { appsWithFiles, uploadSettled as upload } from '../../../../tests/support/files-api';
 import { startS3Server } from '../../../../tests/support/s3-server';
-import { signUp, startTestApp, type TestApp, type TestAppOptions } from '../../../../tests/support/test-app';
+import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
 import { createEmbeddings } from './embeddings';
 import { searchChunks, type RetrievalDeps } from './retrieval';
 
@@ -25,30 +22,11 @@ const WARRANTY_PDF = [
 
 describe.each(databaseKinds)('retrieval (%s)', (kind) => {
   let llm: FakeLlm;
-  const apps: TestApp[] = [];
-  const dirs: string[] = [];
-  const start = async (options: TestAppOptions = {}) => {
-    const dir = mkdtempSync(join(tmpdir(), 'botty-files-'));
-    dirs.push(dir);
-    const t = await startTestApp({
-      kind,
-      ...options,
-      env: { FILES_DIR: dir, ...options.env },
-      fileJobs: { pollMs: 100 },
-    });
-    apps.push(t);
-    return t;
-  };
+  const { start } = appsWithFiles(kind);
   beforeAll(async () => {
     llm = await startFakeLlm();
   });
-  afterEach(async () => {
-    await Promise.all(apps.splice(0).map((t) => t.close()));
-  });
-  afterAll(async () => {
-    await llm.close();
-    dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
-  });
+  afterAll(() => llm.close());
 
   /** Two users; the first has a bot with knowledge and two conversations with an attachment each. */
   async function world(t: TestApp) {
