@@ -88,12 +88,8 @@ describe.each(databaseKinds)('text the database cannot store, on %s', (kind) => 
   });
   afterAll(() => t.close());
 
-  it.each([
-    ['a NUL character', 'Meal\u0000Planner'],
-    ['a lone high surrogate', 'Meal \ud83d Planner'],
-    ['a lone low surrogate', 'Meal \ude00 Planner'],
-  ])('refuses %s in user input with a 400 naming the field', async (_what, name) => {
-    const res = await t.request('POST', '/api/bots', {
+  const createBotNamed = (name: string) =>
+    t.request('POST', '/api/bots', {
       token,
       body: {
         name,
@@ -105,6 +101,13 @@ describe.each(databaseKinds)('text the database cannot store, on %s', (kind) => 
         config: {},
       },
     });
+
+  it.each([
+    ['a NUL character', 'Meal\u0000Planner'],
+    ['a lone high surrogate', 'Meal \ud83d Planner'],
+    ['a lone low surrogate', 'Meal \ude00 Planner'],
+  ])('refuses %s in user input with a 400 naming the field', async (_what, name) => {
+    const res = await createBotNamed(name);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION');
     expect(res.body.errors).toEqual([{ path: 'name', message: expect.stringContaining('NUL') }]);
@@ -112,18 +115,7 @@ describe.each(databaseKinds)('text the database cannot store, on %s', (kind) => 
   });
 
   it('accepts well-formed text beyond the basic plane', async () => {
-    const res = await t.request('POST', '/api/bots', {
-      token,
-      body: {
-        name: 'Meal 🍲 Planner',
-        description: 'Plans meals',
-        purpose: 'planning',
-        icon: 'utensils',
-        active: true,
-        capabilities: [],
-        config: {},
-      },
-    });
+    const res = await createBotNamed('Meal 🍲 Planner');
     expect(res.status).toBe(201);
     expect(res.body.name).toBe('Meal 🍲 Planner');
   });
