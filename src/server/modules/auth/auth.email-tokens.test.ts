@@ -1,5 +1,6 @@
 import { MESSAGES } from '@shared/contracts/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseKind } from '../../db/database';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { linkIn } from '../../../../tests/support/smtp-receiver';
 import {
@@ -32,12 +33,34 @@ async function expectNoMailBeforeNext(t: TestApp, to: string, trigger: () => Pro
   expect(mailsTo(t, to, /./)).toEqual([]);
 }
 
+/** An app that mails to the test's SMTP receiver and reads the time from `clock`; its administrator is made. */
+async function startMailingApp(kind: DatabaseKind, clock: ReturnType<typeof manualClock>) {
+  const t = await startCheckedApp({ kind, smtp: true, clock });
+  await register(t);
+  return t;
+}
+
+/** Of two links mailed together, the one used a minute before `ttl` is up works, the other a minute after is refused. */
+async function expectLinkLifetime<L extends { token: string }>(
+  clock: ReturnType<typeof manualClock>,
+  ttl: number,
+  mailLink: () => Promise<L>,
+  use: (token: string) => Promise<Parameters<typeof expectError>[0]>,
+  refusal: string,
+) {
+  const [early, late] = await Promise.all([mailLink(), mailLink()]);
+  clock.advance(ttl - MINUTE);
+  expect((await use(early.token)).status).toBe(200);
+  clock.advance(2 * MINUTE);
+  expectError(await use(late.token), 400, refusal);
+  return late;
+}
+
 describe.each(databaseKinds)('e-mail verification through the mailed link, on %s', (kind) => {
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await startCheckedApp({ kind, smtp: true, clock });
-    await register(t);
+    t = await startMailingApp(kind, clock);
   });
   afterAll(() => t.close());
 
@@ -73,11 +96,13 @@ describe.each(databaseKinds)('e-mail verification through the mailed link, on %s
   });
 
   it('honours a link for 24 hours and refuses it after that', async () => {
-    const [early, late] = await Promise.all([registerAndReadMail(), registerAndReadMail()]);
-    clock.advance(EMAIL_TOKEN_TTL_MS.verify_email - MINUTE);
-    expect((await verify(early.token)).status).toBe(200);
-    clock.advance(2 * MINUTE);
-    expectError(await verify(late.token), 400, AUTH_MESSAGES.verifyInvalid);
+    const late = await expectLinkLifetime(
+      clock,
+      EMAIL_TOKEN_TTL_MS.verify_email,
+      registerAndReadMail,
+      verify,
+      AUTH_MESSAGES.verifyInvalid,
+    );
     expect((await login(t, late.account.username, late.account.password)).status).toBe(403);
   });
 
@@ -132,8 +157,7 @@ describe.each(databaseKinds)('forgotten password and reset through the mailed li
   let t: TestApp;
   const clock = manualClock();
   beforeAll(async () => {
-    t = await startCheckedApp({ kind, smtp: true, clock });
-    await register(t);
+    t = await startMailingApp(kind, clock);
   });
   afterAll(() => t.close());
 
@@ -183,11 +207,13 @@ describe.each(databaseKinds)('forgotten password and reset through the mailed li
   });
 
   it('honours a reset link for one hour and refuses it after that', async () => {
-    const [early, late] = await Promise.all([requestReset(), requestReset()]);
-    clock.advance(EMAIL_TOKEN_TTL_MS.reset_password - MINUTE);
-    expect((await reset(early.token)).status).toBe(200);
-    clock.advance(2 * MINUTE);
-    expectError(await reset(late.token), 400, AUTH_MESSAGES.resetInvalid);
+    const late = await expectLinkLifetime(
+      clock,
+      EMAIL_TOKEN_TTL_MS.reset_password,
+      () => requestReset(),
+      (token) => reset(token),
+      AUTH_MESSAGES.resetInvalid,
+    );
     expect((await login(t, late.account.username, late.account.password)).status).toBe(200);
   });
 
