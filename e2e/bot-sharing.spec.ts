@@ -64,6 +64,10 @@ describe('bot sharing', () => {
     await expectAccessible(owner.page, 'share dialog');
     await snapBoth(owner.page, 'share-dialog');
     await dialog.getByRole('button', { name: 'Close' }).click();
+    // Focus goes back to the card's menu button the dialog was opened from, not to the top of the page.
+    await expect
+      .poll(() => owner.page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Actions for Trip Planner');
     await visible(owner.page.getByText('Shared by link'));
     await visible(owner.page.getByText('Nobody else uses it yet'));
 

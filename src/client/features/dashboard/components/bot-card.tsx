@@ -12,6 +12,7 @@ import {
   Sparkles,
   Trash2,
 } from 'lucide-react';
+import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { tidyDescription } from '@shared/bots/description';
 import type { Bot } from '@shared/contracts/bots';
@@ -75,6 +76,16 @@ function useSetActive(bot: Bot) {
 export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onChat, onShare, onExport }: BotCardProps) {
   const navigate = useNavigate();
   const { setActive, isPending } = useSetActive(bot);
+  // A dialog chosen in the menu opens once the menu has handed focus back to its button, so the dialog
+  // returns focus there when it closes (opened at once, it returned focus to the vanished menu item: the page).
+  const pendingDialog = useRef<(() => void) | null>(null);
+  const afterMenu = (open: () => void) => () => {
+    pendingDialog.current = open;
+  };
+  const openDialog = () => {
+    pendingDialog.current?.();
+    pendingDialog.current = null;
+  };
 
   return (
     <Card className="flex h-full flex-col gap-4 p-5 transition-shadow duration-200 ease-out hover:shadow-md">
@@ -106,16 +117,16 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
               <EllipsisVertical aria-hidden="true" />
             </Button>
           </DropdownMenuTrigger>
-          <DropdownMenuContent align="end">
+          <DropdownMenuContent align="end" onCloseAutoFocus={openDialog}>
             <DropdownMenuItem onSelect={() => void navigate(`/create-bot?edit=${bot.id}`)}>
               <Pencil aria-hidden="true" />
               Edit Botty
             </DropdownMenuItem>
-            <DropdownMenuItem onSelect={onEditPrompt}>
+            <DropdownMenuItem onSelect={afterMenu(onEditPrompt)}>
               <ScrollText aria-hidden="true" />
               Edit Custom Prompt
             </DropdownMenuItem>
-            <DropdownMenuItem onSelect={onShare}>
+            <DropdownMenuItem onSelect={afterMenu(onShare)}>
               <Share2 aria-hidden="true" />
               Share Botty
             </DropdownMenuItem>
@@ -123,7 +134,7 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
               {pinned ? <PinOff aria-hidden="true" /> : <Pin aria-hidden="true" />}
               {pinned ? 'Unpin from Top Botties' : 'Pin to Top Botties'}
             </DropdownMenuItem>
-            <DropdownMenuItem onSelect={onExport}>
+            <DropdownMenuItem onSelect={afterMenu(onExport)}>
               <FileDown aria-hidden="true" />
               Export Botty
             </DropdownMenuItem>
@@ -134,7 +145,7 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
               </DropdownMenuItem>
             )}
             <DropdownMenuSeparator />
-            <DropdownMenuItem variant="destructive" onSelect={onDelete}>
+            <DropdownMenuItem variant="destructive" onSelect={afterMenu(onDelete)}>
               <Trash2 aria-hidden="true" />
               Delete Botty
             </DropdownMenuItem>
