@@ -1,28 +1,16 @@
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBot } from '../tests/support/factories';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, launchBrowser, newPage, snap } from './support/browser';
+import { signUp, startTestApp } from '../tests/support/test-app';
+import { appInBrowser, expectAccessible, newPage, snap } from './support/browser';
 
-let t: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const suite = appInBrowser(startTestApp, { owner: false });
 
 describe('the Account tab', () => {
   it('shows the plan, exports the data as a file and deletes the account after the password', async () => {
-    const account = await signUp(t);
-    await createBot(t, account.token, { name: 'Export Me' });
-    const { page, context, close } = await newPage(browser, t.url);
+    const account = await signUp(suite.t);
+    await createBot(suite.t, account.token, { name: 'Export Me' });
+    const { page, context, close } = await newPage(suite.browser, suite.t.url);
     await context.addInitScript((token) => localStorage.setItem('authToken', token), account.token);
 
     await page.goto('/settings');
@@ -57,7 +45,7 @@ describe('the Account tab', () => {
     await dialog.getByRole('button', { name: 'Delete Account' }).click();
     await page.waitForURL('**/login');
     await expect.poll(() => page.getByText('Account deleted').first().isVisible()).toBe(true);
-    const login = await t.request('POST', '/api/auth/login', {
+    const login = await suite.t.request('POST', '/api/auth/login', {
       body: { username: account.username, password: account.password },
     });
     expect(login.status).toBe(401);

@@ -1,24 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { linkIn } from '../tests/support/smtp-receiver';
-import { startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, launchBrowser, newPage, snap, VIEWPORTS } from './support/browser';
+import { startTestApp } from '../tests/support/test-app';
+import { appInBrowser, expectAccessible, newPage, snap, VIEWPORTS } from './support/browser';
 
-let t: TestApp;
-let browser: Browser;
+const suite = appInBrowser(() => startTestApp({ smtp: true }), { owner: false });
 
 beforeAll(async () => {
-  t = await startTestApp({ smtp: true });
-  browser = await launchBrowser();
   // The first account administers the instance and skips verification; these tests need ordinary users.
-  await t.request('POST', '/api/auth/register', {
+  await suite.t.request('POST', '/api/auth/register', {
     body: { username: 'instance_owner', email: 'owner@example.com', password: 'owner-password-1' },
   });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
 });
 
 const pathOf = (link: string) => new URL(link).pathname;
@@ -45,7 +37,7 @@ const storedToken = (page: Page) =>
 
 describe('accounts in the browser', () => {
   it('register → verify by mail → sign in (remembered) → first-asked page → profile → password → logout', async () => {
-    const { page, close } = await newPage(browser, t.url);
+    const { page, close } = await newPage(suite.browser, suite.t.url);
     const username = 'maria_e2e';
     const email = 'maria@example.com';
 
@@ -75,7 +67,7 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Resend verification email' }).click();
     await expect.poll(() => page.getByText('Verification email sent').first().isVisible()).toBe(true);
 
-    const mail = await t.smtp!.waitForMail(email, /verify/i, { count: 2 });
+    const mail = await suite.t.smtp!.waitForMail(email, /verify/i, { count: 2 });
     await page.goto(pathOf(linkIn(mail, '/verify-email/')));
     await page
       .getByRole('button', { name: 'Log in' })
@@ -91,7 +83,7 @@ describe('accounts in the browser', () => {
     await page.getByLabel('Full Name').fill('Maria Example');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => page.getByText('Profile updated').first().isVisible()).toBe(true);
-    const me = await t.request('GET', '/api/auth/user', { token: (await storedToken(page)).local! });
+    const me = await suite.t.request('GET', '/api/auth/user', { token: (await storedToken(page)).local! });
     expect(me.body.fullName).toBe('Maria Example');
 
     await page.getByRole('tab', { name: 'Security' }).click();
@@ -125,13 +117,13 @@ describe('accounts in the browser', () => {
   });
 
   it('forgot password → mailed link → reset → sign in with the new password', async () => {
-    const { page, close } = await newPage(browser, t.url);
+    const { page, close } = await newPage(suite.browser, suite.t.url);
     const email = 'reset_e2e@example.com';
-    await t.request('POST', '/api/auth/register', {
+    await suite.t.request('POST', '/api/auth/register', {
       body: { username: 'reset_e2e', email, password: 'old-password-1' },
     });
-    const verify = await t.smtp!.waitForMail(email, /verify/i);
-    await t.request('GET', `/api/auth${pathOf(linkIn(verify, '/verify-email/'))}`);
+    const verify = await suite.t.smtp!.waitForMail(email, /verify/i);
+    await suite.t.request('GET', `/api/auth${pathOf(linkIn(verify, '/verify-email/'))}`);
 
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password' }).click();
@@ -142,7 +134,7 @@ describe('accounts in the browser', () => {
       .poll(() => page.getByText("If an account exists with that email, we've sent a password reset link.").isVisible())
       .toBe(true);
 
-    const mail = await t.smtp!.waitForMail(email, /reset/i);
+    const mail = await suite.t.smtp!.waitForMail(email, /reset/i);
     await page.goto(pathOf(linkIn(mail, '/reset-password/')));
     await page
       .getByLabel('New Password', { exact: true })
@@ -173,7 +165,7 @@ describe('accounts in the browser', () => {
   });
 
   it('shows the 404 page for unknown paths', async () => {
-    const { page, close } = await newPage(browser, t.url);
+    const { page, close } = await newPage(suite.browser, suite.t.url);
     await page.goto('/no/such/page');
     await expect.poll(() => page.getByRole('heading', { name: '404 Page Not Found' }).isVisible()).toBe(true);
     await close();
@@ -181,7 +173,9 @@ describe('accounts in the browser', () => {
 
   it('every account screen is accessible and looks right at phone and desktop widths', async () => {
     const token = (
-      await t.request('POST', '/api/auth/login', { body: { username: 'instance_owner', password: 'owner-password-1' } })
+      await suite.t.request('POST', '/api/auth/login', {
+        body: { username: 'instance_owner', password: 'owner-password-1' },
+      })
     ).body.token as string;
     const screens = [
       '/login',
@@ -194,7 +188,7 @@ describe('accounts in the browser', () => {
       '/settings',
     ];
     for (const [name, viewport] of Object.entries(VIEWPORTS)) {
-      const { page, close } = await newPage(browser, t.url, viewport);
+      const { page, close } = await newPage(suite.browser, suite.t.url, viewport);
       await page.goto('/login');
       await page.evaluate((tok) => localStorage.setItem('authToken', tok), token);
       for (const path of screens) {

@@ -1,33 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
-import type { TestApp } from '../tests/support/test-app';
-import {
-  expectAccessible,
-  signedInPage,
-  snap,
-  startSuiteWithModel,
-  toastWith,
-  visible,
-  VIEWPORTS,
-} from './support/browser';
+import { appInBrowser, expectAccessible, signedInPage, snap, toastWith, VIEWPORTS, visible } from './support/browser';
+import { startTestAppWithModel } from '../tests/support/test-app';
 
-let t: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  ({ t, browser } = await startSuiteWithModel());
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const suite = appInBrowser(startTestAppWithModel);
 
 const input = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const me = async (token: string) =>
-  (await t.request<{ username: string }>('GET', '/api/auth/user', { token })).body.username;
+  (await suite.t.request<{ username: string }>('GET', '/api/auth/user', { token })).body.username;
 
 /** Screenshots at both widths, then back to the desktop. */
 async function snapBoth(page: Page, name: string) {
@@ -39,9 +21,9 @@ async function snapBoth(page: Page, name: string) {
 
 describe('bot sharing', () => {
   it('owner shares a bot by link; a second user chats with it and adds a copy; private again ends the link', async () => {
-    const owner = await signedInPage(browser, t);
-    await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
-    await createBot(t, owner.token, {
+    const owner = await signedInPage(suite.browser, suite.t);
+    await owner.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.t.url });
+    await createBot(suite.t, owner.token, {
       name: 'Trip Planner',
       description: 'Plans weekend trips by train',
       config: { greeting: 'Where to?', systemPrompt: 'You plan train trips.' },
@@ -60,7 +42,7 @@ describe('bot sharing', () => {
     await dialog.getByRole('button', { name: 'Copy link' }).click();
     const url = await owner.page.evaluate(() => navigator.clipboard.readText());
     expect(url).toBe(await linkField.inputValue());
-    expect(url).toMatch(new RegExp(`^${t.url}/b/[\\w-]{43}$`));
+    expect(url).toMatch(new RegExp(`^${suite.t.url}/b/[\\w-]{43}$`));
     await expectAccessible(owner.page, 'share dialog');
     await snapBoth(owner.page, 'share-dialog');
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -71,7 +53,7 @@ describe('bot sharing', () => {
     await visible(owner.page.getByText('Shared by link'));
     await visible(owner.page.getByText('Nobody else uses it yet'));
 
-    const visitor = await signedInPage(browser, t);
+    const visitor = await signedInPage(suite.browser, suite.t);
     const path = new URL(url).pathname;
     await visitor.page.goto(path);
     await visible(visitor.page.getByRole('heading', { name: 'Trip Planner', level: 1 }));
@@ -95,12 +77,12 @@ describe('bot sharing', () => {
     await visitor.page.getByRole('button', { name: 'Add to my botties' }).click();
     await visible(toastWith(visitor.page, 'Added to your botties'));
     await visible(visitor.page.getByRole('heading', { name: 'Trip Planner' }));
-    const [copy] = (await t.request<Bot[]>('GET', '/api/bots', { token: visitor.token })).body;
+    const [copy] = (await suite.t.request<Bot[]>('GET', '/api/bots', { token: visitor.token })).body;
     expect(copy).toMatchObject({ name: 'Trip Planner', sharing: { visibility: 'private' } });
     expect(copy!.config.systemPrompt).toBeUndefined();
 
     // The owner's bot counts the visitor's use.
-    const [shared] = (await t.request<Bot[]>('GET', '/api/bots', { token: owner.token })).body;
+    const [shared] = (await suite.t.request<Bot[]>('GET', '/api/bots', { token: owner.token })).body;
     expect(shared!.usageCount).toBe(1);
     await owner.page.reload();
     await visible(owner.page.getByText('Used by 1 person besides you'));
@@ -131,18 +113,21 @@ describe('bot sharing', () => {
   });
 
   it('Explore lists public bots, searched and filtered by purpose', async () => {
-    const owner = await signedInPage(browser, t);
+    const owner = await signedInPage(suite.browser, suite.t);
     for (const [name, purpose, description] of [
       ['Recipe Finder', 'answering', 'Finds recipes for what is in your fridge'],
       ['Budget Coach', 'planning', 'Plans a monthly budget with you'],
     ] as const) {
-      const bot = await createBot(t, owner.token, { name, purpose, description });
-      await t.request('PATCH', `/api/bots/${bot.id}/sharing`, { token: owner.token, body: { visibility: 'public' } });
+      const bot = await createBot(suite.t, owner.token, { name, purpose, description });
+      await suite.t.request('PATCH', `/api/bots/${bot.id}/sharing`, {
+        token: owner.token,
+        body: { visibility: 'public' },
+      });
     }
-    await createBot(t, owner.token, { name: 'Private Diary' });
+    await createBot(suite.t, owner.token, { name: 'Private Diary' });
     await owner.close();
 
-    const viewer = await signedInPage(browser, t);
+    const viewer = await signedInPage(suite.browser, suite.t);
     await viewer.page.goto('/dashboard');
     await viewer.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Explore' }).click();
     await visible(viewer.page.getByRole('heading', { name: 'Explore', level: 1 }));

@@ -2,32 +2,20 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import type { KnowledgeFile } from '../src/shared/contracts/files';
 import { createBot } from '../tests/support/factories';
 import { settledFile, uploadSettled } from '../tests/support/files-api';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, launchBrowser, signedInPage, snap, toastWith, visible, VIEWPORTS } from './support/browser';
+import { startTestApp } from '../tests/support/test-app';
+import { appInBrowser, expectAccessible, signedInPage, snap, toastWith, VIEWPORTS, visible } from './support/browser';
 
-let t: TestApp;
-let browser: Browser;
 const dir = mkdtempSync(join(tmpdir(), 'botty-e2e-transfer-'));
 const NOTES = 'Leeks are in season from October to March.';
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { FILES_DIR: join(dir, 'files') }, fileJobs: { pollMs: 50 } });
-  browser = await launchBrowser();
-  // The first account administers the instance; the tests use ordinary users.
-  await signUp(t, { username: 'instance_owner' });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const suite = appInBrowser(() => startTestApp({ env: { FILES_DIR: join(dir, 'files') }, fileJobs: { pollMs: 50 } }));
 
 /** Picks `path` in the file chooser the Import button opens, as a person would. */
 async function importFile(page: Page, path: string) {
@@ -38,13 +26,19 @@ async function importFile(page: Page, path: string) {
 
 describe('bots as files', () => {
   it('one user exports a bot with its knowledge, another imports the file and has the bot', async () => {
-    const owner = await signedInPage(browser, t);
-    const bot = await createBot(t, owner.token, {
+    const owner = await signedInPage(suite.browser, suite.t);
+    const bot = await createBot(suite.t, owner.token, {
       name: 'Meal Planner',
       config: { tone: 'friendly', systemPrompt: 'You plan meals.', greeting: 'Hungry?' },
       exampleQueries: ['Dinner with leeks?'],
     });
-    await uploadSettled(t, owner.token, `/api/bots/${bot.id}/files`, 'season.txt', new TextEncoder().encode(NOTES));
+    await uploadSettled(
+      suite.t,
+      owner.token,
+      `/api/bots/${bot.id}/files`,
+      'season.txt',
+      new TextEncoder().encode(NOTES),
+    );
 
     await owner.page.goto('/dashboard');
     await owner.page.getByRole('button', { name: 'Actions for Meal Planner' }).click();
@@ -66,7 +60,7 @@ describe('bots as files', () => {
     expect(strFromU8(entries['knowledge/season.txt']!)).toBe(NOTES);
     await owner.close();
 
-    const other = await signedInPage(browser, t);
+    const other = await signedInPage(suite.browser, suite.t);
     await other.page.goto('/dashboard');
     await visible(other.page.getByText('No botties yet'));
     await expectAccessible(other.page, 'dashboard with the import button');
@@ -80,7 +74,7 @@ describe('bots as files', () => {
     await visible(other.page.getByRole('heading', { name: 'Meal Planner' }));
     await snap(other.page, 'dashboard-imported-desktop');
 
-    const [copy] = (await t.request<Bot[]>('GET', '/api/bots', { token: other.token })).body;
+    const [copy] = (await suite.t.request<Bot[]>('GET', '/api/bots', { token: other.token })).body;
     expect(copy).toMatchObject({
       name: 'Meal Planner',
       config: { tone: 'friendly', systemPrompt: 'You plan meals.', greeting: 'Hungry?' },
@@ -88,14 +82,14 @@ describe('bots as files', () => {
       version: 1,
       sharing: { visibility: 'private' },
     });
-    const files = await t.request<KnowledgeFile[]>('GET', `/api/bots/${copy!.id}/files`, { token: other.token });
+    const files = await suite.t.request<KnowledgeFile[]>('GET', `/api/bots/${copy!.id}/files`, { token: other.token });
     expect(files.body.map((f) => f.name)).toEqual(['season.txt']);
-    expect(await settledFile(t, other.token, files.body[0]!.id)).toMatchObject({ status: 'ready' });
+    expect(await settledFile(suite.t, other.token, files.body[0]!.id)).toMatchObject({ status: 'ready' });
     await other.close();
   });
 
   it('says clearly why a file cannot be imported, on a phone too', async () => {
-    const user = await signedInPage(browser, t, VIEWPORTS.phone);
+    const user = await signedInPage(suite.browser, suite.t, VIEWPORTS.phone);
     const notABot = join(dir, 'shopping.json');
     writeFileSync(notABot, '{"items": ["leeks"]}');
     await user.page.goto('/dashboard');
@@ -103,7 +97,7 @@ describe('bots as files', () => {
     await visible(toastWith(user.page, 'Could not import shopping.json'));
     await visible(toastWith(user.page, 'This JSON file is not a Botty bot: its "format" must be "botty.bot".'));
     await snap(user.page, 'dashboard-import-error-phone');
-    expect((await t.request<Bot[]>('GET', '/api/bots', { token: user.token })).body).toEqual([]);
+    expect((await suite.t.request<Bot[]>('GET', '/api/bots', { token: user.token })).body).toEqual([]);
     await user.close();
   });
 });

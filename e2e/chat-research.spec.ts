@@ -1,46 +1,34 @@
 import { PNG } from 'pngjs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CreateBotRequest } from '../src/shared/contracts/bots';
 import type { Message } from '../src/shared/contracts/chat';
 import { createConversation, messagesOf, streamChat } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
-import { startFakeLlm, type FakeLlm, type FakeReply } from '../tests/support/fake-llm';
+import type { FakeReply } from '../tests/support/fake-llm';
 import { startFakeSearch, type FakeSearch } from '../tests/support/fake-search';
 import { startFakeWeb, type FakeWeb } from '../tests/support/fake-web';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, hidden, launchBrowser, signedInPage, visible, VIEWPORTS } from './support/browser';
+import { startTestAppWithModel } from '../tests/support/test-app';
+import { appInBrowser, expectAccessible, hidden, signedInPage, VIEWPORTS, visible } from './support/browser';
 
-let fake: FakeLlm;
 let site: FakeWeb;
 let searxng: FakeSearch;
-let t: TestApp;
-let browser: Browser;
 
-beforeAll(async () => {
-  fake = await startFakeLlm();
+afterAll(async () => {
+  await site?.close();
+  await searxng?.close();
+});
+const suite = appInBrowser(async () => {
   site = await startFakeWeb();
   searxng = await startFakeSearch();
-  t = await startTestApp({
+  return startTestAppWithModel({
     env: {
-      LLM_BASE_URL: fake.baseUrl,
-      LLM_MODEL: 'fake-model',
       SEARCH_PROVIDER: 'searxng',
       SEARCH_URL: searxng.url,
       // UNSAFE anywhere but tests: lets the page fetch reach the fake sites on loopback.
       WEB_FETCH_ALLOW_HOSTS: '127.0.0.1',
     },
   });
-  browser = await launchBrowser();
-  await signUp(t, { username: 'instance_owner' });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await fake?.close();
-  await site?.close();
-  await searxng?.close();
 });
 
 type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
@@ -87,8 +75,8 @@ const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.s
 describe('chat research and attachments', () => {
   it('shows live research steps, folds them away with the answer, and links [1] to its source', async () => {
     for (const [name, viewport] of Object.entries(VIEWPORTS) as [string, Viewport][]) {
-      const { page, token, close } = await signedInPage(browser, t, viewport);
-      const bot = await createBot(t, token, WEB_BOT);
+      const { page, token, close } = await signedInPage(suite.browser, suite.t, viewport);
+      const bot = await createBot(suite.t, token, WEB_BOT);
       const page1 = `${site.url}/page`;
       searxng.results = [
         { title: 'Vitamin D fact sheet', url: page1, snippet: 'A fact sheet about vitamin D for adults.' },
@@ -105,7 +93,7 @@ describe('chat research and attachments', () => {
         chunks: ['Adults need about 15 micrograms ', 'of vitamin D a day [1]. ', 'Iron matters too [2].'],
         chunkDelayMs: 50,
       });
-      fake.enqueue(
+      suite.fake.enqueue(
         { toolCalls: [{ name: 'web_search', arguments: { query: 'vitamin d intake' } }] },
         reading.plan,
         answering.plan,
@@ -168,7 +156,8 @@ describe('chat research and attachments', () => {
       await expect.poll(() => up.getAttribute('aria-pressed')).toBe('true');
       const conversationId = Number(new URL(page.url()).searchParams.get('c'));
       const ratings = async () =>
-        (await t.request<{ rating: string }[]>('GET', `/api/conversations/${conversationId}/feedback`, { token })).body;
+        (await suite.t.request<{ rating: string }[]>('GET', `/api/conversations/${conversationId}/feedback`, { token }))
+          .body;
       await expect.poll(async () => (await ratings()).map((r) => r.rating)).toEqual(['up']);
       await up.click();
       await expect.poll(async () => (await ratings()).length).toBe(0);
@@ -177,13 +166,13 @@ describe('chat research and attachments', () => {
   });
 
   it('attaches an image with progress, shows its thumbnail from its own bytes, and sends it with the message', async () => {
-    const { page, token, close } = await signedInPage(browser, t, VIEWPORTS.phone);
-    const vision = await createBot(t, token, {
+    const { page, token, close } = await signedInPage(suite.browser, suite.t, VIEWPORTS.phone);
+    const vision = await createBot(suite.t, token, {
       name: 'Picture Pal',
       description: 'Describes pictures.',
       capabilities: ['image_understanding'],
     });
-    const plain = await createBot(t, token, { name: 'Plain Pal', description: 'Talks.' });
+    const plain = await createBot(suite.t, token, { name: 'Plain Pal', description: 'Talks.' });
 
     // A bot that cannot read files says on the paperclip how to change that.
     await page.goto(`/chat/${plain.id}`);
@@ -216,7 +205,7 @@ describe('chat research and attachments', () => {
     await chips.getByRole('button', { name: 'Remove notes.exe' }).click();
     await hidden(chips.getByRole('alert'));
 
-    fake.enqueue('A red square.');
+    suite.fake.enqueue('A red square.');
     await send(page, 'What is this?');
     await visible(messages(page).getByText('A red square.'), 10_000);
     await hidden(chips);
@@ -225,7 +214,7 @@ describe('chat research and attachments', () => {
     expect(await thumb.getAttribute('src')).toMatch(/^blob:/);
 
     const conversationId = Number(new URL(page.url()).searchParams.get('c'));
-    const [question] = await messagesOf(t, token, conversationId);
+    const [question] = await messagesOf(suite.t, token, conversationId);
     expect(question?.attachments).toMatchObject([{ name: 'red.png', mediaType: 'image/png' }]);
 
     // After a reload the thumbnail comes from Botty's own file endpoint, as a blob, never an outside address.
@@ -240,32 +229,35 @@ describe('chat research and attachments', () => {
   });
 
   it('offers Retry on an interrupted reply, and follows a reply still being written when the chat opens', async () => {
-    const { page, token, close } = await signedInPage(browser, t);
-    const bot = await createBot(t, token, { name: 'Steady', description: 'Answers calmly.' });
+    const { page, token, close } = await signedInPage(suite.browser, suite.t);
+    const bot = await createBot(suite.t, token, { name: 'Steady', description: 'Answers calmly.' });
 
     // An interrupted reply (its server went away mid-reply) shows what it had and a Retry.
-    const first = await createConversation(t, token, bot.id);
-    fake.enqueue('Half an ans');
-    await streamChat(t, `/api/conversations/${first.id}/stream`, { token, body: { content: 'Tell me' } });
-    const reply = (await messagesOf(t, token, first.id)).at(-1) as Message;
-    await t.db.kysely.updateTable('messages').set({ status: 'interrupted' }).where('id', '=', reply.id).execute();
+    const first = await createConversation(suite.t, token, bot.id);
+    suite.fake.enqueue('Half an ans');
+    await streamChat(suite.t, `/api/conversations/${first.id}/stream`, { token, body: { content: 'Tell me' } });
+    const reply = (await messagesOf(suite.t, token, first.id)).at(-1) as Message;
+    await suite.t.db.kysely.updateTable('messages').set({ status: 'interrupted' }).where('id', '=', reply.id).execute();
     await page.goto(`/chat/${bot.id}?c=${first.id}`);
     await visible(messages(page).getByText('(interrupted)'), 10_000);
-    fake.enqueue('The whole answer.');
+    suite.fake.enqueue('The whole answer.');
     await button(page, 'Retry').click();
     await visible(messages(page).getByText('The whole answer.'), 10_000);
     await hidden(messages(page).getByText('Half an ans'));
 
     // A reply under way when the conversation opens is followed live, not shown as a stale partial.
-    const second = await createConversation(t, token, bot.id);
+    const second = await createConversation(suite.t, token, bot.id);
     const slow = held({
       text: 'One two three four five.',
       chunks: ['One ', 'two ', 'three ', 'four ', 'five.'],
       chunkDelayMs: 300,
     });
-    fake.enqueue(slow.plan);
-    const streaming = streamChat(t, `/api/conversations/${second.id}/stream`, { token, body: { content: 'Count' } });
-    await expect.poll(async () => (await messagesOf(t, token, second.id)).length, { timeout: 10_000 }).toBe(2);
+    suite.fake.enqueue(slow.plan);
+    const streaming = streamChat(suite.t, `/api/conversations/${second.id}/stream`, {
+      token,
+      body: { content: 'Count' },
+    });
+    await expect.poll(async () => (await messagesOf(suite.t, token, second.id)).length, { timeout: 10_000 }).toBe(2);
     await page.goto(`/chat/${bot.id}?c=${second.id}`);
     slow.release();
     await visible(messages(page).getByText('One two three four five.'), 15_000);

@@ -1,39 +1,29 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { greetingFor } from '../src/client/entities/chat/model/greeting';
 import type { Bot } from '../src/shared/contracts/bots';
 import type { Conversation, Message } from '../src/shared/contracts/chat';
 import { createConversation, messagesOf, streamChat } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
-import { messageText, type FakeLlm, type FakeReply } from '../tests/support/fake-llm';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
+import { messageText, type FakeReply } from '../tests/support/fake-llm';
+import { signUp, startTestApp, startTestAppWithModel, type TestApp } from '../tests/support/test-app';
 import {
+  appInBrowser,
   emulateColorScheme,
   expectAccessible,
   hidden,
   signedInPage,
   snap,
   toastWith,
-  visible,
   VIEWPORTS,
-  startSuiteWithModel,
+  visible,
 } from './support/browser';
 
-let fake: FakeLlm;
-let t: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  ({ t, fake, browser } = await startSuiteWithModel());
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const suite = appInBrowser(startTestAppWithModel);
 
 type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
-const signedIn = (viewport: Viewport = VIEWPORTS.desktop, app: TestApp = t) => signedInPage(browser, app, viewport);
+const signedIn = (viewport: Viewport = VIEWPORTS.desktop, app: TestApp = suite.t) =>
+  signedInPage(suite.browser, app, viewport);
 
 const CHEF = {
   name: 'Chef Remy',
@@ -74,7 +64,7 @@ async function send(page: Page, text: string) {
 function heldReply(reply: FakeReply) {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  fake.enqueue(async () => {
+  suite.fake.enqueue(async () => {
     await held;
     return reply;
   });
@@ -85,7 +75,7 @@ function heldReply(reply: FakeReply) {
 const shownConversation = (page: Page) => Number(new URL(page.url()).searchParams.get('c'));
 
 async function history(token: string, conversationId: number) {
-  return (await messagesOf(t, token, conversationId)).map((m: Message) => ({
+  return (await messagesOf(suite.t, token, conversationId)).map((m: Message) => ({
     role: m.role,
     content: m.content,
     status: m.status,
@@ -94,10 +84,10 @@ async function history(token: string, conversationId: number) {
 
 /** A conversation with a question and the fake model's answer, made through the API. */
 async function seedConversation(token: string, bot: Bot, question: string, answer: string, title?: string) {
-  const conversation = await createConversation(t, token, bot.id);
-  fake.enqueue(answer);
-  await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: question } });
-  if (title) await t.request('PATCH', `/api/conversations/${conversation.id}`, { token, body: { title } });
+  const conversation = await createConversation(suite.t, token, bot.id);
+  suite.fake.enqueue(answer);
+  await streamChat(suite.t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: question } });
+  if (title) await suite.t.request('PATCH', `/api/conversations/${conversation.id}`, { token, body: { title } });
   return conversation;
 }
 
@@ -105,8 +95,8 @@ describe('chat panel', () => {
   it('opens from the dashboard with the greeting, streams a reply in pieces, and renders its markdown safely', async () => {
     const { page, context, token, close } = await signedIn();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const requestsBefore = fake.requests.length;
-    const bot = await createBot(t, token, CHEF);
+    const requestsBefore = suite.fake.requests.length;
+    const bot = await createBot(suite.t, token, CHEF);
     await page.goto('/dashboard');
     await page.getByRole('listitem').filter({ hasText: CHEF.name }).getByRole('button', { name: 'Chat' }).click();
 
@@ -127,7 +117,7 @@ describe('chat panel', () => {
     await input(page).fill('Plan my week');
     await input(page).press('Shift+Enter');
     expect(await input(page).inputValue()).toBe('Plan my week\n');
-    expect(fake.requests).toHaveLength(requestsBefore);
+    expect(suite.fake.requests).toHaveLength(requestsBefore);
 
     const release = heldReply({ text: MARKDOWN_REPLY, chunks: MARKDOWN_CHUNKS, chunkDelayMs: 400 });
     await input(page).press('Enter');
@@ -170,9 +160,10 @@ describe('chat panel', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(MARKDOWN_REPLY);
 
     // The reply reached the model with the conversation, and was saved.
-    expect(messageText(fake.lastRequest().body.messages.at(-1))).toBe('Plan my week');
-    const [conversation] = (await t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token }))
-      .body;
+    expect(messageText(suite.fake.lastRequest().body.messages.at(-1))).toBe('Plan my week');
+    const [conversation] = (
+      await suite.t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })
+    ).body;
     expect(await history(token, conversation!.id)).toEqual([
       { role: 'user', content: 'Plan my week', status: 'complete' },
       { role: 'assistant', content: MARKDOWN_REPLY, status: 'complete' },
@@ -181,15 +172,18 @@ describe('chat panel', () => {
     await button(page, 'Close chat').click();
     await page.waitForURL((url) => url.pathname === '/');
     await expect
-      .poll(async () => (await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.usageCount)
+      .poll(async () => (await suite.t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.usageCount)
       .toBe(1);
     await close();
   });
 
   it('opens from the home screen, stops a reply keeping its start, regenerates, and keeps it all after a reload', async () => {
     const { page, token, close } = await signedIn();
-    const pinned = await createBot(t, token, { name: 'Pinned Pal', description: 'Answers questions about anything.' });
-    const other = await createBot(t, token, { name: 'Other Bot', description: 'Plans trips and vacations.' });
+    const pinned = await createBot(suite.t, token, {
+      name: 'Pinned Pal',
+      description: 'Answers questions about anything.',
+    });
+    const other = await createBot(suite.t, token, { name: 'Other Bot', description: 'Plans trips and vacations.' });
     await page.evaluate((ids) => localStorage.setItem('pinnedBots', JSON.stringify(ids)), [pinned.id]);
 
     // The chosen bot from the picker opens in place; closing brings the picker back.
@@ -209,7 +203,7 @@ describe('chat panel', () => {
     await visible(chat);
     await visible(chat.getByText(greetingFor(pinned), { exact: true }));
 
-    fake.enqueue({ text: 'one two three four five six seven eight nine ten', chunkDelayMs: 300 });
+    suite.fake.enqueue({ text: 'one two three four five six seven eight nine ten', chunkDelayMs: 300 });
     await send(page, 'Count to ten');
     await expect.poll(() => logText(page), { timeout: 5000 }).toContain('one two');
     await button(page, 'Stop generating').click();
@@ -217,7 +211,7 @@ describe('chat panel', () => {
     await visible(button(page, 'Send message'));
 
     const fullChat = chat.getByRole('link', { name: 'Open full chat' });
-    const conversationId = Number(new URL((await fullChat.getAttribute('href'))!, t.url).searchParams.get('c'));
+    const conversationId = Number(new URL((await fullChat.getAttribute('href'))!, suite.t.url).searchParams.get('c'));
     const [question, stopped] = await history(token, conversationId);
     expect(question).toEqual({ role: 'user', content: 'Count to ten', status: 'complete' });
     expect(stopped).toMatchObject({ role: 'assistant', status: 'stopped' });
@@ -226,7 +220,7 @@ describe('chat panel', () => {
     // The partial reply stays on screen as it was saved.
     expect(await logText(page)).toContain(stopped!.content.trim());
 
-    fake.enqueue({ text: 'A fresh answer.', chunkDelayMs: 50 });
+    suite.fake.enqueue({ text: 'A fresh answer.', chunkDelayMs: 50 });
     await button(page, 'Regenerate').click();
     await visible(messages(page).getByText('A fresh answer.'));
     await hidden(messages(page).getByText('(stopped)'));
@@ -249,11 +243,11 @@ describe('chat panel', () => {
 
   it('says clearly when the model is down, keeps the message, and retries', async () => {
     const { page, token, close } = await signedIn();
-    const bot = await createBot(t, token, { name: 'Fragile' });
+    const bot = await createBot(suite.t, token, { name: 'Fragile' });
     await page.goto(`/chat/${bot.id}`);
     await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
 
-    fake.enqueue({ status: 503, message: 'overloaded' });
+    suite.fake.enqueue({ status: 503, message: 'overloaded' });
     await send(page, 'Are you there?');
     const alert = messages(page).getByRole('alert');
     await visible(alert.getByText('The language model failed to answer (error 503). Please try again.'));
@@ -262,7 +256,7 @@ describe('chat panel', () => {
       { role: 'user', content: 'Are you there?', status: 'complete' },
     ]);
 
-    fake.enqueue('Yes, I am back.');
+    suite.fake.enqueue('Yes, I am back.');
     await alert.getByRole('button', { name: 'Retry' }).click();
     await visible(messages(page).getByText('Yes, I am back.'));
     await hidden(messages(page).getByRole('alert'));
@@ -278,13 +272,13 @@ describe('chat panel', () => {
 describe('full chat page', () => {
   it('lists the conversations newest first, switches, renames, deletes and starts new ones', async () => {
     const { page, token, close } = await signedIn();
-    const bot = await createBot(t, token, { name: 'Librarian', description: 'Finds books for you.' });
+    const bot = await createBot(suite.t, token, { name: 'Librarian', description: 'Finds books for you.' });
     const apples = await seedConversation(token, bot, 'Tell me about apples', 'Apples are crisp.', 'Apples');
     const bananas = await seedConversation(token, bot, 'Tell me about bananas', 'Bananas are sweet.', 'Bananas');
     // A question saved without a reply, as the spec's simple chat leaves one when the model fails.
-    const pending = await createConversation(t, token, bot.id);
-    await t.request('PATCH', `/api/conversations/${pending.id}`, { token, body: { title: 'Unanswered' } });
-    await t.request('POST', '/api/messages', {
+    const pending = await createConversation(suite.t, token, bot.id);
+    await suite.t.request('PATCH', `/api/conversations/${pending.id}`, { token, body: { title: 'Unanswered' } });
+    await suite.t.request('POST', '/api/messages', {
       token,
       body: { conversationId: pending.id, content: 'Still there?', role: 'user' },
     });
@@ -304,7 +298,7 @@ describe('full chat page', () => {
     // The unanswered question offers to get its reply.
     await page.getByRole('button', { name: /^Unanswered/ }).click();
     await visible(messages(page).getByText('This message has no reply yet.'));
-    fake.enqueue('Yes, still here.');
+    suite.fake.enqueue('Yes, still here.');
     await messages(page).getByRole('button', { name: 'Retry' }).click();
     await visible(messages(page).getByText('Yes, still here.'));
     await hidden(messages(page).getByText('This message has no reply yet.'));
@@ -314,7 +308,7 @@ describe('full chat page', () => {
     await title.fill('Banana bread');
     await title.press('Enter');
     await expect.poll(() => conversationLinks(page)).toEqual(['Unanswered', 'Banana bread', 'Apples']);
-    expect((await t.request<Conversation>('GET', `/api/conversations/${bananas.id}`, { token })).body.title).toBe(
+    expect((await suite.t.request<Conversation>('GET', `/api/conversations/${bananas.id}`, { token })).body.title).toBe(
       'Banana bread',
     );
 
@@ -327,7 +321,7 @@ describe('full chat page', () => {
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await hidden(page.getByRole('alertdialog'));
     await expect.poll(() => conversationLinks(page)).toEqual(['Unanswered', 'Banana bread']);
-    expect((await t.request('GET', `/api/conversations/${apples.id}`, { token })).status).toBe(404);
+    expect((await suite.t.request('GET', `/api/conversations/${apples.id}`, { token })).status).toBe(404);
     // The deleted conversation was on screen, so the most recent remaining one takes its place.
     await expect.poll(() => shownConversation(page)).toBe(pending.id);
 
@@ -345,21 +339,22 @@ describe('full chat page', () => {
       await hidden(page.getByRole('alertdialog'));
     }
     await expect.poll(() => conversationLinks(page)).toEqual(['Conversation with Librarian']);
-    const [fresh] = (await t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })).body;
+    const [fresh] = (await suite.t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })).body;
     await expect.poll(() => shownConversation(page)).toBe(fresh!.id);
     await close();
   });
 
   it('finds its bot from the path, the botId query or the remembered bot, and goes home without one', async () => {
     const { page, token, close } = await signedIn();
-    const bot = await createBot(t, token, { name: 'Finder' });
+    const bot = await createBot(suite.t, token, { name: 'Finder' });
 
     await page.goto(`/chat?botId=${bot.id}`);
     await page.waitForURL((url) => url.pathname === `/chat/${bot.id}`);
     await visible(panel(page, 'Finder'));
     // Opening the chat created one conversation, named in the address so a reload returns to it.
     await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
-    const conversations = (await t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })).body;
+    const conversations = (await suite.t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token }))
+      .body;
     expect(conversations.map((c) => c.id)).toEqual([shownConversation(page)]);
 
     await page.goto('/chat');
@@ -374,7 +369,8 @@ describe('full chat page', () => {
     await page.waitForURL((url) => url.pathname === '/');
 
     // An unknown conversation id in the address gives way to the bot's most recent conversation.
-    const [latest] = (await t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })).body;
+    const [latest] = (await suite.t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token }))
+      .body;
     await page.goto(`/chat/${bot.id}?c=999999`);
     await expect.poll(() => shownConversation(page)).toBe(latest!.id);
     await visible(panel(page, 'Finder'));
@@ -383,13 +379,16 @@ describe('full chat page', () => {
 
   it('follows the newest message, and offers a way back down once the reader scrolls up', async () => {
     const { page, token, close } = await signedIn();
-    const bot = await createBot(t, token, { name: 'Talker' });
+    const bot = await createBot(suite.t, token, { name: 'Talker' });
     const long = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} of a long answer that fills the panel.`).join(
       '\n\n',
     );
     const conversation = await seedConversation(token, bot, 'Say a lot', long);
-    fake.enqueue(long);
-    await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: 'And again' } });
+    suite.fake.enqueue(long);
+    await streamChat(suite.t, `/api/conversations/${conversation.id}/stream`, {
+      token,
+      body: { content: 'And again' },
+    });
 
     await page.goto(`/chat/${bot.id}?c=${conversation.id}`);
     await visible(messages(page).getByText('And again'));
@@ -445,7 +444,7 @@ describe('looks', () => {
   it('the chat is accessible and fits phone and desktop widths', async () => {
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       const { page, token, close } = await signedIn(viewport);
-      const bot = await createBot(t, token, CHEF);
+      const bot = await createBot(suite.t, token, CHEF);
       await seedConversation(
         token,
         bot,

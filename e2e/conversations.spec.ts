@@ -1,25 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../src/shared/contracts/chat';
 import { createConversation } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
-import { messageText, type FakeLlm } from '../tests/support/fake-llm';
-import type { TestApp } from '../tests/support/test-app';
-import { hidden, signedInPage, startSuiteWithModel, visible } from './support/browser';
+import { messageText } from '../tests/support/fake-llm';
+import { appInBrowser, hidden, signedInPage, visible } from './support/browser';
+import { startTestAppWithModel } from '../tests/support/test-app';
 
-let fake: FakeLlm;
-let t: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  ({ t, fake, browser } = await startSuiteWithModel());
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const suite = appInBrowser(startTestAppWithModel);
 
 const messages = (page: Page) => page.getByRole('log', { name: 'Messages' });
 const input = (page: Page) => page.getByRole('textbox', { name: 'Message' });
@@ -27,15 +16,15 @@ const button = (page: Page, name: string) => page.getByRole('button', { name, ex
 const versions = (page: Page) => messages(page).getByRole('group', { name: 'Message versions' });
 const shownConversation = (page: Page) => Number(new URL(page.url()).searchParams.get('c'));
 const conversationsOf = async (token: string, botId: number) =>
-  (await t.request<Conversation[]>('GET', `/api/bots/${botId}/conversations`, { token })).body;
+  (await suite.t.request<Conversation[]>('GET', `/api/bots/${botId}/conversations`, { token })).body;
 
 const LONG_CONVERSATION = 1_000;
 const seededText = (i: number) => `${i % 2 === 0 ? 'Question' : 'Answer'} number ${String(i).padStart(4, '0')}`;
 
 /** A conversation of `count` finished messages, written straight to the database as one branch. */
 async function seedLongConversation(token: string, botId: number, count: number) {
-  const conversation = await createConversation(t, token, botId);
-  const db = t.db.kysely;
+  const conversation = await createConversation(suite.t, token, botId);
+  const db = suite.t.db.kysely;
   const stamp = new Date().toISOString();
   const rows = Array.from({ length: count }, (_, i) => ({
     conversation_id: conversation.id,
@@ -58,8 +47,8 @@ async function seedLongConversation(token: string, botId: number, count: number)
 
 describe('conversations', () => {
   it('opens a 1,000-message conversation at its newest messages, and scrolls to the top drawing only what is in view', async () => {
-    const { page, token, close } = await signedInPage(browser, t);
-    const bot = await createBot(t, token, { name: 'Archivist' });
+    const { page, token, close } = await signedInPage(suite.browser, suite.t);
+    const bot = await createBot(suite.t, token, { name: 'Archivist' });
     const conversation = await seedLongConversation(token, bot.id, LONG_CONVERSATION);
     const newest = seededText(LONG_CONVERSATION - 1);
 
@@ -111,18 +100,18 @@ describe('conversations', () => {
   });
 
   it('edits a sent question for a new answer, and switches between the answers with ‹ 1/2 ›', async () => {
-    const { page, token, close } = await signedInPage(browser, t);
-    const bot = await createBot(t, token, { name: 'Editor' });
+    const { page, token, close } = await signedInPage(suite.browser, suite.t);
+    const bot = await createBot(suite.t, token, { name: 'Editor' });
     await page.goto(`/chat/${bot.id}`);
     await expect.poll(() => shownConversation(page), { timeout: 5000 }).toBeGreaterThan(0);
 
-    fake.enqueue('Rome is the capital of Italy.');
+    suite.fake.enqueue('Rome is the capital of Italy.');
     await input(page).fill('What is the capital of Italy?');
     await input(page).press('Enter');
     await visible(messages(page).getByText('Rome is the capital of Italy.'));
     await hidden(versions(page));
 
-    fake.enqueue('Paris is the capital of France.');
+    suite.fake.enqueue('Paris is the capital of France.');
     await button(page, 'Edit message').click();
     const editor = messages(page).getByRole('textbox', { name: 'Edit message' });
     expect(await editor.inputValue()).toBe('What is the capital of Italy?');
@@ -132,7 +121,7 @@ describe('conversations', () => {
     await hidden(messages(page).getByText('Rome is the capital of Italy.'));
     await visible(versions(page).getByText('2/2', { exact: true }));
     // The model saw the edited question alone, not the branch it replaced.
-    const sent = fake.lastRequest().body.messages.map(messageText);
+    const sent = suite.fake.lastRequest().body.messages.map(messageText);
     expect(sent).toContain('What is the capital of France?');
     expect(sent).not.toContain('What is the capital of Italy?');
     expect(sent).not.toContain('Rome is the capital of Italy.');
@@ -157,8 +146,8 @@ describe('conversations', () => {
   });
 
   it('offers the bot’s example queries as starters in an empty conversation, and sends the one clicked', async () => {
-    const { page, token, close } = await signedInPage(browser, t);
-    const bot = await createBot(t, token, {
+    const { page, token, close } = await signedInPage(suite.browser, suite.t);
+    const bot = await createBot(suite.t, token, {
       name: 'Starter Chef',
       exampleQueries: ['What can I cook with rice?', 'Plan a vegan week'],
     });
@@ -170,18 +159,18 @@ describe('conversations', () => {
       'Plan a vegan week',
     ]);
 
-    fake.enqueue('Fried rice, risotto or rice pudding.');
+    suite.fake.enqueue('Fried rice, risotto or rice pudding.');
     await starters.getByRole('button', { name: 'Plan a vegan week' }).click();
     await visible(messages(page).getByText('Fried rice, risotto or rice pudding.'));
     await visible(messages(page).getByText('Plan a vegan week', { exact: true }));
     await hidden(starters);
-    expect(messageText(fake.lastRequest().body.messages.at(-1))).toBe('Plan a vegan week');
+    expect(messageText(suite.fake.lastRequest().body.messages.at(-1))).toBe('Plan a vegan week');
     await close();
   });
 
   it('keeps one conversation however often a bot’s chat is opened without sending anything', async () => {
-    const { page, token, close } = await signedInPage(browser, t);
-    const bot = await createBot(t, token, { name: 'Quiet One' });
+    const { page, token, close } = await signedInPage(suite.browser, suite.t);
+    const bot = await createBot(suite.t, token, { name: 'Quiet One' });
     const opened = new Set<number>();
     for (let i = 0; i < 4; i++) {
       await page.goto(`/chat/${bot.id}`);

@@ -1,32 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { WizardState } from '../src/client/features/create-bot/model/wizard';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
-import { type FakeLlm } from '../tests/support/fake-llm';
-import { signUp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, newPage, snap, toastWith, VIEWPORTS, startSuiteWithModel } from './support/browser';
+import { signUp, startTestAppWithModel } from '../tests/support/test-app';
+import { appInBrowser, expectAccessible, newPage, snap, toastWith, VIEWPORTS } from './support/browser';
 
-let fake: FakeLlm;
-let t: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  ({ t, fake, browser } = await startSuiteWithModel());
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const suite = appInBrowser(startTestAppWithModel);
 
 const TRAINED_PROMPT = 'You are Chef Remy, a meal-planning expert. Plan balanced weekly menus and explain each choice.';
 const GENERATED_QUERIES = ['Plan my dinners for this week.', 'What can I cook with leftover rice?'];
 
 /** The fake model answers generate-prompt slowly, so the progress bar can be seen part-way. */
 function enqueueTrainingAnswer(systemPrompt = TRAINED_PROMPT, delayMs = 1500) {
-  fake.enqueue(async () => {
+  suite.fake.enqueue(async () => {
     await sleep(delayMs);
     return JSON.stringify({ systemPrompt, exampleQueries: [...GENERATED_QUERIES, '   '] });
   });
@@ -34,8 +22,8 @@ function enqueueTrainingAnswer(systemPrompt = TRAINED_PROMPT, delayMs = 1500) {
 
 /** A browser page signed in as a fresh user (token set through the API, as after "Remember me"). */
 async function signedIn(viewport: { width: number; height: number } = VIEWPORTS.desktop) {
-  const account = await signUp(t);
-  const session = await newPage(browser, t.url, viewport);
+  const account = await signUp(suite.t);
+  const session = await newPage(suite.browser, suite.t.url, viewport);
   await session.page.goto('/login');
   // The login page clears stored tokens once it found nobody signed in; a token set before that could be wiped.
   await expect
@@ -182,7 +170,7 @@ describe('create-bot wizard', () => {
     expect(await bar.getAttribute('aria-valuenow')).toBe('100');
     expect(await page.getByRole('region', { name: 'AI-enhanced prompt' }).innerText()).toBe(TRAINED_PROMPT);
     for (const query of GENERATED_QUERIES) expect(await page.getByText(query, { exact: true }).isVisible()).toBe(true);
-    const generation = fake.lastRequest();
+    const generation = suite.fake.lastRequest();
     expect(JSON.stringify(generation.body.messages)).toContain('Chef Remy');
 
     await button(page, 'Review Botty').click();
@@ -225,7 +213,7 @@ describe('create-bot wizard', () => {
     expect(await toastWith(page, 'Chef Remy is ready to chat.').isVisible()).toBe(true);
     await page.waitForURL((url) => url.pathname === '/');
 
-    const bots = (await t.request<Bot[]>('GET', '/api/bots', { token: account.token })).body;
+    const bots = (await suite.t.request<Bot[]>('GET', '/api/bots', { token: account.token })).body;
     expect(bots).toHaveLength(1);
     expect(bots[0]).toMatchObject({
       name: 'Chef Remy',
@@ -269,8 +257,8 @@ describe('create-bot wizard', () => {
       await page.getByLabel('Example query').fill(query);
       await page.getByLabel('Example query').press('Enter');
     }
-    fake.enqueue({ status: 500, message: 'model crashed' });
-    const asked = fake.requests.length;
+    suite.fake.enqueue({ status: 500, message: 'model crashed' });
+    const asked = suite.fake.requests.length;
     await button(page, 'Start Training').click();
     // No model answered: the prompt says where it came from, no answers are shown, and no toast.
     const builtPrompt = page.getByRole('region', { name: 'Prompt built from your description' });
@@ -278,7 +266,7 @@ describe('create-bot wizard', () => {
     expect(await builtPrompt.innerText()).toContain('You are Atlas, an AI assistant.');
     expect(await page.getByText('AI-enhanced prompt', { exact: true }).count()).toBe(0);
     expect(await heading(page, 'Test answers').count()).toBe(0);
-    expect(fake.requests.length - asked).toBe(1);
+    expect(suite.fake.requests.length - asked).toBe(1);
     expect(await page.getByRole('alert').count()).toBe(0);
 
     await button(page, 'Reset').click();
@@ -291,7 +279,7 @@ describe('create-bot wizard', () => {
 
   it('edits an existing bot through the same steps without touching the create draft', async () => {
     const { page, close, account, userId } = await signedIn();
-    const bot = await createBot(t, account.token, {
+    const bot = await createBot(suite.t, account.token, {
       name: 'Old Name',
       capabilities: ['web_search'],
       config: { tone: 'professional', webBrowsing: true, maxContextMessages: 8, systemPrompt: 'You are Old Name.' },
@@ -319,7 +307,7 @@ describe('create-bot wizard', () => {
     await expect.poll(() => toastWith(page, 'Botty updated').isVisible()).toBe(true);
     await page.waitForURL('**/dashboard');
 
-    const saved = (await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token: account.token })).body;
+    const saved = (await suite.t.request<Bot>('GET', `/api/bots/${bot.id}`, { token: account.token })).body;
     // The bot had memory on (never turned off), so Memory & context, the same setting, is saved with it.
     expect(saved).toMatchObject({
       name: 'New Name',

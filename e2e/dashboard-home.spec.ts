@@ -1,42 +1,29 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
+import { startTestApp } from '../tests/support/test-app';
 import {
+  appInBrowser,
   emulateColorScheme,
   expectAccessible,
   hidden,
-  launchBrowser,
   newPage,
   signedInPage,
   snap,
-  visible,
   VIEWPORTS,
+  visible,
 } from './support/browser';
 
-let t: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  browser = await launchBrowser();
-  // The first account administers the instance; the tests use ordinary users.
-  await signUp(t, { username: 'instance_owner' });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const suite = appInBrowser(startTestApp);
 
 type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
 
-const signedIn = (viewport: Viewport = VIEWPORTS.desktop) => signedInPage(browser, t, viewport);
+const signedIn = (viewport: Viewport = VIEWPORTS.desktop) => signedInPage(suite.browser, suite.t, viewport);
 
 /** Usage is counted by chatting; tests set it directly. */
 async function setUsage(bot: Bot, usageCount: number, lastUsed: string | null) {
-  await t.db.kysely
+  await suite.t.db.kysely
     .updateTable('bots')
     .set({ usage_count: usageCount, last_used: lastUsed })
     .where('id', '=', bot.id)
@@ -73,7 +60,7 @@ const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentEl
 
 describe('landing page', () => {
   it('asks a guest to sign in before creating a bot, and remembers where they were going', async () => {
-    const { page, close } = await newPage(browser, t.url);
+    const { page, close } = await newPage(suite.browser, suite.t.url);
     await page.goto('/');
     await visible(page.getByRole('heading', { level: 1, name: 'Your own AI research botties' }));
     await expectAccessible(page, 'landing');
@@ -104,12 +91,12 @@ describe('dashboard', () => {
     await expect.poll(() => stat(page, 'Usage Credits').textContent()).toBe('750');
     await expectAccessible(page, 'empty dashboard');
 
-    const planner = await createBot(t, token, {
+    const planner = await createBot(suite.t, token, {
       name: 'Meal Planner',
       description: 'You are a bot that plans weekly meals',
     });
-    const scholar = await createBot(t, token, { name: 'Scholar', icon: 'book', purpose: 'answering' });
-    const resting = await createBot(t, token, { name: 'Resting Bot', active: false });
+    const scholar = await createBot(suite.t, token, { name: 'Scholar', icon: 'book', purpose: 'answering' });
+    const resting = await createBot(suite.t, token, { name: 'Resting Bot', active: false });
     await setUsage(planner, 4, new Date(Date.now() - 3 * 60_000).toISOString());
     await setUsage(scholar, 7, null);
     await setUsage(resting, 2, null);
@@ -152,7 +139,7 @@ describe('dashboard', () => {
 
   it('edits the custom prompt with guidance, and shows the marker once saved', async () => {
     const { page, token, close } = await signedIn();
-    const bot = await createBot(t, token, { name: 'Prompted' });
+    const bot = await createBot(suite.t, token, { name: 'Prompted' });
     await page.goto('/dashboard');
 
     await menuAction(page, 'Prompted', 'Edit Custom Prompt');
@@ -187,7 +174,7 @@ describe('dashboard', () => {
     await toast(page, 'Custom prompt saved');
     await hidden(page.getByRole('dialog'));
     await visible(card(page, 'Prompted').getByText('Custom prompt configured'));
-    const saved = await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token });
+    const saved = await suite.t.request<Bot>('GET', `/api/bots/${bot.id}`, { token });
     expect(saved.body.config.customPrompt).toBe(prompt);
 
     // Reopening starts from the saved prompt, not from what was typed last time.
@@ -207,14 +194,14 @@ describe('dashboard', () => {
 
   it('deactivates and activates a bot', async () => {
     const { page, token, close } = await signedIn();
-    const bot = await createBot(t, token, { name: 'Switchable' });
+    const bot = await createBot(suite.t, token, { name: 'Switchable' });
     await page.goto('/dashboard');
 
     await menuAction(page, 'Switchable', 'Deactivate');
     await toast(page, 'Botty deactivated');
     await visible(card(page, 'Switchable').getByText('Inactive', { exact: true }));
     await expect.poll(() => stat(page, 'Active Botties').textContent()).toBe('0');
-    expect((await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.active).toBe(false);
+    expect((await suite.t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.active).toBe(false);
 
     await openMenu(page, 'Switchable');
     await hidden(page.getByRole('menuitem', { name: 'Deactivate' }));
@@ -224,15 +211,15 @@ describe('dashboard', () => {
     await toast(page, 'Botty activated');
     await visible(card(page, 'Switchable').getByText('Active', { exact: true }));
     await visible(card(page, 'Switchable').getByRole('button', { name: 'Chat' }));
-    expect((await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.active).toBe(true);
+    expect((await suite.t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.active).toBe(true);
     await visible(page.getByRole('region', { name: 'Recent Activity' }).getByText('Activated Switchable'));
     await close();
   });
 
   it('deletes a bot after confirmation, and unpins it', async () => {
     const { page, token, close } = await signedIn();
-    const keep = await createBot(t, token, { name: 'Keeper' });
-    const doomed = await createBot(t, token, { name: 'Doomed' });
+    const keep = await createBot(suite.t, token, { name: 'Keeper' });
+    const doomed = await createBot(suite.t, token, { name: 'Doomed' });
     await page.goto('/dashboard');
     await menuAction(page, 'Doomed', 'Pin to Top Botties');
     await menuAction(page, 'Keeper', 'Pin to Top Botties');
@@ -256,7 +243,7 @@ describe('dashboard', () => {
     await toast(page, 'Bot deleted');
     await hidden(card(page, 'Doomed'));
     await hidden(page.getByRole('alertdialog'));
-    expect((await t.request('GET', `/api/bots/${doomed.id}`, { token })).status).toBe(404);
+    expect((await suite.t.request('GET', `/api/bots/${doomed.id}`, { token })).status).toBe(404);
     await expect.poll(() => storedPins(page)).toEqual([keep.id]);
     await visible(page.getByRole('region', { name: 'Recent Activity' }).getByText('Deleted Doomed'));
     await close();
@@ -268,7 +255,7 @@ describe('pinned bots on the home screen', () => {
     const { page, token, close } = await signedIn();
     const bots: Bot[] = [];
     for (const name of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot']) {
-      bots.push(await createBot(t, token, { name, active: name !== 'Echo' }));
+      bots.push(await createBot(suite.t, token, { name, active: name !== 'Echo' }));
     }
     await setUsage(bots[0]!, 12, null);
     const ids = Object.fromEntries(bots.map((bot) => [bot.name, bot.id]));
@@ -352,7 +339,7 @@ describe('pinned bots on the home screen', () => {
 describe('looks', () => {
   it('every screen is accessible and fits phone and desktop widths', async () => {
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {
-      const guest = await newPage(browser, t.url, viewport);
+      const guest = await newPage(suite.browser, suite.t.url, viewport);
       await guest.page.goto('/');
       await visible(guest.page.getByRole('button', { name: 'New Botty' }));
       expect(await noSidewaysScroll(guest.page), 'landing scrolls sideways').toBe(true);
@@ -399,9 +386,9 @@ describe('looks', () => {
           active: false,
         },
       ] as const;
-      for (const sample of samples) made.push(await createBot(t, token, sample));
+      for (const sample of samples) made.push(await createBot(suite.t, token, sample));
       await setUsage(made[0]!, 23, new Date(Date.now() - 2 * 3600_000).toISOString());
-      await t.request('PATCH', `/api/bots/${made[1]!.id}`, {
+      await suite.t.request('PATCH', `/api/bots/${made[1]!.id}`, {
         token,
         body: { config: { customPrompt: 'Cite every source.' } },
       });

@@ -1,16 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WIDGET_MESSAGES } from '@shared/chat/widget-protocol';
 import { createBot } from '../tests/support/factories';
-import { signUp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, newPage, snap, startSuiteWithModel, visible, VIEWPORTS } from './support/browser';
+import { signUp, startTestAppWithModel } from '../tests/support/test-app';
+import { appInBrowser, expectAccessible, newPage, snap, VIEWPORTS, visible } from './support/browser';
 
 const ANSWER = 'We ship to every country in the European Union within five days.';
 
-let t: TestApp;
-let browser: Browser;
+const suite = appInBrowser(() => startTestAppWithModel({ model: { reply: ANSWER } }));
 let site: Server;
 /** The embedding site: one server, two origins. `localhost` is listed by the bot's owner, `127.0.0.1` is not. */
 let listed: string;
@@ -19,12 +18,8 @@ let botId: number;
 let ownerToken: string;
 
 beforeAll(async () => {
-  const suite = await startSuiteWithModel();
-  t = suite.t;
-  browser = suite.browser;
-  suite.fake.setReply(ANSWER);
   site = createServer((request, response) => {
-    const botty = t.url;
+    const botty = suite.t.url;
     // `/framed`: a page that frames the widget page itself, claiming to be the listed site, with no Referer.
     const body =
       request.url === '/framed'
@@ -38,24 +33,22 @@ beforeAll(async () => {
   listed = `http://localhost:${port}`;
   unlisted = `http://127.0.0.1:${port}`;
 
-  const owner = await signUp(t);
+  const owner = await signUp(suite.t);
   ownerToken = owner.token;
-  const bot = await createBot(t, owner.token, {
+  const bot = await createBot(suite.t, owner.token, {
     name: 'Acme helper',
     description: 'Answers questions about Acme lamps',
   });
   botId = bot.id;
-  const sharing = await t.request('PATCH', `/api/bots/${bot.id}/sharing`, {
+  const sharing = await suite.t.request('PATCH', `/api/bots/${bot.id}/sharing`, {
     token: owner.token,
     body: { visibility: 'link', embedOrigins: [listed] },
   });
   expect(sharing.status).toBe(200);
 });
 
-afterAll(async () => {
-  await browser?.close();
+afterAll(() => {
   site?.close();
-  await t?.close();
 });
 
 const widgetOf = (page: Page) => page.frameLocator('iframe[title="Chat"]');
@@ -63,7 +56,7 @@ const widgetOf = (page: Page) => page.frameLocator('iframe[title="Chat"]');
 describe('the embedded chat widget', () => {
   for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     it(`answers a visitor on a listed site (${label})`, async () => {
-      const { page, close } = await newPage(browser, listed, viewport);
+      const { page, close } = await newPage(suite.browser, listed, viewport);
       await page.goto('/');
       const bubble = page.getByRole('button', { name: 'Open chat' });
       await visible(bubble);
@@ -94,7 +87,7 @@ describe('the embedded chat widget', () => {
   }
 
   it('is refused on a site the owner did not list', async () => {
-    const { page, close } = await newPage(browser, unlisted);
+    const { page, close } = await newPage(suite.browser, unlisted);
     await page.goto('/');
     await page.getByRole('button', { name: 'Open chat' }).click();
     await visible(widgetOf(page).getByText(WIDGET_MESSAGES.notAvailable));
@@ -105,7 +98,7 @@ describe('the embedded chat widget', () => {
 
   it('cannot be framed by another site that claims to be a listed one', async () => {
     // Not newPage: the browser's report of the refused frame is the point here, not an error of the page.
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     const page = await context.newPage();
     const refusals: string[] = [];
     page.on('console', (message) => {
@@ -119,13 +112,13 @@ describe('the embedded chat widget', () => {
 
   for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     it(`shows the owner the snippet and what visitors asked, and saves the widget's settings (${label})`, async () => {
-      const { page, context, close } = await newPage(browser, t.url, viewport);
+      const { page, context, close } = await newPage(suite.browser, suite.t.url, viewport);
       await context.addInitScript((token) => localStorage.setItem('authToken', token), ownerToken);
       await page.goto(`/create-bot?edit=${botId}`);
       await page.getByRole('link', { name: 'Widget' }).click();
       await visible(page.getByRole('heading', { name: 'Widget for Acme helper' }));
       expect(await page.getByLabel('Embed snippet').textContent()).toBe(
-        `<script src="${t.url}/embed.js" data-bot="${botId}" async></script>`,
+        `<script src="${suite.t.url}/embed.js" data-bot="${botId}" async></script>`,
       );
       const conversations = page.getByRole('list', { name: 'Widget conversations' });
       await visible(conversations);

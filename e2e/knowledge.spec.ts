@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import type { Message } from '../src/shared/contracts/chat';
 import type { KnowledgeFile } from '../src/shared/contracts/files';
 import { createBot } from '../tests/support/factories';
-import { startFakeLlm, systemPromptOf, type FakeLlm, type ReceivedRequest } from '../tests/support/fake-llm';
+import { systemPromptOf, type ReceivedRequest } from '../tests/support/fake-llm';
 import { pdfWithPages } from '../tests/support/files';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, hidden, launchBrowser, signedInPage, snap, visible, VIEWPORTS } from './support/browser';
+import { startTestAppWithModel } from '../tests/support/test-app';
+import { appInBrowser, expectAccessible, hidden, signedInPage, snap, VIEWPORTS, visible } from './support/browser';
 
 const FACT = 'The Zephyr widget must be recalibrated every 42 days using the blue dial.';
 const QUESTION = 'How often must the Zephyr widget be recalibrated?';
@@ -20,28 +20,12 @@ const ANSWER = 'Recalibrate it every 42 days [1].';
 const citeWhenSourced = (request: ReceivedRequest) =>
   systemPromptOf(request).includes('[1]') ? ANSWER : 'I do not know.';
 
-let fake: FakeLlm;
-let t: TestApp;
-let browser: Browser;
 const filesDir = mkdtempSync(join(tmpdir(), 'botty-e2e-files-'));
 
-beforeAll(async () => {
-  fake = await startFakeLlm({ reply: citeWhenSourced });
-  t = await startTestApp({
-    env: { FILES_DIR: filesDir, LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model },
-    fileJobs: { pollMs: 50 },
-  });
-  browser = await launchBrowser();
-  // The first account administers the instance; the tests use ordinary users.
-  await signUp(t, { username: 'instance_owner' });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-  await fake?.close();
-  rmSync(filesDir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(filesDir, { recursive: true, force: true }));
+const suite = appInBrowser(() =>
+  startTestAppWithModel({ model: { reply: citeWhenSourced }, env: { FILES_DIR: filesDir }, fileJobs: { pollMs: 50 } }),
+);
 
 const manualPdf = async () =>
   Buffer.from(await pdfWithPages(['Welcome to the Zephyr manual.', FACT, 'Warranty terms apply.']));
@@ -73,12 +57,12 @@ async function openKnowledge(page: Page, bot: Bot) {
 }
 
 const filesOf = async (token: string, bot: Bot) =>
-  (await t.request<KnowledgeFile[]>('GET', `/api/bots/${bot.id}/files`, { token })).body;
+  (await suite.t.request<KnowledgeFile[]>('GET', `/api/bots/${bot.id}/files`, { token })).body;
 
 describe('knowledge files', () => {
   it('adds a PDF in edit mode, shows it ready, and the chat answers from it with [1] and its sources', async () => {
-    const { page, token, close } = await signedInPage(browser, t);
-    const bot = await createBot(t, token, {
+    const { page, token, close } = await signedInPage(suite.browser, suite.t);
+    const bot = await createBot(suite.t, token, {
       name: 'Zephyr Helper',
       capabilities: ['memory_context'],
       config: { citationGeneration: true, systemPrompt: 'You help people look after their Zephyr widget.' },
@@ -101,7 +85,7 @@ describe('knowledge files', () => {
     expect(saved!.chunkCount).toBeGreaterThan(0);
     expect(await row.innerText()).toContain(`Ready · ${saved!.chunkCount} passage`);
     // The server turned Document analysis on with the first file; the form shows it and saves it.
-    expect((await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.capabilities).toContain(
+    expect((await suite.t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.capabilities).toContain(
       'document_analysis',
     );
 
@@ -123,7 +107,7 @@ describe('knowledge files', () => {
     await visible(fileRow(page, 'zephyr-manual.pdf'));
     await button(page, 'Save Changes').click();
     await page.waitForURL('**/dashboard');
-    expect((await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.capabilities).toEqual([
+    expect((await suite.t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body.capabilities).toEqual([
       'document_analysis',
       'memory_context',
     ]);
@@ -135,12 +119,13 @@ describe('knowledge files', () => {
     await message.press('Enter');
     const log = page.getByRole('log', { name: 'Messages' });
     await visible(log.getByText(/Recalibrate it every 42 days/), 15_000);
-    expect(systemPromptOf(fake.lastRequest())).toContain(FACT);
+    expect(systemPromptOf(suite.fake.lastRequest())).toContain(FACT);
 
-    const conversations = (await t.request<{ id: number }[]>('GET', `/api/bots/${bot.id}/conversations`, { token }))
-      .body;
+    const conversations = (
+      await suite.t.request<{ id: number }[]>('GET', `/api/bots/${bot.id}/conversations`, { token })
+    ).body;
     const messages = (
-      await t.request<Message[]>('GET', `/api/conversations/${conversations[0]!.id}/messages`, { token })
+      await suite.t.request<Message[]>('GET', `/api/conversations/${conversations[0]!.id}/messages`, { token })
     ).body;
     const reply = messages.at(-1)!;
     expect(reply.content).toBe(ANSWER);
@@ -156,8 +141,8 @@ describe('knowledge files', () => {
   });
 
   it('removes a file after asking', async () => {
-    const { page, token, close } = await signedInPage(browser, t, VIEWPORTS.phone);
-    const bot = await createBot(t, token, { name: 'Notes Keeper' });
+    const { page, token, close } = await signedInPage(suite.browser, suite.t, VIEWPORTS.phone);
+    const bot = await createBot(suite.t, token, { name: 'Notes Keeper' });
     await openKnowledge(page, bot);
     await addFiles(page, [
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Meeting notes: the launch moves to May.') },
@@ -206,7 +191,7 @@ describe('knowledge files', () => {
   });
 
   it('while creating, holds the chosen files and uploads them right after Create Botty', async () => {
-    const { page, token, close } = await signedInPage(browser, t);
+    const { page, token, close } = await signedInPage(suite.browser, suite.t);
     await page.goto('/create-bot');
     await page.getByLabel('Name').fill('Manual Reader');
     await page.getByLabel('Description').fill('Answers questions from the Zephyr manual.');
@@ -228,7 +213,7 @@ describe('knowledge files', () => {
       await page.getByLabel('Example query').fill(query);
       await page.getByLabel('Example query').press('Enter');
     }
-    fake.enqueue(JSON.stringify({ systemPrompt: 'You answer from the Zephyr manual.', exampleQueries: [] }));
+    suite.fake.enqueue(JSON.stringify({ systemPrompt: 'You answer from the Zephyr manual.', exampleQueries: [] }));
     await button(page, 'Start Training').click();
     await button(page, 'Review Botty').click();
     await visible(page.getByRole('heading', { name: 'Finish' }), 15_000);
@@ -239,7 +224,7 @@ describe('knowledge files', () => {
     await button(page, 'Create Botty').click();
     await page.waitForURL((url) => url.pathname === '/');
 
-    const [bot] = (await t.request<Bot[]>('GET', '/api/bots', { token })).body;
+    const [bot] = (await suite.t.request<Bot[]>('GET', '/api/bots', { token })).body;
     expect(bot).toMatchObject({ name: 'Manual Reader' });
     expect(bot!.capabilities).toContain('document_analysis');
     expect((await filesOf(token, bot!)).map((f) => f.name)).toEqual(['zephyr-manual.pdf']);

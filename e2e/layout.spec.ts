@@ -1,28 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createConversation } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { launchBrowser, newPage, signedInPage, snap, visible, VIEWPORTS } from './support/browser';
+import { startTestApp } from '../tests/support/test-app';
+import { appInBrowser, newPage, signedInPage, snap, VIEWPORTS, visible } from './support/browser';
 
 /** Issue 9: nothing a user types (long words, URLs) makes any page scroll sideways on a 360 px phone. */
 const PHONE = { width: 360, height: 740 };
 const LONG_WORD = 'Supercalifragilisticexpialidocious'.repeat(4);
 const LONG_URL = `https://example.com/${'a-very-long-path-segment-'.repeat(8)}?q=${'x'.repeat(60)}`;
 
-let t: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  browser = await launchBrowser();
-  await signUp(t, { username: 'instance_owner' });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const suite = appInBrowser(startTestApp);
 
 async function expectNoSidewaysScroll(page: Page, label: string) {
   await page.waitForLoadState('networkidle');
@@ -35,19 +23,19 @@ async function expectNoSidewaysScroll(page: Page, label: string) {
 
 /** A signed-in phone whose bot, conversation and messages are full of long words. */
 async function seededPhone() {
-  const session = await signedInPage(browser, t, PHONE);
-  const bot = await createBot(t, session.token, {
+  const session = await signedInPage(suite.browser, suite.t, PHONE);
+  const bot = await createBot(suite.t, session.token, {
     name: LONG_WORD.slice(0, 50),
     description: `Knows ${LONG_WORD} and ${LONG_URL} by heart`,
   });
-  const conversation = await createConversation(t, session.token, bot.id);
+  const conversation = await createConversation(suite.t, session.token, bot.id);
   for (const content of [`What is ${LONG_WORD}?`, `Read ${LONG_URL}`]) {
-    await t.request('POST', '/api/bot-message', {
+    await suite.t.request('POST', '/api/bot-message', {
       token: session.token,
       body: { conversationId: conversation.id, botId: bot.id, userMessageContent: content },
     });
   }
-  await t.request('PATCH', `/api/conversations/${conversation.id}`, {
+  await suite.t.request('PATCH', `/api/conversations/${conversation.id}`, {
     token: session.token,
     body: { title: LONG_WORD.slice(0, 100) },
   });
@@ -90,7 +78,7 @@ describe('no sideways scrolling at 360 px', () => {
   });
 
   it('on the signed-out pages', async () => {
-    const { page, close } = await newPage(browser, t.url, PHONE);
+    const { page, close } = await newPage(suite.browser, suite.t.url, PHONE);
     for (const path of ['/login', '/register', '/forgot-password', '/reset-password', '/verify-email', '/nowhere']) {
       await page.goto(path);
       await expectNoSidewaysScroll(page, path);
@@ -105,16 +93,16 @@ describe('no sideways scrolling at 360 px', () => {
 describe('History', () => {
   it('lists conversations across bots, searches with highlights and opens the match', async () => {
     for (const viewport of [VIEWPORTS.phone, VIEWPORTS.desktop]) {
-      const session = await signedInPage(browser, t, viewport);
+      const session = await signedInPage(suite.browser, suite.t, viewport);
       const { page, token } = session;
-      const chef = await createBot(t, token, { name: 'Chef', icon: 'utensils' });
-      const scout = await createBot(t, token, { name: 'Scout', icon: 'search' });
+      const chef = await createBot(suite.t, token, { name: 'Chef', icon: 'utensils' });
+      const scout = await createBot(suite.t, token, { name: 'Scout', icon: 'search' });
       for (const [bot, question] of [
         [chef, 'How long should sourdough bread proof overnight?'],
         [scout, 'Find hiking trails near Lake Como'],
       ] as const) {
-        const conversation = await createConversation(t, token, bot.id);
-        await t.request('POST', '/api/bot-message', {
+        const conversation = await createConversation(suite.t, token, bot.id);
+        await suite.t.request('POST', '/api/bot-message', {
           token,
           body: { conversationId: conversation.id, botId: bot.id, userMessageContent: question },
         });

@@ -1,36 +1,24 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createConversation, streamChat } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
-import { signUp, startTestApp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, launchBrowser, newPage, snap } from './support/browser';
+import { signUp, startTestApp } from '../tests/support/test-app';
+import { appInBrowser, expectAccessible, newPage, snap } from './support/browser';
 
-let t: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const suite = appInBrowser(startTestApp, { owner: false });
 
 const modelsWith = async (key: string) =>
-  (await fetch(`${t.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).status;
+  (await fetch(`${suite.t.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).status;
 
 describe('API keys in Settings', () => {
   it('creates a key shown once, which works at once, and revokes it after a confirmation', async () => {
-    const account = await signUp(t);
-    await createBot(t, account.token, { name: 'Meal Planner' });
-    const { page, context, close } = await newPage(browser, t.url);
+    const account = await signUp(suite.t);
+    await createBot(suite.t, account.token, { name: 'Meal Planner' });
+    const { page, context, close } = await newPage(suite.browser, suite.t.url);
     await context.addInitScript((token) => localStorage.setItem('authToken', token), account.token);
 
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'API keys' }).click();
-    await expect.poll(() => page.getByText(`${t.url}/v1`).first().isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(`${suite.t.url}/v1`).first().isVisible()).toBe(true);
     await page.getByLabel('Name').fill('My script');
     await page.getByLabel('Botty').selectOption({ label: 'Meal Planner' });
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -59,20 +47,20 @@ describe('API keys in Settings', () => {
 
 describe('a shared conversation', () => {
   it('opens read-only for a visitor who is signed out, not for search engines, and stops when revoked', async () => {
-    const owner = await signUp(t);
-    const bot = await createBot(t, owner.token, { name: 'Trip Scout', icon: 'book' });
-    const conversation = await createConversation(t, owner.token, bot.id);
-    await streamChat(t, `/api/conversations/${conversation.id}/stream`, {
+    const owner = await signUp(suite.t);
+    const bot = await createBot(suite.t, owner.token, { name: 'Trip Scout', icon: 'book' });
+    const conversation = await createConversation(suite.t, owner.token, bot.id);
+    await streamChat(suite.t, `/api/conversations/${conversation.id}/stream`, {
       token: owner.token,
       body: { content: 'Which **museums** open on Mondays?' },
     });
-    const link = await t.request('POST', `/api/conversations/${conversation.id}/share`, {
+    const link = await suite.t.request('POST', `/api/conversations/${conversation.id}/share`, {
       token: owner.token,
       body: {},
     });
     expect(link.status).toBe(201);
 
-    const { page, close } = await newPage(browser, t.url);
+    const { page, close } = await newPage(suite.browser, suite.t.url);
     const response = await page.goto(link.body.url);
     expect(response!.headers()['x-robots-tag']).toBe('noindex');
     await expect.poll(() => page.getByText('A conversation with Trip Scout').isVisible()).toBe(true);
@@ -84,7 +72,7 @@ describe('a shared conversation', () => {
     await expectAccessible(page, 'shared conversation');
     await snap(page, 'shared-conversation-desktop');
 
-    await t.request('DELETE', `/api/conversations/${conversation.id}/share`, { token: owner.token });
+    await suite.t.request('DELETE', `/api/conversations/${conversation.id}/share`, { token: owner.token });
     await page.reload();
     await expect.poll(() => page.getByText('This shared conversation is not available').isVisible()).toBe(true);
     await close();

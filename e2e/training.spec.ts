@@ -1,25 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createConversation, messagesOf } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
-import { messageText, systemPromptOf, type FakeLlm, type ReceivedRequest } from '../tests/support/fake-llm';
-import { signUp, type TestApp } from '../tests/support/test-app';
-import { expectAccessible, newPage, snap, VIEWPORTS, startSuiteWithModel } from './support/browser';
+import { messageText, systemPromptOf, type ReceivedRequest } from '../tests/support/fake-llm';
+import { signUp, startTestAppWithModel } from '../tests/support/test-app';
+import { appInBrowser, expectAccessible, newPage, snap, VIEWPORTS } from './support/browser';
 
-let fake: FakeLlm;
-let t: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  ({ t, fake, browser } = await startSuiteWithModel());
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const suite = appInBrowser(startTestAppWithModel);
 
 const TRAINED_PROMPT = 'You are Chef Remy, a vegetarian cook. Answer with a short recipe.';
 const QUERIES = ['What can I cook with lentils?', 'A quick dinner for two?'];
@@ -41,8 +30,8 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { name, 
 
 /** A signed-in page at step 3 of a new bot, with the example queries typed in. */
 async function atTrainStep(viewport: { width: number; height: number } = VIEWPORTS.desktop) {
-  const account = await signUp(t);
-  const session = await newPage(browser, t.url, viewport);
+  const account = await signUp(suite.t);
+  const session = await newPage(suite.browser, suite.t.url, viewport);
   const { page } = session;
   await signIn(page, account.token);
   await page.goto('/create-bot');
@@ -60,9 +49,9 @@ async function atTrainStep(viewport: { width: number; height: number } = VIEWPOR
 
 /** The prompt, then one answer per query, each a little later so they can be seen arriving. */
 function enqueueTraining(answerDelayMs: number) {
-  fake.enqueue(JSON.stringify({ systemPrompt: TRAINED_PROMPT, exampleQueries: GENERATED }));
+  suite.fake.enqueue(JSON.stringify({ systemPrompt: TRAINED_PROMPT, exampleQueries: GENERATED }));
   for (const answer of ANSWERS) {
-    fake.enqueue(async () => {
+    suite.fake.enqueue(async () => {
       await sleep(answerDelayMs);
       return answer;
     });
@@ -72,7 +61,7 @@ function enqueueTraining(answerDelayMs: number) {
 describe('training', () => {
   it('shapes the prompt with the example queries, shows answers as they arrive, and keeps ratings and queries', async () => {
     const { page, close, account } = await atTrainStep();
-    const asked = fake.requests.length;
+    const asked = suite.fake.requests.length;
     enqueueTraining(1200);
     await button(page, 'Start Training').click();
 
@@ -93,7 +82,7 @@ describe('training', () => {
     expect(await page.getByText(ANSWERS[1]!, { exact: true }).isVisible()).toBe(true);
 
     // The model wrote the prompt knowing the queries, and answered each with that prompt.
-    const [generation, ...answered] = fake.requests.slice(asked);
+    const [generation, ...answered] = suite.fake.requests.slice(asked);
     const asText = JSON.stringify(generation!.body.messages);
     for (const query of QUERIES) expect(asText).toContain(query);
     expect(answered.map((r) => messageText(r.body.messages.at(-1)))).toEqual(QUERIES);
@@ -118,7 +107,7 @@ describe('training', () => {
     await button(page, 'Review Botty').click();
     await button(page, 'Create Botty').click();
     await page.waitForURL((url) => url.pathname === '/');
-    const [bot] = (await t.request<Bot[]>('GET', '/api/bots', { token: account.token })).body;
+    const [bot] = (await suite.t.request<Bot[]>('GET', '/api/bots', { token: account.token })).body;
     expect(bot).toMatchObject({
       exampleQueries: [...QUERIES, GENERATED[0]],
       config: { systemPrompt: TRAINED_PROMPT },
@@ -134,10 +123,10 @@ describe('training', () => {
 
   it('can cancel a model that hangs: the prompt is then built from the description, with no answers', async () => {
     const { page, close } = await atTrainStep();
-    fake.enqueue({ hang: true });
-    const asked = fake.requests.length;
+    suite.fake.enqueue({ hang: true });
+    const asked = suite.fake.requests.length;
     await button(page, 'Start Training').click();
-    await expect.poll(() => fake.requests.length - asked).toBe(1);
+    await expect.poll(() => suite.fake.requests.length - asked).toBe(1);
     await button(page, 'Cancel training').click();
     const built = page.getByRole('region', { name: 'Prompt built from your description' });
     await expect.poll(() => built.isVisible(), { timeout: 3000 }).toBe(true);
@@ -147,7 +136,7 @@ describe('training', () => {
     expect(await heading(page, 'Test answers').count()).toBe(0);
     expect(await page.getByRole('alert').count()).toBe(0);
     // The server stopped asking the model when the browser cancelled.
-    await expect.poll(() => fake.requests.at(-1)!.aborted).toBe(true);
+    await expect.poll(() => suite.fake.requests.at(-1)!.aborted).toBe(true);
     await close();
   });
 
@@ -170,17 +159,17 @@ describe('training', () => {
 
   for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     it(`shows the version history with what changed, compares and restores at ${viewport.width} px`, async () => {
-      const account = await signUp(t);
-      const bot = await createBot(t, account.token, {
+      const account = await signUp(suite.t);
+      const bot = await createBot(suite.t, account.token, {
         name: 'Chef Remy',
         config: { tone: 'friendly', systemPrompt: 'You are Chef Remy. Suggest quick recipes.' },
         exampleQueries: ['Dinner tonight?', 'Something warm?'],
       });
-      await t.request('PATCH', `/api/bots/${bot.id}`, {
+      await suite.t.request('PATCH', `/api/bots/${bot.id}`, {
         token: account.token,
         body: { config: { tone: 'enthusiastic', systemPrompt: 'You are Chef Remy. Suggest slow-cooked recipes.' } },
       });
-      const session = await newPage(browser, t.url, viewport);
+      const session = await newPage(suite.browser, suite.t.url, viewport);
       const { page } = session;
       await signIn(page, account.token);
       await page.goto(`/create-bot?edit=${bot.id}`);
@@ -211,7 +200,7 @@ describe('training', () => {
                 : { verdict: 'fail', reason: 'Too slow for a weeknight.' },
             )
           : `${systemPromptOf(r).split('Suggest ')[1]?.split('.')[0] ?? ''} for you.`;
-      fake.enqueue(...Array.from({ length: 8 }, () => judgeQuick));
+      suite.fake.enqueue(...Array.from({ length: 8 }, () => judgeQuick));
       await button(page, 'Run on version 1').click();
       await expect.poll(() => page.getByText('Version 1: 2 of 2 passed').isVisible(), { timeout: 8000 }).toBe(true);
       await button(page, 'Run on version 2').click();
@@ -225,27 +214,30 @@ describe('training', () => {
       await button(page, 'Restore version 1').click();
       await expect.poll(() => list.getByRole('button').count()).toBe(3);
       expect(await list.getByRole('button').first().innerText()).toContain('Restored version 1');
-      const restored = (await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token: account.token })).body;
+      const restored = (await suite.t.request<Bot>('GET', `/api/bots/${bot.id}`, { token: account.token })).body;
       expect(restored).toMatchObject({ version: 3, config: bot.config });
       await session.close();
     });
   }
 
   it("shows a bot's insights with a chart loaded only there, at 390 and 1280 px", async () => {
-    const account = await signUp(t);
-    const bot = await createBot(t, account.token, { name: 'Chef Remy' });
-    const conversation = await createConversation(t, account.token, bot.id);
+    const account = await signUp(suite.t);
+    const bot = await createBot(suite.t, account.token, { name: 'Chef Remy' });
+    const conversation = await createConversation(suite.t, account.token, bot.id);
     for (const question of ['Soup?', 'Salad?']) {
-      await t.request('POST', '/api/bot-message', {
+      await suite.t.request('POST', '/api/bot-message', {
         token: account.token,
         body: { conversationId: conversation.id, botId: bot.id, userMessageContent: question },
       });
     }
-    const [, reply] = await messagesOf(t, account.token, conversation.id);
-    await t.request('POST', `/api/messages/${reply!.id}/feedback`, { token: account.token, body: { rating: 'up' } });
+    const [, reply] = await messagesOf(suite.t, account.token, conversation.id);
+    await suite.t.request('POST', `/api/messages/${reply!.id}/feedback`, {
+      token: account.token,
+      body: { rating: 'up' },
+    });
 
     for (const [name, viewport] of Object.entries(VIEWPORTS)) {
-      const session = await newPage(browser, t.url, viewport);
+      const session = await newPage(suite.browser, suite.t.url, viewport);
       const { page } = session;
       const chartCode: string[] = [];
       page.on('request', (request) => {

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { signUp, startTestAppWithModel, type TestApp } from '../../tests/support/test-app';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { FakeLlm } from '../../tests/support/fake-llm';
+import { signUp, type TestApp } from '../../tests/support/test-app';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
@@ -108,13 +109,45 @@ export async function emulateColorScheme(page: Page, scheme: 'light' | 'dark') {
 export const toastWith = (page: Page, text: string) =>
   page.getByRole('region', { name: /notifications/i }).getByText(text, { exact: true });
 
+interface SuiteOptions {
+  /** Signs up the first account, which administers the instance, so the tests sign up ordinary users. */
+  owner?: boolean;
+}
+
 /**
- * The app answered by its own fake model, and the browser: what most specs start with. The first account
- * administers the instance, so it is made here and the tests sign up ordinary users.
+ * Declares a spec file's app (from `start`) and browser: hooks start them before its tests and close them
+ * after, and the handle reads them from then on (`suite.t`, `suite.browser`, and `suite.fake` when the app
+ * has a fake model). Resources a spec adds are closed by its own `afterAll`; one registered before this
+ * call runs after the app has closed.
  */
-export async function startSuiteWithModel() {
-  const t = await startTestAppWithModel();
-  const browser = await launchBrowser();
-  await signUp(t, { username: 'instance_owner' });
-  return { t, fake: t.fake, browser };
+export function appInBrowser<A extends TestApp & { fake?: FakeLlm }>(
+  start: () => Promise<A>,
+  { owner = true }: SuiteOptions = {},
+) {
+  let app: A | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    app = await start();
+    browser = await launchBrowser();
+    if (owner) await signUp(app, { username: 'instance_owner' });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the suite starts in beforeAll');
+    return value;
+  };
+  return {
+    get t() {
+      return started(app);
+    },
+    get browser() {
+      return started(browser);
+    },
+    get fake() {
+      return started(started(app).fake);
+    },
+  };
 }
