@@ -67,26 +67,8 @@ const usableBy = (userId: number) => (eb: ExpressionBuilder<Database, 'bots'>) =
     ]),
   ]);
 
-/** A bot by its id, or the bot of the caller's conversation (none when it is not theirs). */
-export type BotRef = number | { ofConversation: number };
-
-export const findUsableBot = (db: Executor, userId: number, bot: BotRef) =>
-  db
-    .selectFrom('bots')
-    .selectAll()
-    .where(
-      'id',
-      '=',
-      typeof bot === 'number'
-        ? bot
-        : db
-            .selectFrom('conversations')
-            .select('bot_id')
-            .where('id', '=', bot.ofConversation)
-            .where('user_id', '=', userId),
-    )
-    .where(usableBy(userId))
-    .executeTakeFirst();
+export const findUsableBot = (db: Executor, userId: number, botId: number) =>
+  db.selectFrom('bots').selectAll().where('id', '=', botId).where(usableBy(userId)).executeTakeFirst();
 
 export const findUsableBotWithOwner = (
   db: Executor,

@@ -25,7 +25,6 @@ import {
   recordGuest,
   setShareHash,
   updateSharingFields,
-  type BotRef,
   type SharedBotRow,
 } from './sharing.repository';
 
@@ -35,8 +34,8 @@ const notFound = () => new AppError('NOT_FOUND', SHARED_BOT_MESSAGES.notFound);
  * A bot the caller may chat with: their own, a public one, or a link bot whose link they opened. Anything else
  * (missing, private, a link they never opened) is 404. Chat uses it; editing stays with requireOwnedBot.
  */
-export async function requireUsableBot(db: Executor, userId: number, bot: BotRef): Promise<Bot> {
-  const row = await findUsableBot(db, userId, bot);
+export async function requireUsableBot(db: Executor, userId: number, botId: number): Promise<Bot> {
+  const row = await findUsableBot(db, userId, botId);
   if (!row) throw notFound();
   return toBot(row);
 }

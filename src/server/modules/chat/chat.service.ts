@@ -428,12 +428,8 @@ export async function beginReply(
   request: { conversationId: number; botId?: number; target: ReplyTarget },
 ): Promise<PendingReply> {
   const db = deps.db.kysely;
-  // The bot is read beside the conversation, not after it (on PostgreSQL a round trip less before the first
-  // token); a missing conversation still answers 404 Conversation first.
-  const usableBot = requireUsableBot(db, userId, request.botId ?? { ofConversation: request.conversationId });
-  void usableBot.catch(() => undefined);
   const conversation = await requireConversation(db, userId, request.conversationId);
-  const bot = await usableBot;
+  const bot = await requireUsableBot(db, userId, request.botId ?? conversation.bot_id);
   if (bot.id !== conversation.bot_id) throw new AppError('BAD_REQUEST', CHAT_MESSAGES.wrongBot);
   if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
   const claim = await deps.replies.claim(conversation.id);
