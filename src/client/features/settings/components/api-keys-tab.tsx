@@ -43,7 +43,7 @@ function Example({ model }: { model: string }) {
       <div className="flex items-center gap-2">
         <span className="text-muted-foreground">Base URL</span>
         <code className="rounded bg-muted px-1.5 py-0.5 break-all">{baseUrl()}</code>
-        <CopyButton text={baseUrl} label="Copy base URL" />
+        <CopyButton text={baseUrl} label="Copy base URL" className="size-11 md:size-8" />
       </div>
       {[curl, python].map((code) => (
         <pre key={code} tabIndex={0} className="overflow-x-auto rounded-lg bg-muted p-3 text-xs">
@@ -68,7 +68,7 @@ function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
       </p>
       <div className="flex items-center gap-2">
         <Input readOnly value={created.key} aria-label="New API key" onFocus={(e) => e.currentTarget.select()} />
-        <CopyButton text={() => created.key} label="Copy API key" />
+        <CopyButton text={() => created.key} label="Copy API key" className="size-11 md:size-8" />
       </div>
       <Button variant="outline" className="justify-self-start" onClick={onDone}>
         I have copied it
