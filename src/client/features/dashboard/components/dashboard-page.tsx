@@ -6,8 +6,8 @@ import { useBots } from '@/entities/bot/api/get-bots';
 import { BotsLoadError } from '@/entities/bot/ui/bots-load-error';
 import { ChatPanel } from '@/entities/chat/ui/chat-panel';
 import { NewBotButton } from '@/components/new-bot-button';
+import { BotCardSkeletons } from '@/components/bot-card-skeletons';
 import { PageContainer, PageHeader } from '@/components/page-header';
-import { Skeleton } from '@/components/ui/skeleton';
 import { usePinnedBots } from '@/entities/bot/model/use-pinned-bots';
 import { BotCard } from './bot-card';
 import { CustomPromptDialog } from './custom-prompt-dialog';
@@ -19,27 +19,6 @@ import { ShareBotDialog } from './share-bot-dialog';
 import { StatCards } from './stat-cards';
 
 const GRID = 'grid gap-4 sm:grid-cols-2';
-
-function BotGridSkeleton() {
-  return (
-    <div role="status" className={GRID}>
-      <span className="sr-only">Loading your botties</span>
-      {Array.from({ length: 4 }, (_, index) => (
-        <div key={index} className="grid gap-4 rounded-xl border p-5">
-          <div className="flex gap-3">
-            <Skeleton className="size-10 rounded-xl" />
-            <div className="grid flex-1 gap-2">
-              <Skeleton className="h-4 w-2/3" />
-              <Skeleton className="h-4 w-16 rounded-full" />
-            </div>
-          </div>
-          <Skeleton className="h-12" />
-          <Skeleton className="h-10" />
-        </div>
-      ))}
-    </div>
-  );
-}
 
 function EmptyState() {
   return (
@@ -107,7 +86,12 @@ export function DashboardPage() {
           {!bots && botsQuery.isError ? (
             <BotsLoadError onRetry={() => void botsQuery.refetch()} retrying={botsQuery.isFetching} />
           ) : !bots ? (
-            <BotGridSkeleton />
+            <BotCardSkeletons
+              label="Loading your botties"
+              count={4}
+              className={GRID}
+              sublineClassName="h-4 w-16 rounded-full"
+            />
           ) : bots.length === 0 ? (
             <EmptyState />
           ) : (

@@ -3,37 +3,16 @@ import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { isPurpose, PURPOSE_LABELS, PURPOSES, type Purpose } from '@shared/bots/purposes';
 import { useExploreBots } from '@/entities/bot/api/sharing';
+import { BotCardSkeletons } from '@/components/bot-card-skeletons';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { PendingButton } from '@/components/ui/pending-button';
-import { Skeleton } from '@/components/ui/skeleton';
 import { SharedBotCard } from './shared-bot-card';
 import { useAddCopy } from './use-add-copy';
 
 const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
 const SEARCH_DELAY_MS = 250;
-
-function GridSkeleton() {
-  return (
-    <div role="status" className={GRID}>
-      <span className="sr-only">Loading public botties</span>
-      {Array.from({ length: 6 }, (_, index) => (
-        <div key={index} className="grid gap-4 rounded-xl border p-5">
-          <div className="flex gap-3">
-            <Skeleton className="size-10 rounded-xl" />
-            <div className="grid flex-1 gap-2">
-              <Skeleton className="h-4 w-2/3" />
-              <Skeleton className="h-3 w-1/3" />
-            </div>
-          </div>
-          <Skeleton className="h-12" />
-          <Skeleton className="h-10" />
-        </div>
-      ))}
-    </div>
-  );
-}
 
 function EmptyState({ filtered, onClear }: { filtered: boolean; onClear: () => void }) {
   return (
@@ -162,7 +141,7 @@ export function ExplorePage() {
             </Button>
           </div>
         ) : !bots ? (
-          <GridSkeleton />
+          <BotCardSkeletons label="Loading public botties" count={6} className={GRID} sublineClassName="h-3 w-1/3" />
         ) : bots.length === 0 ? (
           <EmptyState
             filtered={filtered}
