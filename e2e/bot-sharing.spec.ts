@@ -100,6 +100,7 @@ describe('bot sharing', () => {
 
     // Their conversation stays in their History, to read but not to continue.
     await visitor.page.goto('/history');
+    await visible(visitor.page.getByText('No longer shared with you'));
     await visitor.page.getByRole('link', { name: /Trip Planner/ }).click();
     await visible(toastWith(visitor.page, 'Failed to fetch bot'));
     await visible(visitor.page.getByText('Its botty is no longer shared with you.', { exact: false }));

@@ -1,7 +1,9 @@
-import { History as HistoryGlyph, Search } from 'lucide-react';
+import { History as HistoryGlyph, Lock, Search } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { ConversationSummary, HighlightedText } from '@shared/contracts/chat';
+import { useBots } from '@/entities/bot/api/get-bots';
+import { useUsableBot } from '@/entities/bot/api/sharing';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
@@ -43,6 +45,22 @@ function Highlighted({ text }: { text: HighlightedText }) {
   );
 }
 
+/**
+ * Someone else's botty that is no longer shared with the caller: its conversations stay theirs, and open
+ * read-only. Only bots that are not the caller's own are asked about.
+ */
+function NoLongerShared({ botId }: { botId: number }) {
+  const own = useBots();
+  const usable = useUsableBot(botId, own.data !== undefined && !own.data.some((bot) => bot.id === botId));
+  if (!usable.isError) return null;
+  return (
+    <span className="inline-flex items-center gap-1 text-xs">
+      <Lock className="size-3" aria-hidden="true" />
+      No longer shared with you
+    </span>
+  );
+}
+
 function ConversationRow({
   conversation,
   to,
@@ -66,8 +84,11 @@ function ConversationRow({
             </span>
             <RelativeTime date={conversation.updatedAt} className="shrink-0 text-xs text-muted-foreground" />
           </div>
-          <span className="truncate text-sm text-muted-foreground" title={conversation.bot.name}>
-            {conversation.bot.name}
+          <span className="flex min-w-0 flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
+            <span className="truncate" title={conversation.bot.name}>
+              {conversation.bot.name}
+            </span>
+            <NoLongerShared botId={conversation.bot.id} />
           </span>
           {children}
         </div>
