@@ -70,6 +70,34 @@ const usableBy = (userId: number) => (eb: ExpressionBuilder<Database, 'bots'>) =
 export const findUsableBot = (db: Executor, userId: number, botId: number) =>
   db.selectFrom('bots').selectAll().where('id', '=', botId).where(usableBy(userId)).executeTakeFirst();
 
+/**
+ * The caller's conversation (what a reply needs of it) with the bot to chat with: `botId`, or else the
+ * conversation's own; the bot's columns are null when the caller may not use it, and there is no row when the
+ * conversation is not theirs. One read, where a reply would wait for two round trips before its first token.
+ */
+export const findConversationWithUsableBot = (
+  db: Executor,
+  userId: number,
+  conversationId: number,
+  botId: number | undefined,
+) =>
+  db
+    .selectFrom('conversations')
+    .leftJoin('bots', (join) =>
+      (botId === undefined ? join.onRef('bots.id', '=', 'conversations.bot_id') : join.on('bots.id', '=', botId)).on(
+        usableBy(userId),
+      ),
+    )
+    .selectAll('bots')
+    .select([
+      'conversations.id as conversation_id',
+      'conversations.bot_id as conversation_bot_id',
+      'conversations.title_source as conversation_title_source',
+    ])
+    .where('conversations.id', '=', conversationId)
+    .where('conversations.user_id', '=', userId)
+    .executeTakeFirst();
+
 export const findUsableBotWithOwner = (
   db: Executor,
   userId: number,

@@ -13,11 +13,12 @@ import { isoNow } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { hashToken, newToken } from '../../lib/tokens';
 import { recordActivity } from '../activities/activities.service';
-import { toBot } from './bots.repository';
+import { toBot, type BotRow } from './bots.repository';
 import { createBot, requireOwnedBot, type BotsDeps } from './bots.service';
 import {
   countUsers,
   findBotByShareHash,
+  findConversationWithUsableBot,
   findPublicBots,
   findUsableBot,
   findUsableBotWithOwner,
@@ -38,6 +39,27 @@ export async function requireUsableBot(db: Executor, userId: number, botId: numb
   const row = await findUsableBot(db, userId, botId);
   if (!row) throw notFound();
   return toBot(row);
+}
+
+/**
+ * requireUsableBot for a reply in the caller's conversation, read with the conversation in one statement:
+ * null when the conversation is not theirs (the caller answers that 404), 404 like requireUsableBot when the
+ * bot (`botId`, or else the conversation's own) is not usable.
+ */
+export async function findConversationForReply(
+  db: Executor,
+  userId: number,
+  conversationId: number,
+  botId?: number,
+): Promise<{ conversation: { id: number; botId: number; titleSource: string }; bot: Bot } | null> {
+  const row = await findConversationWithUsableBot(db, userId, conversationId, botId);
+  if (!row) return null;
+  const { conversation_id, conversation_bot_id, conversation_title_source, ...bot } = row;
+  if (bot.id === null) throw notFound();
+  return {
+    conversation: { id: conversation_id, botId: conversation_bot_id, titleSource: conversation_title_source },
+    bot: toBot(bot as BotRow),
+  };
 }
 
 /**

@@ -26,7 +26,7 @@ import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
 import { recordBotUse } from '../bots/bots.repository';
-import { requireUsableBot } from '../bots/sharing.service';
+import { findConversationForReply, requireUsableBot } from '../bots/sharing.service';
 import {
   deleteConversationWithMessages,
   findConversationPage,
@@ -428,9 +428,10 @@ export async function beginReply(
   request: { conversationId: number; botId?: number; target: ReplyTarget },
 ): Promise<PendingReply> {
   const db = deps.db.kysely;
-  const conversation = await requireConversation(db, userId, request.conversationId);
-  const bot = await requireUsableBot(db, userId, request.botId ?? conversation.bot_id);
-  if (bot.id !== conversation.bot_id) throw new AppError('BAD_REQUEST', CHAT_MESSAGES.wrongBot);
+  const found = await findConversationForReply(db, userId, request.conversationId, request.botId);
+  if (!found) throw notFound('Conversation');
+  const { conversation, bot } = found;
+  if (bot.id !== conversation.botId) throw new AppError('BAD_REQUEST', CHAT_MESSAGES.wrongBot);
   if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
   const claim = await deps.replies.claim(conversation.id);
   if (!claim) throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
@@ -459,7 +460,7 @@ export async function beginReply(
       replaces: request.target.kind === 'regenerate',
       claim,
       replyId,
-      untitled: conversation.title_source === 'default',
+      untitled: conversation.titleSource === 'default',
       history,
     };
     return {
