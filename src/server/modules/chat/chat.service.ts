@@ -65,6 +65,7 @@ import {
   finishReply,
   insertMessage,
   insertMessageTouching,
+  newReply,
   markStaleRepliesInterrupted,
   toMessage,
   touchReplies,
@@ -262,6 +263,8 @@ interface NewUserMessage {
    * contextWindowOf) is read with the branch's last message when that one read can tell it.
    */
   contextWindow?: number;
+  /** The bot's reply row is saved right after the message (one statement on PostgreSQL). */
+  withReply?: boolean;
 }
 
 /**
@@ -276,18 +279,19 @@ async function saveUserMessage(
   bot: Bot,
   conversationId: number,
   m: NewUserMessage,
-): Promise<{ message: Message; history?: MessageRow[] }> {
+): Promise<{ message: Message; history?: MessageRow[]; replyId?: number }> {
   const ids = await requireConversationFiles(tx, conversationId, m.fileIds ?? []);
   const window = m.replaces ? 0 : (m.contextWindow ?? 0);
   const recent = await findLastMessages(tx, conversationId, Math.max(1, window));
   const last = recent[0];
   const parentId = m.replaces ? m.replaces.parent_id : (last?.id ?? null);
   if (m.replaces) await deactivateFrom(tx, conversationId, m.replaces.id);
-  const row = await insertMessageTouching(
+  const { row, replyId } = await insertMessageTouching(
     tx,
     kind,
     { conversationId, parentId, role: 'user', content: m.content, status: 'complete', fileIds: ids },
     at,
+    m.withReply ? bot.id : undefined,
   );
   // A visitor's chat with a shared bot is theirs alone: its owner's history does not hear of it.
   if (!last && (await findOwnedConversation(tx, bot.userId, conversationId)))
@@ -296,6 +300,7 @@ async function saveUserMessage(
   return {
     message: message!,
     history: m.contextWindow === undefined || m.replaces ? undefined : contextFromRecent(recent, window),
+    replyId,
   };
 }
 
@@ -439,19 +444,9 @@ export async function beginReply(
     const at = isoNow(deps.clock);
     const { question, saved, history, replyId } = await db.transaction().execute(async (tx) => {
       const resolved = await resolveQuestion(tx, deps.db.kind, at, bot, conversation.id, request.target);
-      const replyRow = await insertMessage(
-        tx,
-        {
-          conversationId: conversation.id,
-          parentId: resolved.question.id,
-          role: 'assistant',
-          content: '',
-          status: 'streaming',
-          versionOfBot: bot.id,
-        },
-        at,
-      );
-      return { ...resolved, replyId: replyRow.id };
+      const replyId =
+        resolved.replyId ?? (await insertMessage(tx, newReply(conversation.id, resolved.question.id, bot.id), at)).id;
+      return { ...resolved, replyId };
     });
     const job: ReplyJob = {
       userId,
@@ -482,7 +477,7 @@ async function resolveQuestion(
   bot: Bot,
   conversationId: number,
   target: ReplyTarget,
-): Promise<{ question: Message; saved: Message | null; history?: MessageRow[] }> {
+): Promise<{ question: Message; saved: Message | null; history?: MessageRow[]; replyId?: number }> {
   if (target.kind === 'regenerate') {
     const last = await findLastMessage(db, conversationId, 'user');
     if (!last) throw new AppError('CONFLICT', CHAT_MESSAGES.nothingToRegenerate);
@@ -498,19 +493,21 @@ async function resolveQuestion(
     // Checked by conversationOfEdit; looked at again under the conversation's reply lock.
     if (!replaces?.active || replaces.conversation_id !== conversationId) throw notFound('Message');
     const fileIds = fileIdsOf(replaces);
-    const { message } = await saveUserMessage(db, kind, at, bot, conversationId, {
+    const { message, replyId } = await saveUserMessage(db, kind, at, bot, conversationId, {
       content: target.content,
       fileIds,
       replaces,
+      withReply: true,
     });
-    return { question: message, saved: message };
+    return { question: message, saved: message, replyId };
   }
-  const { message, history } = await saveUserMessage(db, kind, at, bot, conversationId, {
+  const { message, history, replyId } = await saveUserMessage(db, kind, at, bot, conversationId, {
     content: target.content,
     fileIds: target.fileIds,
     contextWindow: contextWindowOf(bot.config),
+    withReply: true,
   });
-  return { question: message, saved: message, history };
+  return { question: message, saved: message, history, replyId };
 }
 
 /** How often messages saved since are written into the full-text index (SQLite, migration 0013). */

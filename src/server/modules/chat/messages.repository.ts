@@ -126,23 +126,78 @@ const insertMessageQuery = (db: QueryCreator<Database>, m: NewMessage, now: stri
 export const insertMessage = (db: Executor, m: NewMessage, now: string) =>
   insertMessageQuery(db, m, now).executeTakeFirstOrThrow();
 
+/** A reply's row as it starts: empty, streaming, after its question, stamped with the bot's version in force. */
+export const newReply = (conversationId: number, questionId: number, botId: number): NewMessage => ({
+  conversationId,
+  parentId: questionId,
+  role: 'assistant',
+  content: '',
+  status: 'streaming',
+  versionOfBot: botId,
+});
+
 /**
- * insertMessage that also marks the conversation active at `now`. On PostgreSQL one statement (the update in a
- * data-modifying CTE): a round trip less on the way to a reply's first token. SQLite has no such CTEs.
+ * insertMessage that also marks the conversation active at `now` and, given `replyOfBot`, saves the reply's row
+ * (newReply) after it. On PostgreSQL one statement (data-modifying CTEs): each is a round trip less on the way
+ * to a reply's first token. The reply is inserted from the message's RETURNING row, so its id is drawn after
+ * the message's and it sorts after it. SQLite has no such CTEs and no round trips.
  */
-export async function insertMessageTouching(db: Executor, kind: DatabaseKind, m: NewMessage, now: string) {
-  if (kind === 'postgres')
-    return insertMessageQuery(
-      // The CTE's name only adds a table the insert never reads.
-      db.with('touched', (qc) =>
-        touchConversationQuery(qc, m.conversationId, now).returning('id'),
-      ) as unknown as QueryCreator<Database>,
-      m,
-      now,
-    ).executeTakeFirstOrThrow();
+export async function insertMessageTouching(
+  db: Executor,
+  kind: DatabaseKind,
+  m: NewMessage,
+  now: string,
+  replyOfBot?: number,
+): Promise<{ row: MessageRow; replyId?: number }> {
+  if (kind === 'postgres') {
+    // The CTE's name only adds a table the insert never reads.
+    const touching = db.with('touched', (qc) =>
+      touchConversationQuery(qc, m.conversationId, now).returning('id'),
+    ) as unknown as QueryCreator<Database>;
+    if (replyOfBot === undefined) return { row: await insertMessageQuery(touching, m, now).executeTakeFirstOrThrow() };
+    const reply = newReply(m.conversationId, 0, replyOfBot);
+    const { reply_id: replyId, ...row } = await touching
+      .with('question', (qc) => insertMessageQuery(qc, m, now))
+      .with('reply', (qc) =>
+        qc
+          .insertInto('messages')
+          .columns([
+            'conversation_id',
+            'parent_id',
+            'role',
+            'content',
+            'status',
+            'created_at',
+            'updated_at',
+            'bot_version',
+          ])
+          .expression((eb) =>
+            eb
+              .selectFrom('question')
+              .select((s) => [
+                'question.conversation_id',
+                'question.id',
+                s.val(reply.role).as('role'),
+                s.val(toStorableText(reply.content)).as('content'),
+                s.val(reply.status).as('status'),
+                s.val(now).as('created_at'),
+                s.val(now).as('updated_at'),
+                s.selectFrom('bots').select('version').where('id', '=', replyOfBot).as('bot_version'),
+              ]),
+          )
+          .returning('id'),
+      )
+      .selectFrom(['question', 'reply'])
+      .selectAll('question')
+      .select('reply.id as reply_id')
+      .executeTakeFirstOrThrow();
+    return { row, replyId };
+  }
   const row = await insertMessage(db, m, now);
+  const reply =
+    replyOfBot === undefined ? undefined : await insertMessage(db, newReply(m.conversationId, row.id, replyOfBot), now);
   await touchConversationQuery(db, m.conversationId, now).execute();
-  return row;
+  return { row, replyId: reply?.id };
 }
 
 /** A reply's text so far, saved while it is written, so a crash loses at most the time since. */
