@@ -24,7 +24,8 @@ export function ChatHeader({ bot, onClose, actions }: ChatHeaderProps) {
           {bot.name}
         </h2>
         <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
-          <BotStatusBadge active={bot.active} />
+          {/* A visitor learns only what stops them: an inactive bot; "Active" is the owner's switch. */}
+          {(!bot.ownerName || !bot.active) && <BotStatusBadge active={bot.active} />}
           {bot.ownerName ? (
             <span>Shared by {bot.ownerName}</span>
           ) : (
