@@ -3,7 +3,8 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Conversation } from '@shared/contracts/chat';
 import { useBot } from '@/entities/bot/api/get-bot';
-import { useCopyBot, useUsableBot } from '@/entities/bot/api/sharing';
+import { useUsableBot } from '@/entities/bot/api/sharing';
+import { useAddCopy } from '@/entities/bot/model/use-add-copy';
 import { chatBotOf, type ChatBot } from '@/entities/chat/model/chat-bot';
 import { useCreateConversation } from '@/entities/chat/api/create-conversation';
 import { useConversation, useConversations } from '@/entities/chat/api/get-conversations';
@@ -36,8 +37,7 @@ function resolveConversation(requested: number | undefined, conversations: Conve
 
 /** On someone else's bot: "Add to my botties" makes the caller's own copy and shows it among theirs. */
 function AddCopyButton({ bot }: { bot: ChatBot }) {
-  const copy = useCopyBot();
-  const navigate = useNavigate();
+  const copy = useAddCopy();
   return (
     <WithTooltip label="Add to my botties">
       <Button
@@ -45,23 +45,7 @@ function AddCopyButton({ bot }: { bot: ChatBot }) {
         size="icon"
         aria-label="Add to my botties"
         disabled={copy.isPending}
-        onClick={() =>
-          copy.mutate(
-            { id: bot.id },
-            {
-              onSuccess: () => {
-                toast({ title: 'Added to your botties', description: `${bot.name} is now yours to change.` });
-                void navigate('/dashboard');
-              },
-              onError: (error) =>
-                toast({
-                  variant: 'destructive',
-                  title: 'Could not add the botty',
-                  description: serverMessage(error) ?? 'Please try again.',
-                }),
-            },
-          )
-        }
+        onClick={() => copy.add({ id: bot.id })}
       >
         <CopyPlus aria-hidden="true" />
       </Button>

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { PendingButton } from '@/components/ui/pending-button';
 import { SharedBotCard } from './shared-bot-card';
-import { useAddCopy } from './use-add-copy';
+import { useAddCopy } from '@/entities/bot/model/use-add-copy';
 
 const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
 const SEARCH_DELAY_MS = 250;

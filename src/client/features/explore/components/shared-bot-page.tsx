@@ -16,7 +16,7 @@ import { PendingButton } from '@/components/ui/pending-button';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { usersText } from './shared-bot-card';
-import { useAddCopy } from './use-add-copy';
+import { useAddCopy } from '@/entities/bot/model/use-add-copy';
 
 function NotAvailable() {
   useDocumentTitle('Bot not found');
