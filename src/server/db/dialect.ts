@@ -1,9 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { Database, Db } from './database';
+import { statementName } from './prepared-query';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; searchPath?: string };
 
@@ -80,6 +88,31 @@ function postgresPool(url: string, searchPath: string | undefined, onError: (err
   return pool;
 }
 
+/**
+ * The pool as Kysely sees it, with the SQL of prepared queries (prepared-query.ts) sent as named statements:
+ * PostgreSQL parses and plans each once per connection instead of on every call. Only those, a fixed set of
+ * texts, so the statements a connection keeps stay few.
+ */
+function namingStatements(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
+    query: ((text: string, values: unknown[]) => {
+      const name = statementName(text);
+      return client.query(name ? { name, text, values } : { text, values });
+    }) as unknown as PostgresPoolClient['query'],
+    release: () => client.release(),
+  });
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapped = clients.get(client);
+      if (!wrapped) clients.set(client, (wrapped = wrap(client)));
+      return wrapped;
+    },
+    end: () => pool.end(),
+  };
+}
+
 export interface OpenDatabaseOptions {
   /** Told about connections the database dropped while idle; the pool replaces them by itself. */
   onConnectionError?: (err: Error) => void;
@@ -94,7 +127,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOption
   }
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({
-      pool: postgresPool(target.url, target.searchPath, options.onConnectionError ?? (() => {})),
+      pool: namingStatements(postgresPool(target.url, target.searchPath, options.onConnectionError ?? (() => {}))),
     }),
   });
   return { kysely, kind: 'postgres', schema: target.searchPath, close: () => kysely.destroy() };

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-query';
 
 export const insertSession = (
   db: Executor,
@@ -16,15 +17,18 @@ export const insertSession = (
     .execute();
 
 /** The user of a live session with the session's id, in one statement: every signed-in request asks it. */
-export const findLiveSessionUser = (db: Executor, tokenHash: string, now: string) =>
+const liveSessionUser = preparedQuery((db, v: { tokenHash: string; now: string }) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
     .select('sessions.id as session_id')
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', now)
-    .executeTakeFirst();
+    .where('sessions.token_hash', '=', v.tokenHash)
+    .where('sessions.expires_at', '>', v.now),
+);
+
+export const findLiveSessionUser = async (db: Executor, tokenHash: string, now: string) =>
+  (await liveSessionUser(db, { tokenHash, now }))[0];
 
 export const deleteSessionByHash = (db: Executor, tokenHash: string) =>
   db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();

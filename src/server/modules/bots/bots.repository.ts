@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Bot, BotConfig, TestNote } from '@shared/contracts/bots';
 import type { BotsTable, Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
+import { preparedQuery } from '../../db/prepared-query';
 
 export type BotRow = Selectable<BotsTable>;
 
@@ -88,12 +89,14 @@ export const updateBotFields = (db: Executor, botId: number, b: BotFields, versi
  * Counts `uses` replies of the bot (usageCount, lastUsed), e.g. the replies saved together in one transaction;
  * not an edit, so updated_at stays.
  */
-export const recordBotUse = (db: Executor, botId: number, now: string, uses = 1) =>
+const botUse = preparedQuery((db, v: { botId: number; now: string; uses: number }) =>
   db
     .updateTable('bots')
-    .set((eb) => ({ usage_count: eb('usage_count', '+', uses), last_used: now }))
-    .where('id', '=', botId)
-    .execute();
+    .set((eb) => ({ usage_count: eb('usage_count', '+', v.uses), last_used: v.now }))
+    .where('id', '=', v.botId),
+);
+
+export const recordBotUse = (db: Executor, botId: number, now: string, uses = 1) => botUse(db, { botId, now, uses });
 
 /**
  * Removes a bot with its conversations and messages. The foreign keys cascade too; deleting explicitly keeps

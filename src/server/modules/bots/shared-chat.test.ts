@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bot } from '@shared/contracts/bots';
-import type { Conversation, ConversationPage } from '@shared/contracts/chat';
+import type { Conversation, ConversationPage, ConversationSummary } from '@shared/contracts/chat';
 import type { ShareLink } from '@shared/contracts/shared-bots';
 import { createConversation, deltasOf, messagesOf, streamChat } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
@@ -145,6 +145,12 @@ describe.each(databaseKinds)('chatting with a shared bot, on %s', (kind) => {
     });
     expect(res.status).toBe(404);
     expect((await t.request('GET', `/api/bots/${bot.id}/conversations`, { token: visitor.token })).status).toBe(404);
+    // Still theirs to read (decision 0017), with the name of the botty it was with.
+    const readOnly = await t.request<ConversationSummary>('GET', `/api/conversations/${conversation.id}`, {
+      token: visitor.token,
+    });
+    expect(readOnly.status).toBe(200);
+    expect(readOnly.body).toMatchObject({ id: conversation.id, bot: { id: bot.id, name: bot.name, icon: bot.icon } });
     // The owner still chats with their own bot.
     const own = await createConversation(t, owner.token, bot.id);
     expect(own.userId).toBe(owner.user.id);

@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { BotsTable, BotVisibility, Database, Executor } from '../../db/database';
 import { toJson } from '../../db/json';
+import { preparedQuery } from '../../db/prepared-query';
 
 export interface SharingFields {
   visibility: BotVisibility;
@@ -75,17 +76,12 @@ export const findUsableBot = (db: Executor, userId: number, botId: number) =>
  * conversation's own; the bot's columns are null when the caller may not use it, and there is no row when the
  * conversation is not theirs. One read, where a reply would wait for two round trips before its first token.
  */
-export const findConversationWithUsableBot = (
-  db: Executor,
-  userId: number,
-  conversationId: number,
-  botId: number | undefined,
-) =>
+const conversationWithBot = (db: Executor, v: { userId: number; conversationId: number }, botId: number | 'its own') =>
   db
     .selectFrom('conversations')
     .leftJoin('bots', (join) =>
-      (botId === undefined ? join.onRef('bots.id', '=', 'conversations.bot_id') : join.on('bots.id', '=', botId)).on(
-        usableBy(userId),
+      (botId === 'its own' ? join.onRef('bots.id', '=', 'conversations.bot_id') : join.on('bots.id', '=', botId)).on(
+        usableBy(v.userId),
       ),
     )
     .selectAll('bots')
@@ -94,9 +90,25 @@ export const findConversationWithUsableBot = (
       'conversations.bot_id as conversation_bot_id',
       'conversations.title_source as conversation_title_source',
     ])
-    .where('conversations.id', '=', conversationId)
-    .where('conversations.user_id', '=', userId)
-    .executeTakeFirst();
+    .where('conversations.id', '=', v.conversationId)
+    .where('conversations.user_id', '=', v.userId);
+
+const withOwnBot = preparedQuery((db, v: { userId: number; conversationId: number }) =>
+  conversationWithBot(db, v, 'its own'),
+);
+const withOtherBot = preparedQuery((db, v: { userId: number; conversationId: number; botId: number }) =>
+  conversationWithBot(db, v, v.botId),
+);
+
+export const findConversationWithUsableBot = async (
+  db: Executor,
+  userId: number,
+  conversationId: number,
+  botId: number | undefined,
+) =>
+  (botId === undefined
+    ? await withOwnBot(db, { userId, conversationId })
+    : await withOtherBot(db, { userId, conversationId, botId }))[0];
 
 export const findUsableBotWithOwner = (
   db: Executor,

@@ -7,6 +7,7 @@ import {
   type Conversation,
   type ConversationPage,
   type ConversationSearchResult,
+  type ConversationSummary,
   type CreateConversationBody,
   type Message,
   type MessageStatus,
@@ -22,8 +23,10 @@ import {
   type ReplyUsage,
 } from '../../ai/tasks/chat-reply';
 import type { DatabaseKind, Db, Executor } from '../../db/database';
+import { inSharedTransaction } from '../../db/shared-transaction';
 import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
+import { batchPerTurn } from '../../lib/turn-batch';
 import { recordActivity } from '../activities/activities.service';
 import { recordBotUse } from '../bots/bots.repository';
 import { findConversationForReply, requireUsableBot } from '../bots/sharing.service';
@@ -34,19 +37,20 @@ import {
   findConversationSummaries,
   findEmptyLatestConversation,
   findOwnedConversation,
+  findOwnedConversationSummary,
   findReplyOwners,
   insertConversation,
   setAutomaticTitle,
   toConversation,
   toConversationSummary,
-  touchConversation,
+  touchConversations,
   updateConversationTitle,
   type ConversationCursor,
   type ConversationRow,
 } from './conversations.repository';
 import {
   activateBranch,
-  checkpointReply,
+  checkpointReplies,
   countConversationFiles,
   deactivateFrom,
   deleteMessage,
@@ -62,13 +66,12 @@ import {
   findMessagePage,
   findMessages,
   findVersions,
-  finishReply,
+  finishReplies,
   insertMessage,
   insertMessageTouching,
   newReply,
   markStaleRepliesInterrupted,
   toMessage,
-  touchReplies,
   type FinishedReply,
   type MessageRow,
 } from './messages.repository';
@@ -211,8 +214,15 @@ export async function listConversations(deps: ChatDeps, userId: number, botId: n
   return (await findConversationsOfBot(deps.db.kysely, userId, botId)).map(toConversation);
 }
 
-export async function getConversation(deps: ChatDeps, userId: number, conversationId: number): Promise<Conversation> {
-  return toConversation(await requireConversation(deps.db.kysely, userId, conversationId));
+/** With its bot's name and icon, which stay readable once the bot is no longer shared with the caller. */
+export async function getConversation(
+  deps: ChatDeps,
+  userId: number,
+  conversationId: number,
+): Promise<ConversationSummary> {
+  const row = await findOwnedConversationSummary(deps.db.kysely, userId, conversationId);
+  if (!row) throw notFound('Conversation');
+  return toConversationSummary(row);
 }
 
 /** A user's title is never replaced by an automatic one. */
@@ -265,6 +275,8 @@ interface NewUserMessage {
   contextWindow?: number;
   /** The bot's reply row is saved right after the message (one statement on PostgreSQL). */
   withReply?: boolean;
+  /** Told the model's memory as soon as it is read, before anything is written (see beginReply). */
+  onHistory?: (history: MessageRow[]) => void;
 }
 
 /**
@@ -285,8 +297,10 @@ async function saveUserMessage(
   const recent = await findLastMessages(tx, conversationId, Math.max(1, window));
   const last = recent[0];
   const parentId = m.replaces ? m.replaces.parent_id : (last?.id ?? null);
+  const history = m.contextWindow === undefined || m.replaces ? undefined : contextFromRecent(recent, window);
+  if (history) m.onHistory?.(history);
   if (m.replaces) await deactivateFrom(tx, conversationId, m.replaces.id);
-  const { row, replyId } = await insertMessageTouching(
+  const { row, replyId, versions } = await insertMessageTouching(
     tx,
     kind,
     { conversationId, parentId, role: 'user', content: m.content, status: 'complete', fileIds: ids },
@@ -296,12 +310,10 @@ async function saveUserMessage(
   // A visitor's chat with a shared bot is theirs alone: its owner's history does not hear of it.
   if (!last && (await findOwnedConversation(tx, bot.userId, conversationId)))
     await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
-  const [message] = await toMessages(tx, conversationId, [row]);
-  return {
-    message: message!,
-    history: m.contextWindow === undefined || m.replaces ? undefined : contextFromRecent(recent, window),
-    replyId,
-  };
+  const [message] = versions
+    ? [toMessage(row, await findAttachments(tx, [row]), versions)]
+    : await toMessages(tx, conversationId, [row]);
+  return { message: message!, history, replyId };
 }
 
 /** Only files attached to this very conversation may ride on its messages; anything else is "not found". */
@@ -440,19 +452,42 @@ export async function beginReply(
   if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
   const claim = await deps.replies.claim(conversation.id);
   if (!claim) throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
+  let early: Writing | undefined;
   try {
     const at = isoNow(deps.clock);
-    const { question, saved, history, replyId } = await db.transaction().execute(async (tx) => {
-      const resolved = await resolveQuestion(tx, deps.db.kind, at, bot, conversation.id, request.target);
+    const { target } = request;
+    // PostgreSQL: the model is asked as soon as the model's memory is read, while the message and the reply's
+    // row are saved; the reply's events wait for the save (a round trip or more here). A message with files
+    // is saved first, as its attachments go to the model.
+    const startEarly =
+      deps.db.kind === 'postgres' && target.kind === 'message' && !target.reuseIfLatest && !target.fileIds?.length
+        ? (history: MessageRow[]) => {
+            const question = unsavedQuestion(conversation.id, target.content, at);
+            early = startWriting(deps, { userId, bot, claim, question, history });
+          }
+        : undefined;
+    const save = async (tx: Executor) => {
+      const resolved = await resolveQuestion(tx, deps.db.kind, at, bot, conversation.id, target, startEarly);
       const replyId =
         resolved.replyId ?? (await insertMessage(tx, newReply(conversation.id, resolved.question.id, bot.id), at)).id;
       return { ...resolved, replyId };
-    });
+    };
+    // On PostgreSQL a new message with its reply row, or a regenerated reply's row, is one statement, atomic by
+    // itself, and the reads around it see the same in a READ COMMITTED transaction or out of one: without BEGIN
+    // and COMMIT the first token waits for two round trips less. (A conversation's first message also records
+    // its activity, a statement of its own.) An edit writes twice and keeps its transaction. On SQLite the
+    // replies that start together share one commit.
+    const { question, saved, history, replyId } =
+      deps.db.kind === 'sqlite'
+        ? await inSharedTransaction(db, save)
+        : target.kind === 'edit'
+          ? await db.transaction().execute(save)
+          : await save(db);
     const job: ReplyJob = {
       userId,
       bot,
       question,
-      replaces: request.target.kind === 'regenerate',
+      replaces: target.kind === 'regenerate',
       claim,
       replyId,
       untitled: conversation.titleSource === 'default',
@@ -462,9 +497,11 @@ export async function beginReply(
       userMessage: saved,
       replyId,
       stop: claim.stop,
-      run: (onEvent) => writeReply(deps, job, onEvent).finally(claim.release),
+      run: (onEvent) => writeReply(deps, job, onEvent, early).finally(claim.release),
     };
   } catch (error) {
+    // A model call started early goes unanswered.
+    if (early) claim.stop();
     claim.release();
     throw error;
   }
@@ -477,6 +514,7 @@ async function resolveQuestion(
   bot: Bot,
   conversationId: number,
   target: ReplyTarget,
+  onHistory?: (history: MessageRow[]) => void,
 ): Promise<{ question: Message; saved: Message | null; history?: MessageRow[]; replyId?: number }> {
   if (target.kind === 'regenerate') {
     const last = await findLastMessage(db, conversationId, 'user');
@@ -506,6 +544,7 @@ async function resolveQuestion(
     fileIds: target.fileIds,
     contextWindow: contextWindowOf(bot.config),
     withReply: true,
+    onHistory,
   });
   return { question: message, saved: message, history, replyId };
 }
@@ -565,14 +604,14 @@ async function saveCheckpoints() {
       try {
         const now = isoNow(group[0]!.deps.clock);
         const texts = group.map((checkpoint) => ({ checkpoint, text: checkpoint.textSoFar() }));
+        const replies = texts.map(({ checkpoint, text }) => ({
+          id: checkpoint.replyId,
+          content: text === checkpoint.saved ? null : text,
+        }));
+        // One statement on PostgreSQL, needing no transaction; on SQLite one commit for them all.
+        if (db.kind === 'postgres') await checkpointReplies(db.kysely, db.kind, replies, now);
+        else await db.kysely.transaction().execute((tx) => checkpointReplies(tx, db.kind, replies, now));
         const changed = texts.filter(({ checkpoint, text }) => text !== checkpoint.saved);
-        const unchanged = texts
-          .filter(({ checkpoint, text }) => text === checkpoint.saved)
-          .map((t) => t.checkpoint.replyId);
-        await db.kysely.transaction().execute(async (tx) => {
-          for (const { checkpoint, text } of changed) await checkpointReply(tx, checkpoint.replyId, text, now);
-          if (unchanged.length) await touchReplies(tx, unchanged, now);
-        });
         for (const { checkpoint, text } of changed) checkpoint.saved = text;
       } catch (err) {
         group[0]!.deps.log.warn({ err, replies: group.length }, 'chat reply: checkpoint failed');
@@ -581,80 +620,133 @@ async function saveCheckpoints() {
   );
 }
 
-async function writeReply(
-  deps: ReplyDeps,
-  job: ReplyJob,
-  onEvent: (event: ChatStreamEvent) => void,
-): Promise<ReplyOutcome> {
+/** What the model part of a reply needs: the question need not be saved yet (see beginReply). */
+type WritingJob = Pick<ReplyJob, 'userId' | 'bot' | 'question' | 'claim' | 'history'>;
+
+/** The model's part of a reply, under way; its events wait until someone attaches to them. */
+interface Writing {
+  text(): string;
+  /** Hands the events so far, then each as it comes, to `onEvent`. */
+  attach(onEvent: (event: ChatStreamEvent) => void): void;
+  /** Never rejects. */
+  done: Promise<{
+    error: string | null;
+    usage: ReplyUsage;
+    firstTokenMs: number | null;
+    context: ReplyContext;
+    startedAt: number;
+  }>;
+}
+
+/** A question that is being saved: what the model and the context providers read of it. */
+const unsavedQuestion = (conversationId: number, content: string, at: string): Message => ({
+  id: 0,
+  conversationId,
+  role: 'user',
+  content,
+  status: 'complete',
+  createdAt: at,
+  sources: [],
+  steps: [],
+  attachments: [],
+});
+
+/** Asks the model (with the context providers first) and collects the reply's text and events. */
+function startWriting(deps: ReplyDeps, job: WritingJob): Writing {
   const { bot, question, claim } = job;
   const startedAt = performance.now();
   let firstTokenMs: number | null = null;
   let text = '';
   let usage: ReplyUsage = { inputTokens: null, outputTokens: null };
   let error: string | null = null;
-  onEvent({ event: 'start', data: { messageId: job.replyId } });
-  const stopCheckpoints = checkpointer(deps, job.replyId, () => text);
+  let onEvent: ((event: ChatStreamEvent) => void) | null = null;
+  const waiting: ChatStreamEvent[] = [];
+  const emit = (event: ChatStreamEvent) => (onEvent ? onEvent(event) : waiting.push(event));
   const context = newReplyContext();
-  try {
-    const history =
-      job.history ??
-      (await findContextMessages(deps.db.kysely, question.conversationId, question.id, contextWindowOf(bot.config)));
-    const input: ReplyContextInput = {
-      userId: job.userId,
-      bot,
-      question,
-      signal: claim.signal,
-      log: deps.log,
-      emit: onEvent,
-    };
-    for (const provide of deps.contextProviders ?? []) await provide(input, context);
-    const handlers = {
-      onText(piece: string) {
-        firstTokenMs ??= Math.round(performance.now() - startedAt);
-        text += piece;
-        onEvent({ event: 'delta', data: { text: piece } });
-      },
-      onUsage: (u: ReplyUsage) => (usage = u),
-    };
-    const ask = (tools: ReplyContext['tools'] | undefined) => {
-      if (context.sources.length) onEvent({ event: 'sources', data: { sources: context.sources } });
-      return runChatReply(
-        {
-          ai: deps.ai,
-          botName: bot.name,
-          ...composePrompt(bot, history, question.content, context),
-          tools,
-          offlineText: offlineReplyWithSources(bot.name, context.sources),
-          signal: claim.signal,
-          timeouts: deps.timeouts,
-          log: deps.log,
+  const done = (async () => {
+    try {
+      const history =
+        job.history ??
+        (await findContextMessages(deps.db.kysely, question.conversationId, question.id, contextWindowOf(bot.config)));
+      const input: ReplyContextInput = {
+        userId: job.userId,
+        bot,
+        question,
+        signal: claim.signal,
+        log: deps.log,
+        emit,
+      };
+      for (const provide of deps.contextProviders ?? []) await provide(input, context);
+      const handlers = {
+        onText(piece: string) {
+          firstTokenMs ??= Math.round(performance.now() - startedAt);
+          text += piece;
+          emit({ event: 'delta', data: { text: piece } });
         },
-        handlers,
-      );
-    };
-    await askWithContextTools(context, deps.log, ask);
-    if (!text && !claim.signal.aborted) error = CHAT_ERRORS.empty;
-  } catch (err) {
-    if (!(err instanceof ChatReplyError)) deps.log.error({ err }, 'chat reply failed');
-    error = err instanceof ChatReplyError ? err.message : CHAT_ERRORS.unknown;
-  }
+        onUsage: (u: ReplyUsage) => (usage = u),
+      };
+      const ask = (tools: ReplyContext['tools'] | undefined) => {
+        if (context.sources.length) emit({ event: 'sources', data: { sources: context.sources } });
+        return runChatReply(
+          {
+            ai: deps.ai,
+            botName: bot.name,
+            ...composePrompt(bot, history, question.content, context),
+            tools,
+            offlineText: offlineReplyWithSources(bot.name, context.sources),
+            signal: claim.signal,
+            timeouts: deps.timeouts,
+            log: deps.log,
+          },
+          handlers,
+        );
+      };
+      await askWithContextTools(context, deps.log, ask);
+      if (!text && !claim.signal.aborted) error = CHAT_ERRORS.empty;
+    } catch (err) {
+      if (!(err instanceof ChatReplyError)) deps.log.error({ err }, 'chat reply failed');
+      error = err instanceof ChatReplyError ? err.message : CHAT_ERRORS.unknown;
+    }
+    return { error, usage, firstTokenMs, context, startedAt };
+  })();
+  return {
+    text: () => text,
+    attach(to) {
+      onEvent = to;
+      for (const event of waiting.splice(0)) to(event);
+    },
+    done,
+  };
+}
+
+async function writeReply(
+  deps: ReplyDeps,
+  job: ReplyJob,
+  onEvent: (event: ChatStreamEvent) => void,
+  writing = startWriting(deps, job),
+): Promise<ReplyOutcome> {
+  onEvent({ event: 'start', data: { messageId: job.replyId } });
+  writing.attach(onEvent);
+  const stopCheckpoints = checkpointer(deps, job.replyId, writing.text);
+  const written = await writing.done;
+  let { error } = written;
   await stopCheckpoints();
-  const stopped = claim.signal.aborted;
+  const stopped = job.claim.signal.aborted;
   const status: MessageStatus = error ? 'failed' : stopped ? 'stopped' : 'complete';
   let message: Message | null = null;
   try {
     message = await saveReply(deps, job, {
-      content: text,
+      content: writing.text(),
       status,
-      sources: context.sources,
-      steps: context.steps,
-      ...usage,
-      firstTokenMs,
-      replyMs: Math.round(performance.now() - startedAt),
+      sources: written.context.sources,
+      steps: written.context.steps,
+      ...written.usage,
+      firstTokenMs: written.firstTokenMs,
+      replyMs: Math.round(performance.now() - written.startedAt),
     });
   } catch (err) {
     // E.g. the conversation was deleted while its reply was being written.
-    deps.log.warn({ err, conversationId: question.conversationId }, 'chat reply: could not save the reply');
+    deps.log.warn({ err, conversationId: job.question.conversationId }, 'chat reply: could not save the reply');
     error = (await whatWasDeleted(deps, job)) ?? error ?? CHAT_ERRORS.unknown;
   }
   if (message?.status === 'complete' && job.untitled) nameConversation(deps, job, message.content);
@@ -703,9 +795,6 @@ interface ReplySave {
   reject: (error: unknown) => void;
 }
 
-/** Replies waiting to be saved, per database, until the end of this turn of the event loop. */
-const replySaves = new Map<Db, ReplySave[]>();
-
 /**
  * The finished reply, or null (and its row removed) when the model wrote nothing. Replies that end in the same
  * turn of the event loop are saved in one transaction per database (group commit): under load many end
@@ -714,59 +803,67 @@ const replySaves = new Map<Db, ReplySave[]>();
  * failure stays its own.
  */
 function saveReply(deps: ChatDeps, job: ReplyJob, reply: FinishedReply): Promise<Message | null> {
-  return new Promise((resolve, reject) => {
-    const save = { job, reply, at: isoNow(deps.clock), resolve, reject };
-    const group = replySaves.get(deps.db);
-    if (group) return void group.push(save);
-    replySaves.set(deps.db, [save]);
-    setImmediate(() => void saveReplies(deps.db));
-  });
+  return new Promise((resolve, reject) =>
+    queueReplySave(deps.db, { job, reply, at: isoNow(deps.clock), resolve, reject }),
+  );
 }
+
+const queueReplySave = batchPerTurn<Db, ReplySave>((db, group) => void saveReplies(db, group));
 
 const settle = (save: ReplySave, result: Message | null | Error) =>
   result instanceof Error ? save.reject(result) : save.resolve(result);
 
-async function saveReplies(db: Db) {
-  const group = replySaves.get(db)!;
-  replySaves.delete(db);
+async function saveReplies(db: Db, group: ReplySave[]) {
   try {
-    const results = await db.kysely.transaction().execute((tx) => saveRepliesIn(tx, group));
+    const results = await db.kysely.transaction().execute((tx) => saveRepliesIn(tx, db.kind, group));
     group.forEach((save, i) => settle(save, results[i]!));
   } catch (error) {
     if (group.length === 1) return group[0]!.reject(error);
     for (const save of group) {
       db.kysely
         .transaction()
-        .execute((tx) => saveRepliesIn(tx, [save]))
+        .execute((tx) => saveRepliesIn(tx, db.kind, [save]))
         .then(([result]) => settle(save, result!), save.reject);
     }
   }
 }
 
 /** Each reply's saved message, null when it had no text, or the 404 of a reply whose row is gone. */
-async function saveRepliesIn(tx: Executor, group: ReplySave[]): Promise<(Message | null | Error)[]> {
+async function saveRepliesIn(
+  tx: Executor,
+  kind: DatabaseKind,
+  group: ReplySave[],
+): Promise<(Message | null | Error)[]> {
   const results: (Message | null | Error)[] = [];
+  for (const { job, reply } of group) if (!reply.content) await deleteMessage(tx, job.replyId);
+  const finishing = group.filter(({ reply }) => reply.content);
+  const rows = await finishReplies(
+    tx,
+    kind,
+    finishing.map(({ job, reply, at }) => ({ id: job.replyId, reply, now: at })),
+  );
+  const touches: { id: number; at: string }[] = [];
   const uses = new Map<number, { count: number; at: string }>();
   for (const { job, reply, at } of group) {
     if (!reply.content) {
-      await deleteMessage(tx, job.replyId);
       results.push(null);
       continue;
     }
-    const row = await finishReply(tx, job.replyId, reply, at);
+    const row = rows.get(job.replyId);
     if (!row) {
       results.push(notFound('Message'));
       continue;
     }
     // Only now, so a regeneration that fails before writing anything leaves the previous reply in place.
     if (job.replaces) await deleteRepliesTo(tx, job.question.id, job.replyId);
-    await touchConversation(tx, job.question.conversationId, at);
+    touches.push({ id: job.question.conversationId, at });
     if (reply.status !== 'failed') {
       const use = uses.get(job.bot.id);
       uses.set(job.bot.id, { count: (use?.count ?? 0) + 1, at: use && use.at > at ? use.at : at });
     }
     results.push(toMessage(row));
   }
+  await touchConversations(tx, kind, touches);
   for (const [botId, { count, at }] of uses) await recordBotUse(tx, botId, at, count);
   return results;
 }

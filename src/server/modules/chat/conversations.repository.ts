@@ -1,6 +1,8 @@
 import { sql, type QueryCreator, type Selectable } from 'kysely';
 import type { Conversation, ConversationSummary, TitleSource } from '@shared/contracts/chat';
-import type { ConversationsTable, Database, Executor } from '../../db/database';
+import type { ConversationsTable, Database, DatabaseKind, Executor } from '../../db/database';
+import { toJson } from '../../db/json';
+import { preparedQuery } from '../../db/prepared-query';
 
 export type ConversationRow = Selectable<ConversationsTable>;
 
@@ -152,6 +154,16 @@ export async function findConversationPage(
   return query.orderBy('c.updated_at', 'desc').orderBy('c.id', 'desc').limit(limit).execute();
 }
 
+/** The conversation with its bot only when it belongs to `userId`, as findOwnedConversation. */
+export const findOwnedConversationSummary = (db: Executor, userId: number, conversationId: number) =>
+  db
+    .selectFrom('conversations as c')
+    .innerJoin('bots as b', 'b.id', 'c.bot_id')
+    .select(summaryColumns)
+    .where('c.id', '=', conversationId)
+    .where('c.user_id', '=', userId)
+    .executeTakeFirst();
+
 /** The user's conversations among `ids`, with their bots (widget conversations left out, as in the list). */
 export const findConversationSummaries = (db: Executor, userId: number, ids: number[]) =>
   ids.length === 0
@@ -183,8 +195,25 @@ export async function findReplyOwners(db: Executor, r: { userId: number; botId: 
 export const touchConversationQuery = (db: QueryCreator<Database>, conversationId: number, now: string) =>
   db.updateTable('conversations').set({ updated_at: now }).where('id', '=', conversationId);
 
+const touch = preparedQuery((db, v: { conversationId: number; now: string }) =>
+  touchConversationQuery(db, v.conversationId, v.now),
+);
+
 export const touchConversation = (db: Executor, conversationId: number, now: string) =>
-  touchConversationQuery(db, conversationId, now).execute();
+  touch(db, { conversationId, now });
+
+const touchManyPg = preparedQuery(
+  (_, v: { rows: string }) =>
+    sql<never>`update conversations set updated_at = r.at
+    from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, at timestamptz)
+    where conversations.id = r.id`,
+);
+
+/** touchConversation for each; on PostgreSQL in one statement. */
+export async function touchConversations(db: Executor, kind: DatabaseKind, touches: { id: number; at: string }[]) {
+  if (kind === 'postgres') return void (await touchManyPg(db, { rows: toJson(touches) }));
+  for (const { id, at } of touches) await touch(db, { conversationId: id, now: at });
+}
 
 /** Explicit rather than relying on the cascade, as in deleteBotWithConversations. */
 export async function deleteConversationWithMessages(db: Executor, conversationId: number) {

@@ -54,9 +54,11 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
       createdAt: expect.stringMatching(ISO),
       updatedAt: res.body.createdAt,
     });
-    expect((await t.request('GET', `/api/conversations/${res.body.id}`, { token: alice.token })).body).toEqual(
-      res.body,
-    );
+    // Read alone, it names its bot too.
+    expect((await t.request('GET', `/api/conversations/${res.body.id}`, { token: alice.token })).body).toEqual({
+      ...res.body,
+      bot: { id: bot.id, name: 'Trip Buddy', icon: bot.icon },
+    });
     await post('/api/messages', { conversationId: res.body.id, content: 'Hi' });
     const named = await post('/api/conversations', { botId: bot.id, title: '  Packing list ' });
     expect(named.status).toBe(201);

@@ -5,6 +5,7 @@ import {
   conversationSchema,
   conversationSearchQuerySchema,
   conversationSearchResponseSchema,
+  conversationSummarySchema,
   createConversationBodySchema,
   createMessageBodySchema,
   messageSchema,
@@ -92,8 +93,11 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
     {
       schema: {
         tags,
+        description:
+          "One of the caller's conversations with its bot's id, name and icon, also once the bot is no longer " +
+          'shared with them (the conversation is then read-only).',
         params: idParamsSchema,
-        response: { 200: conversationSchema, 404: errorResponseSchema },
+        response: { 200: conversationSummarySchema, 404: errorResponseSchema },
       },
     },
     async (request) => chat.getConversation(deps, currentUserId(request), request.params.id),

@@ -3,7 +3,8 @@ import type { Attachment, Message, MessageRole, MessageStatus, ReplyStep, Source
 import type { Database, DatabaseKind, MessagesTable } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
 import { toStorableText } from '../../lib/storable-text';
-import { touchConversationQuery } from './conversations.repository';
+import { preparedQuery } from '../../db/prepared-query';
+import { touchConversation, touchConversationQuery } from './conversations.repository';
 import type { Executor } from '../../db/database';
 
 export type MessageRow = Selectable<MessagesTable>;
@@ -67,24 +68,38 @@ export async function countConversationFiles(db: Executor, conversationId: numbe
 }
 
 /** The user messages that are versions of those among `rows` (siblings under the same parent). */
+const versionsOf = preparedQuery((db, v: { conversationId: number; parentId: number }) =>
+  db
+    .selectFrom('messages')
+    .select(['id', 'parent_id'])
+    .where('conversation_id', '=', v.conversationId)
+    .where('role', '=', 'user')
+    .where('parent_id', '=', v.parentId)
+    .orderBy('id'),
+);
+
 export async function findVersions(db: Executor, conversationId: number, rows: readonly MessageRow[]) {
   const parents = [...new Set(rows.filter((r) => r.role === 'user').map((r) => r.parent_id))];
   const versions = new Map<number, number[]>();
   if (!parents.length) return versions;
   const ids = parents.filter((p) => p !== null);
-  const siblings = await db
-    .selectFrom('messages')
-    .select(['id', 'parent_id'])
-    .where('conversation_id', '=', conversationId)
-    .where('role', '=', 'user')
-    .where(({ eb, or }) =>
-      or([
-        ...(ids.length ? [eb('parent_id', 'in', ids)] : []),
-        ...(parents.includes(null) ? [eb('parent_id', 'is', null)] : []),
-      ]),
-    )
-    .orderBy('id')
-    .execute();
+  // One message after another (each reply's question): the same statement each time.
+  const siblings =
+    parents.length === 1 && ids.length === 1
+      ? await versionsOf(db, { conversationId, parentId: ids[0]! })
+      : await db
+          .selectFrom('messages')
+          .select(['id', 'parent_id'])
+          .where('conversation_id', '=', conversationId)
+          .where('role', '=', 'user')
+          .where(({ eb, or }) =>
+            or([
+              ...(ids.length ? [eb('parent_id', 'in', ids)] : []),
+              ...(parents.includes(null) ? [eb('parent_id', 'is', null)] : []),
+            ]),
+          )
+          .orderBy('id')
+          .execute();
   for (const s of siblings)
     versions.set(parentKey(s.parent_id), [...(versions.get(parentKey(s.parent_id)) ?? []), s.id]);
   return versions;
@@ -105,26 +120,48 @@ export interface NewMessage {
   versionOfBot?: number;
 }
 
-const insertMessageQuery = (db: QueryCreator<Database>, m: NewMessage, now: string) =>
+/** A message's values as they are bound: its text made storable, its files as JSON. */
+const messageValues = (m: NewMessage, now: string) => ({
+  conversationId: m.conversationId,
+  parentId: m.parentId,
+  role: m.role,
+  content: toStorableText(m.content),
+  status: m.status,
+  now,
+  fileIds: m.fileIds?.length ? toJson(m.fileIds) : null,
+});
+type MessageValues = ReturnType<typeof messageValues>;
+/** A reply's values, and the bot whose version in force is stamped on it. */
+type ReplyValues = MessageValues & { botId: number };
+
+const insertMessageQuery = (db: QueryCreator<Database>, v: MessageValues, versionOfBot?: number) =>
   db
     .insertInto('messages')
     .values(({ selectFrom }) => ({
-      conversation_id: m.conversationId,
-      parent_id: m.parentId,
-      role: m.role,
-      content: toStorableText(m.content),
-      status: m.status,
-      created_at: now,
-      updated_at: now,
-      file_ids: m.fileIds?.length ? toJson(m.fileIds) : null,
-      ...(m.versionOfBot === undefined
+      conversation_id: v.conversationId,
+      parent_id: v.parentId,
+      role: v.role,
+      content: v.content,
+      status: v.status,
+      created_at: v.now,
+      updated_at: v.now,
+      file_ids: v.fileIds,
+      ...(versionOfBot === undefined
         ? {}
-        : { bot_version: selectFrom('bots').select('version').where('id', '=', m.versionOfBot) }),
+        : { bot_version: selectFrom('bots').select('version').where('id', '=', versionOfBot) }),
     }))
     .returningAll();
 
-export const insertMessage = (db: Executor, m: NewMessage, now: string) =>
-  insertMessageQuery(db, m, now).executeTakeFirstOrThrow();
+const insertPlain = preparedQuery((db, v: MessageValues) => insertMessageQuery(db, v));
+const insertStamped = preparedQuery((db, v: ReplyValues) => insertMessageQuery(db, v, v.botId));
+
+export async function insertMessage(db: Executor, m: NewMessage, now: string) {
+  const v = messageValues(m, now);
+  const [row] = await (m.versionOfBot === undefined
+    ? insertPlain(db, v)
+    : insertStamped(db, { ...v, botId: m.versionOfBot }));
+  return row!;
+}
 
 /** A reply's row as it starts: empty, streaming, after its question, stamped with the bot's version in force. */
 export const newReply = (conversationId: number, questionId: number, botId: number): NewMessage => ({
@@ -136,28 +173,20 @@ export const newReply = (conversationId: number, questionId: number, botId: numb
   versionOfBot: botId,
 });
 
-/**
- * insertMessage that also marks the conversation active at `now` and, given `replyOfBot`, saves the reply's row
- * (newReply) after it. On PostgreSQL one statement (data-modifying CTEs): each is a round trip less on the way
- * to a reply's first token. The reply is inserted from the message's RETURNING row, so its id is drawn after
- * the message's and it sorts after it. SQLite has no such CTEs and no round trips.
- */
-export async function insertMessageTouching(
-  db: Executor,
-  kind: DatabaseKind,
-  m: NewMessage,
-  now: string,
-  replyOfBot?: number,
-): Promise<{ row: MessageRow; replyId?: number }> {
-  if (kind === 'postgres') {
-    // The CTE's name only adds a table the insert never reads.
-    const touching = db.with('touched', (qc) =>
-      touchConversationQuery(qc, m.conversationId, now).returning('id'),
-    ) as unknown as QueryCreator<Database>;
-    if (replyOfBot === undefined) return { row: await insertMessageQuery(touching, m, now).executeTakeFirstOrThrow() };
-    const reply = newReply(m.conversationId, 0, replyOfBot);
-    const { reply_id: replyId, ...row } = await touching
-      .with('question', (qc) => insertMessageQuery(qc, m, now))
+// PostgreSQL: the message's insert also marks the conversation active (a CTE whose name only adds a table the
+// insert never reads) and, for a reply, inserts the reply's row from the message's RETURNING row.
+const touching = (db: Executor, v: MessageValues) =>
+  db.with('touched', (qc) =>
+    touchConversationQuery(qc, v.conversationId, v.now).returning('id'),
+  ) as unknown as QueryCreator<Database>;
+
+const insertTouchingPg = preparedQuery((db, v: MessageValues) => insertMessageQuery(touching(db, v), v));
+
+const insertWithReplyPg = preparedQuery((db, v: ReplyValues) => {
+  const reply = messageValues(newReply(0, 0, 0), '');
+  return (
+    touching(db, v)
+      .with('question', (qc) => insertMessageQuery(qc, v))
       .with('reply', (qc) =>
         qc
           .insertInto('messages')
@@ -178,11 +207,11 @@ export async function insertMessageTouching(
                 'question.conversation_id',
                 'question.id',
                 s.val(reply.role).as('role'),
-                s.val(toStorableText(reply.content)).as('content'),
+                s.val(reply.content).as('content'),
                 s.val(reply.status).as('status'),
-                s.val(now).as('created_at'),
-                s.val(now).as('updated_at'),
-                s.selectFrom('bots').select('version').where('id', '=', replyOfBot).as('bot_version'),
+                s.val(v.now).as('created_at'),
+                s.val(v.now).as('updated_at'),
+                s.selectFrom('bots').select('version').where('id', '=', v.botId).as('bot_version'),
               ]),
           )
           .returning('id'),
@@ -190,33 +219,92 @@ export async function insertMessageTouching(
       .selectFrom(['question', 'reply'])
       .selectAll('question')
       .select('reply.id as reply_id')
-      .executeTakeFirstOrThrow();
-    return { row, replyId };
+      // The message's versions (findVersions) read in the same statement; they cannot see the message itself,
+      // inserted by the statement, which is the last of them.
+      .select((eb) =>
+        eb
+          .selectFrom('messages as sibling')
+          .select(sql<number[]>`coalesce(json_agg(sibling.id order by sibling.id), '[]')`.as('ids'))
+          .whereRef('sibling.conversation_id', '=', 'question.conversation_id')
+          .where('sibling.role', '=', 'user')
+          .where(sql<boolean>`sibling.parent_id is not distinct from question.parent_id`)
+          .as('earlier_versions'),
+      )
+  );
+});
+
+/**
+ * insertMessage that also marks the conversation active at `now` and, given `replyOfBot`, saves the reply's row
+ * (newReply) after it. On PostgreSQL one statement (data-modifying CTEs): each is a round trip less on the way
+ * to a reply's first token. The reply is inserted from the message's RETURNING row, so its id is drawn after
+ * the message's and it sorts after it. SQLite has no such CTEs and no round trips.
+ */
+export async function insertMessageTouching(
+  db: Executor,
+  kind: DatabaseKind,
+  m: NewMessage,
+  now: string,
+  replyOfBot?: number,
+): Promise<{ row: MessageRow; replyId?: number; versions?: VersionsByParent }> {
+  const v = messageValues(m, now);
+  if (kind === 'postgres') {
+    if (replyOfBot === undefined) return { row: (await insertTouchingPg(db, v))[0]! };
+    const [inserted] = await insertWithReplyPg(db, { ...v, botId: replyOfBot });
+    const { reply_id: replyId, earlier_versions: earlier, ...row } = inserted!;
+    const versions = new Map([[parentKey(row.parent_id), [...(earlier ?? []), row.id]]]);
+    return { row, replyId, versions };
   }
-  const row = await insertMessage(db, m, now);
+  const [row] = await insertPlain(db, v);
   const reply =
-    replyOfBot === undefined ? undefined : await insertMessage(db, newReply(m.conversationId, row.id, replyOfBot), now);
-  await touchConversationQuery(db, m.conversationId, now).execute();
-  return { row, replyId: reply?.id };
+    replyOfBot === undefined
+      ? undefined
+      : await insertMessage(db, newReply(m.conversationId, row!.id, replyOfBot), now);
+  await touchConversation(db, m.conversationId, now);
+  return { row: row!, replyId: reply?.id };
 }
 
 /** A reply's text so far, saved while it is written, so a crash loses at most the time since. */
-export const checkpointReply = (db: Executor, id: number, content: string, now: string) =>
+const checkpoint = preparedQuery((db, v: { id: number; content: string; now: string }) =>
   db
     .updateTable('messages')
-    .set({ content: toStorableText(content), updated_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'streaming')
-    .execute();
+    .set({ content: v.content, updated_at: v.now })
+    .where('id', '=', v.id)
+    .where('status', '=', 'streaming'),
+);
 
-/** The heartbeat of replies with no new text since their last checkpoint, for the stale-reply sweeper. */
-export const touchReplies = (db: Executor, ids: number[], now: string) =>
+const touchReplies = (db: Executor, ids: number[], now: string) =>
   db
     .updateTable('messages')
     .set({ updated_at: now })
     .where('id', 'in', ids)
     .where('status', '=', 'streaming')
     .execute();
+
+// PostgreSQL: the rows of a group as one JSON parameter, so a group of any size is one (named) statement.
+const checkpointManyPg = preparedQuery(
+  (_, v: { rows: string; now: string }) =>
+    sql<never>`update messages set content = coalesce(r.content, messages.content), updated_at = ${v.now}
+    from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text)
+    where messages.id = r.id and messages.status = 'streaming'`,
+);
+
+/**
+ * The text so far of replies being written (`content` null: no new text since the last checkpoint, only the
+ * checkpoint's time, the heartbeat the stale-reply sweeper reads), so a crash loses at most the time since.
+ * PostgreSQL: one statement for them all; SQLite: one per reply, in the caller's transaction.
+ */
+export async function checkpointReplies(
+  db: Executor,
+  kind: DatabaseKind,
+  replies: { id: number; content: string | null }[],
+  now: string,
+) {
+  const stored = replies.map(({ id, content }) => ({ id, content: content === null ? null : toStorableText(content) }));
+  if (kind === 'postgres') return void (await checkpointManyPg(db, { rows: toJson(stored), now }));
+  for (const { id, content } of stored) if (content !== null) await checkpoint(db, { id, content, now });
+  const unchanged = stored.filter((r) => r.content === null).map((r) => r.id);
+  if (unchanged.length) await touchReplies(db, unchanged, now);
+}
 
 export interface FinishedReply {
   content: string;
@@ -229,23 +317,74 @@ export interface FinishedReply {
   replyMs: number;
 }
 
-export const finishReply = (db: Executor, id: number, reply: FinishedReply, now: string) =>
-  db
-    .updateTable('messages')
-    .set({
-      content: toStorableText(reply.content),
-      status: reply.status,
-      sources: reply.sources.length ? toJson(reply.sources) : null,
-      steps: reply.steps.length ? toJson(reply.steps) : null,
-      input_tokens: reply.inputTokens,
-      output_tokens: reply.outputTokens,
-      first_token_ms: reply.firstTokenMs,
-      reply_ms: reply.replyMs,
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+const finishValues = ({ id, reply, now }: { id: number; reply: FinishedReply; now: string }) => ({
+  id,
+  content: toStorableText(reply.content),
+  status: reply.status,
+  sources: reply.sources.length ? reply.sources : null,
+  steps: reply.steps.length ? reply.steps : null,
+  input_tokens: reply.inputTokens,
+  output_tokens: reply.outputTokens,
+  first_token_ms: reply.firstTokenMs,
+  reply_ms: reply.replyMs,
+  updated_at: now,
+});
+type FinishValues = ReturnType<typeof finishValues>;
+
+const finish = preparedQuery(
+  (db, v: Omit<FinishValues, 'sources' | 'steps'> & { sources: string | null; steps: string | null }) =>
+    db
+      .updateTable('messages')
+      .set({
+        content: v.content,
+        status: v.status,
+        sources: v.sources,
+        steps: v.steps,
+        input_tokens: v.input_tokens,
+        output_tokens: v.output_tokens,
+        first_token_ms: v.first_token_ms,
+        reply_ms: v.reply_ms,
+        updated_at: v.updated_at,
+      })
+      .where('id', '=', v.id)
+      .returningAll(),
+);
+
+const finishManyPg = preparedQuery(
+  (_, v: { rows: string }) =>
+    sql<MessageRow>`update messages set content = r.content, status = r.status, sources = r.sources, steps = r.steps,
+      input_tokens = r.input_tokens, output_tokens = r.output_tokens, first_token_ms = r.first_token_ms,
+      reply_ms = r.reply_ms, updated_at = r.updated_at
+    from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text, status text, sources jsonb, steps jsonb,
+      input_tokens integer, output_tokens integer, first_token_ms integer, reply_ms integer, updated_at timestamptz)
+    where messages.id = r.id
+    returning messages.*`,
+);
+
+/**
+ * Saves finished replies; answers the saved rows by id (a reply whose row is gone is missing). PostgreSQL: one
+ * statement for them all; SQLite: one per reply, in the caller's transaction.
+ */
+export async function finishReplies(
+  db: Executor,
+  kind: DatabaseKind,
+  replies: { id: number; reply: FinishedReply; now: string }[],
+): Promise<Map<number, MessageRow>> {
+  const values = replies.map(finishValues);
+  const rows: MessageRow[] = [];
+  if (kind === 'postgres') rows.push(...(await finishManyPg(db, { rows: toJson(values) })));
+  else {
+    for (const v of values) {
+      const [row] = await finish(db, {
+        ...v,
+        sources: v.sources && toJson(v.sources),
+        steps: v.steps && toJson(v.steps),
+      });
+      if (row) rows.push(row);
+    }
+  }
+  return new Map(rows.map((row) => [row.id, row]));
+}
 
 export const deleteMessage = (db: Executor, id: number) => db.deleteFrom('messages').where('id', '=', id).execute();
 
@@ -280,8 +419,12 @@ export const findMessage = (db: Executor, id: number) =>
   db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The active branch's last `limit` messages, newest first. */
+const lastMessages = preparedQuery((db, v: { conversationId: number; limit: number }) =>
+  activeBranch(db, v.conversationId).orderBy('id', 'desc').limit(v.limit),
+);
+
 export const findLastMessages = (db: Executor, conversationId: number, limit: number) =>
-  activeBranch(db, conversationId).orderBy('id', 'desc').limit(limit).execute();
+  lastMessages(db, { conversationId, limit });
 
 /** The active branch's last message (of `role`), which the next message follows. */
 export const findLastMessage = (db: Executor, conversationId: number, role?: MessageRole) => {

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, databaseKinds, type TestDb } from '../../../tests/support/databases';
+import { preparedQuery } from './prepared-query';
+
+// Users need no other table, which keeps these tests to the helper itself.
+const insertUser = preparedQuery((db, v: { username: string; email: string; now: string }) =>
+  db
+    .insertInto('users')
+    .values({
+      username: v.username,
+      email: v.email,
+      password_hash: 'not a hash',
+      email_verified: false,
+      full_name: '',
+      role: 'user',
+      created_at: v.now,
+      updated_at: v.now,
+    })
+    .returning(['id', 'username', 'email', 'role']),
+);
+const findUsers = preparedQuery((db, v: { prefix: string; limit: number }) =>
+  db
+    .selectFrom('users')
+    .select(['username'])
+    .where('username', 'like', v.prefix)
+    .where('role', '=', 'user')
+    .orderBy('username')
+    .limit(v.limit),
+);
+
+describe.each(databaseKinds)('preparedQuery on %s', (kind) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb(kind);
+  });
+  afterAll(() => t.drop());
+
+  it('runs the query built once with each call’s values, constants kept where they were written', async () => {
+    const now = new Date().toISOString();
+    const [ada] = await insertUser(t.db.kysely, { username: 'ada', email: 'ada@example.com', now });
+    const [alan] = await insertUser(t.db.kysely, { username: 'alan', email: 'alan@example.com', now });
+    expect(ada).toMatchObject({ username: 'ada', email: 'ada@example.com', role: 'user' });
+    expect(alan!.id).toBeGreaterThan(ada!.id);
+    expect(await findUsers(t.db.kysely, { prefix: 'a%', limit: 10 })).toEqual([
+      { username: 'ada' },
+      { username: 'alan' },
+    ]);
+    expect(await findUsers(t.db.kysely, { prefix: 'al%', limit: 1 })).toEqual([{ username: 'alan' }]);
+  });
+
+  it('runs inside a transaction on its connection, and rolls back with it', async () => {
+    const now = new Date().toISOString();
+    await t.db.kysely
+      .transaction()
+      .execute(async (tx) => {
+        await insertUser(tx, { username: 'grace', email: 'grace@example.com', now });
+        expect(await findUsers(tx, { prefix: 'grace', limit: 1 })).toEqual([{ username: 'grace' }]);
+        throw new Error('undo');
+      })
+      .catch(() => {});
+    expect(await findUsers(t.db.kysely, { prefix: 'grace', limit: 1 })).toEqual([]);
+  });
+});
