@@ -10,6 +10,9 @@ export default mergeConfig(
       testTimeout: 60_000,
       hookTimeout: 60_000,
       fileParallelism: false,
+      // expect.poll waits as long as the specs' visible()/hidden() (e2e/support/browser.ts): its 1 s default
+      // was shorter than a lazy screen's first paint on a loaded CI machine.
+      expect: { poll: { timeout: 5_000 } },
     },
   }),
 );

@@ -95,7 +95,7 @@ describe('bot sharing', () => {
     await visible(owner.page.getByText('Trip Planner is now private', { exact: true }));
 
     await visitor.page.goto(path);
-    await visible(visitor.page.getByRole('heading', { name: 'Bot not found' }));
+    await visible(visitor.page.getByRole('heading', { name: 'Botty Not Found' }));
     await snap(visitor.page, 'shared-bot-not-found-desktop');
 
     // Their conversation stays in their History, to read but not to continue.
@@ -104,6 +104,7 @@ describe('bot sharing', () => {
     await visitor.page.getByRole('link', { name: /Trip Planner/ }).click();
     await visible(toastWith(visitor.page, 'Failed to fetch bot'));
     await visible(visitor.page.getByText('Its botty is no longer shared with you.', { exact: false }));
+    await visible(visitor.page.getByText('With Trip Planner', { exact: true }));
     await visible(visitor.page.getByRole('list', { name: 'Messages' }).getByText('Hello from the fake model.'));
     expect(await input(visitor.page).count()).toBe(0);
     expect(new URL(visitor.page.url()).pathname).toMatch(/^\/chat\/\d+$/);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createConversation, streamChat } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
 import { signUp, startTestApp } from '../tests/support/test-app';
-import { appInBrowser, expectAccessible, newPage, snap } from './support/browser';
+import { appInBrowser, expectAccessible, newPage, snap, VIEWPORTS } from './support/browser';
 
 const suite = appInBrowser(startTestApp, { owner: false });
 
@@ -41,6 +41,16 @@ describe('API keys in Settings', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
     await expect.poll(() => page.getByText('No API keys yet.').isVisible()).toBe(true);
     expect(await modelsWith(key)).toBe(401);
+
+    // On a phone the base URL keeps to one line, and it and its copy button stay inside the page.
+    await page.setViewportSize(VIEWPORTS.phone);
+    const baseUrl = await page.getByText(`${suite.t.url}/v1`, { exact: true }).boundingBox();
+    const copy = await page.getByRole('button', { name: 'Copy base URL' }).boundingBox();
+    expect(baseUrl && copy).toBeTruthy();
+    expect(baseUrl!.height).toBeLessThan(copy!.height);
+    expect(copy!.x + copy!.width).toBeLessThanOrEqual(VIEWPORTS.phone.width - 16);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(VIEWPORTS.phone.width);
+    await snap(page, 'settings-api-keys-phone');
     await close();
   });
 });

@@ -205,9 +205,10 @@ describe('training', () => {
       await expect.poll(() => page.getByText('Version 1: 2 of 2 passed').isVisible(), { timeout: 8000 }).toBe(true);
       await button(page, 'Run on version 2').click();
       await expect.poll(() => page.getByText('Version 2: 0 of 2 passed').isVisible(), { timeout: 8000 }).toBe(true);
-      expect(await page.getByText('2 regressions', { exact: true }).isVisible()).toBe(true);
-      expect(await page.getByText('Too slow for a weeknight.').count()).toBe(2);
-      expect(await page.getByText('quick recipes for you.').count()).toBe(2);
+      // The comparison renders once both runs' results have loaded, which may be a moment after the summary.
+      await expect.poll(() => page.getByText('2 regressions', { exact: true }).isVisible()).toBe(true);
+      await expect.poll(() => page.getByText('Too slow for a weeknight.').count()).toBe(2);
+      await expect.poll(() => page.getByText('quick recipes for you.').count()).toBe(2);
       await expectAccessible(page, `test set compared at ${name}`);
       await snap(page, `versions-${name}-test-set`);
 

@@ -60,8 +60,8 @@ export async function signedInPage(
   const account = await signUp(t);
   const session = await newPage(browser, t.url, viewport);
   await session.page.goto('/login');
-  // The login page loads lazily and clears a token whose check fails (as when the page is left mid-check):
-  // the token goes in once the page is up and has found nobody signed in.
+  // The token goes in once the login page (a lazy chunk) is up and has found nobody signed in, so the page
+  // the test opens next is the one that checks it.
   await visible(session.page.getByRole('button', { name: 'Sign in' }));
   await session.page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
   return { ...session, token: account.token };

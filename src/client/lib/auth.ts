@@ -2,28 +2,34 @@ import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient }
 import { useNavigate } from 'react-router';
 import type { User } from '@shared/contracts/auth';
 import { toast } from '@/components/ui/use-toast';
-import { apiFetch, apiRequest } from '@/lib/request';
+import { apiFetch, ApiError, apiRequest } from '@/lib/request';
 import { clearSession, getAuthToken, saveStoredUser } from '@/lib/storage';
 
 export const USER_QUERY_KEY = ['user'] as const;
 
-/** The signed-in user, or null when the server does not know the token (401). */
-async function fetchUser(signal: AbortSignal): Promise<User | null> {
-  const res = await apiFetch('GET', '/api/auth/user', { signal, allowUnauthorized: true });
-  return res.status === 401 ? null : ((await res.json()) as User);
-}
+const isUser = (value: unknown): value is User =>
+  typeof value === 'object' && value !== null && typeof (value as Partial<User>).id === 'number';
 
-/** Spec §4: a stored token is checked once on load; anything but a user with an id signs the visitor out. */
+/**
+ * Spec §4: a stored token is checked once on load; any answer but a user with an id signs the visitor out.
+ * A check that got no answer (the request failed, as it does when the page is left or reloaded while the
+ * check is under way) verified nothing: this page goes on as signed out, but the stored session stays for
+ * the next page, which shares session storage with this one and checks the token again.
+ */
 const userQueryOptions = queryOptions({
   queryKey: USER_QUERY_KEY,
   queryFn: async ({ signal }): Promise<User | null> => {
     if (!getAuthToken()) return null;
+    let answer: unknown = null;
     try {
-      const user = await fetchUser(signal);
-      if (user && typeof user.id === 'number') return user;
+      const res = await apiFetch('GET', '/api/auth/user', { signal, allowUnauthorized: true });
+      if (res.status !== 401) answer = await res.json();
     } catch (error) {
       if (signal.aborted) throw error;
+      // An error status or a body that is not JSON is still the server's answer; anything else is none.
+      if (!(error instanceof ApiError || error instanceof SyntaxError)) return null;
     }
+    if (isUser(answer)) return answer;
     clearSession();
     return null;
   },

@@ -47,7 +47,7 @@ export const conversationSchema = z.object({
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
-/** A conversation in the History list and search results: with the bot it is with. */
+/** A conversation with the bot it is with: in History, in search results and from GET /api/conversations/{id}. */
 export const conversationSummarySchema = conversationSchema.extend({
   bot: z.object({ id: z.number().int(), name: z.string(), icon: z.string() }),
 });

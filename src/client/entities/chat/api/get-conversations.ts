@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Conversation } from '@shared/contracts/chat';
+import type { Conversation, ConversationSummary } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
 import { chatKeys } from './chat-keys';
 
@@ -9,11 +9,14 @@ const getConversations = (botId: number) => apiRequest<Conversation[]>('GET', `/
 export const useConversations = (botId: number) =>
   useQuery({ queryKey: chatKeys.conversations(botId), queryFn: () => getConversations(botId) });
 
-/** One of the caller's conversations, readable even when its bot no longer is (no longer shared with them). */
+/**
+ * One of the caller's conversations with its bot's name and icon, readable even when the bot no longer is (no
+ * longer shared with them).
+ */
 export const useConversation = (conversationId: number | undefined) =>
   useQuery({
     queryKey: chatKeys.conversation(conversationId ?? 0),
-    queryFn: () => apiRequest<Conversation>('GET', `/api/conversations/${conversationId}`),
+    queryFn: () => apiRequest<ConversationSummary>('GET', `/api/conversations/${conversationId}`),
     enabled: conversationId !== undefined,
     retry: false,
   });

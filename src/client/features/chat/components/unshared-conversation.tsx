@@ -1,6 +1,7 @@
 import { History, Lock } from 'lucide-react';
 import { Link } from 'react-router';
-import type { Conversation } from '@shared/contracts/chat';
+import type { ConversationSummary } from '@shared/contracts/chat';
+import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { useMessages } from '@/entities/chat/api/get-messages';
 import { ReadOnlyMessages } from '@/entities/chat/ui/read-only-messages';
 import { Button } from '@/components/ui/button';
@@ -11,13 +12,21 @@ import { useDocumentTitle } from '@/lib/use-document-title';
  * A conversation of the caller's with someone else's botty that is no longer shared with them: still theirs to
  * read (it stays in their History), but the botty cannot answer them any more.
  */
-export function UnsharedConversation({ conversation }: { conversation: Conversation }) {
+export function UnsharedConversation({ conversation }: { conversation: ConversationSummary }) {
   useDocumentTitle(conversation.title);
   const messages = useMessages(conversation.id);
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6">
       <header className="grid gap-4 border-b pb-4">
-        <h1 className="text-xl font-semibold tracking-tight break-words">{conversation.title}</h1>
+        <div className="flex min-w-0 items-center gap-3">
+          <BotIcon icon={conversation.bot.icon} />
+          <div className="grid min-w-0 gap-0.5">
+            <h1 className="text-xl font-semibold tracking-tight break-words">{conversation.title}</h1>
+            <p className="text-sm break-words text-muted-foreground">
+              With <span className="font-medium text-foreground">{conversation.bot.name}</span>
+            </p>
+          </div>
+        </div>
         <div className="flex flex-wrap items-center gap-3 rounded-xl border bg-muted/50 p-3 text-sm">
           <Lock className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
           <p className="min-w-48 flex-1">

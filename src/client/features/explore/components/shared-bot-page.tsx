@@ -19,12 +19,12 @@ import { usersText } from './shared-bot-card';
 import { useAddCopy } from '@/entities/bot/model/use-add-copy';
 
 function NotAvailable() {
-  useDocumentTitle('Bot not found');
+  useDocumentTitle('Botty not found');
   return (
     <PageContainer>
       <div className="mx-auto flex max-w-md flex-col items-center rounded-xl border border-dashed px-6 py-12 text-center">
         <SearchX className="size-10 text-muted-foreground" aria-hidden="true" />
-        <h1 className="mt-4 text-xl font-semibold">Bot not found</h1>
+        <h1 className="mt-4 text-xl font-semibold">Botty Not Found</h1>
         <p className="mt-2 text-sm text-muted-foreground">
           This link does not lead to a botty: it may be mistyped, or its owner stopped sharing it or made a new link.
         </p>

@@ -40,10 +40,18 @@ function Example({ model }: { model: string }) {
   ].join('\n');
   return (
     <div className="grid gap-3 text-sm">
-      <div className="flex items-center gap-2">
+      {/* On a phone the label goes above, and the address keeps to one line, scrolling sideways if it must. */}
+      <div className="grid gap-1 sm:flex sm:items-center sm:gap-2">
         <span className="text-muted-foreground">Base URL</span>
-        <code className="rounded bg-muted px-1.5 py-0.5 break-all">{baseUrl()}</code>
-        <CopyButton text={baseUrl} label="Copy base URL" className="size-11 md:size-8" />
+        <div className="flex min-w-0 items-center gap-2">
+          <code
+            tabIndex={0}
+            className="min-w-0 flex-1 overflow-x-auto rounded bg-muted px-1.5 py-0.5 whitespace-nowrap sm:flex-initial"
+          >
+            {baseUrl()}
+          </code>
+          <CopyButton text={baseUrl} label="Copy base URL" className="size-11 md:size-8" />
+        </div>
       </div>
       {[curl, python].map((code) => (
         <pre key={code} tabIndex={0} className="overflow-x-auto rounded-lg bg-muted p-3 text-xs">
