@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { insertConversation } from '../../src/server/modules/chat/conversations.repository';
@@ -6,7 +7,8 @@ import { createTestDb } from '../../tests/support/databases';
 /**
  * The Botty server alone in a process (started with --expose-gc), so its memory and CPU can be read. Its
  * database is a fresh SQLite file, or a fresh schema in the PostgreSQL named by TEST_DATABASE_URL. It sets up
- * one user with one bot, a conversation per concurrent stream (replies in a conversation run one at a time) and
+ * one user with one bot, a conversation per concurrent stream (replies in a conversation run one at a time), each
+ * with an earlier exchange, and
  * an API key for the OpenAI-compatible API, then answers 'cpu' with its CPU time so far (µs) and 'memory' with its memory after a full GC.
  */
 const { modelBaseUrl, conversations } = JSON.parse(process.argv[2]!) as { modelBaseUrl: string; conversations: number };
@@ -51,6 +53,37 @@ for (let i = 0; i < conversations; i += 1) {
 }
 
 const { key: apiKey } = await call('POST', '/api/keys', { name: 'Bench', botId: bot.id }, token);
+// Each conversation has an earlier exchange, as a live one would: the model is asked with some history, and the
+// tables hold rows. A live PostgreSQL has statistics on them (autovacuum analyzes tables as they grow); a
+// schema filled a moment ago has none, and the named statements would be planned from guesses, e.g. finding a
+// conversation by scanning all of its user's.
+const now = new Date().toISOString();
+for (let i = 0; i < conversationIds.length; i += 200) {
+  const questions = await insertMessages(
+    conversationIds.slice(i, i + 200).map((id) => ({ conversationId: id, parentId: null, role: 'user' as const })),
+  );
+  await insertMessages(
+    questions.map((q) => ({ conversationId: q.conversation_id, parentId: q.id, role: 'assistant' as const })),
+  );
+}
+function insertMessages(rows: { conversationId: number; parentId: number | null; role: 'user' | 'assistant' }[]) {
+  return testDb.db.kysely
+    .insertInto('messages')
+    .values(
+      rows.map((m) => ({
+        conversation_id: m.conversationId,
+        parent_id: m.parentId,
+        role: m.role,
+        content: m.role === 'user' ? 'An earlier question' : 'An earlier answer, a few words long.',
+        status: 'complete',
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .returning(['id', 'conversation_id'])
+    .execute();
+}
+if (testDb.db.kind === 'postgres') await sql`analyze`.execute(testDb.db.kysely);
 
 const address = app.server.address() as { port: number };
 process.send!({ url: `http://127.0.0.1:${address.port}`, token, conversationIds, apiKey, model: `bot-${bot.id}` });

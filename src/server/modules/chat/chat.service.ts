@@ -264,6 +264,8 @@ export async function listMessages(
 }
 
 interface NewUserMessage {
+  /** Whose conversation it is (the caller's, checked before). */
+  userId: number;
   content: string;
   fileIds?: number[];
   /** An edit: the version it replaces, whose place on the branch it takes. */
@@ -308,8 +310,7 @@ async function saveUserMessage(
     m.withReply ? bot.id : undefined,
   );
   // A visitor's chat with a shared bot is theirs alone: its owner's history does not hear of it.
-  if (!last && (await findOwnedConversation(tx, bot.userId, conversationId)))
-    await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
+  if (!last && m.userId === bot.userId) await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
   const [message] = versions
     ? [toMessage(row, await findAttachments(tx, [row]), versions)]
     : await toMessages(tx, conversationId, [row]);
@@ -335,7 +336,7 @@ export async function postMessage(
   const at = isoNow(deps.clock);
   const saved = await deps.db.kysely
     .transaction()
-    .execute((tx) => saveUserMessage(tx, deps.db.kind, at, bot, conversationId, { content }));
+    .execute((tx) => saveUserMessage(tx, deps.db.kind, at, bot, conversationId, { userId, content }));
   return saved.message;
 }
 
@@ -467,7 +468,7 @@ export async function beginReply(
           }
         : undefined;
     const save = async (tx: Executor) => {
-      const resolved = await resolveQuestion(tx, deps.db.kind, at, bot, conversation.id, target, startEarly);
+      const resolved = await resolveQuestion(tx, deps.db.kind, at, bot, conversation.id, userId, target, startEarly);
       const replyId =
         resolved.replyId ?? (await insertMessage(tx, newReply(conversation.id, resolved.question.id, bot.id), at)).id;
       return { ...resolved, replyId };
@@ -513,6 +514,7 @@ async function resolveQuestion(
   at: string,
   bot: Bot,
   conversationId: number,
+  userId: number,
   target: ReplyTarget,
   onHistory?: (history: MessageRow[]) => void,
 ): Promise<{ question: Message; saved: Message | null; history?: MessageRow[]; replyId?: number }> {
@@ -532,6 +534,7 @@ async function resolveQuestion(
     if (!replaces?.active || replaces.conversation_id !== conversationId) throw notFound('Message');
     const fileIds = fileIdsOf(replaces);
     const { message, replyId } = await saveUserMessage(db, kind, at, bot, conversationId, {
+      userId,
       content: target.content,
       fileIds,
       replaces,
@@ -540,6 +543,7 @@ async function resolveQuestion(
     return { question: message, saved: message, replyId };
   }
   const { message, history, replyId } = await saveUserMessage(db, kind, at, bot, conversationId, {
+    userId,
     content: target.content,
     fileIds: target.fileIds,
     contextWindow: contextWindowOf(bot.config),

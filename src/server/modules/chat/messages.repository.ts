@@ -1,7 +1,7 @@
 import { sql, type QueryCreator, type Selectable } from 'kysely';
 import type { Attachment, Message, MessageRole, MessageStatus, ReplyStep, Source } from '@shared/contracts/chat';
 import type { Database, DatabaseKind, MessagesTable } from '../../db/database';
-import { fromJson, toJson } from '../../db/json';
+import { fromJson, jsonRows, toJson } from '../../db/json';
 import { toStorableText } from '../../lib/storable-text';
 import { preparedQuery } from '../../db/prepared-query';
 import { touchConversation, touchConversationQuery } from './conversations.repository';
@@ -146,6 +146,9 @@ const insertMessageQuery = (db: QueryCreator<Database>, v: MessageValues, versio
       created_at: v.now,
       updated_at: v.now,
       file_ids: v.fileIds,
+      // What the messages_user_id trigger would fill in (migration 0010); on SQLite that trigger rewrites the
+      // row just inserted, a second write of the row and its index entries on the way to a reply.
+      user_id: selectFrom('conversations').select('user_id').where('id', '=', v.conversationId),
       ...(versionOfBot === undefined
         ? {}
         : { bot_version: selectFrom('bots').select('version').where('id', '=', versionOfBot) }),
@@ -199,6 +202,7 @@ const insertWithReplyPg = preparedQuery((db, v: ReplyValues) => {
             'created_at',
             'updated_at',
             'bot_version',
+            'user_id',
           ])
           .expression((eb) =>
             eb
@@ -212,6 +216,7 @@ const insertWithReplyPg = preparedQuery((db, v: ReplyValues) => {
                 s.val(v.now).as('created_at'),
                 s.val(v.now).as('updated_at'),
                 s.selectFrom('bots').select('version').where('id', '=', v.botId).as('bot_version'),
+                'question.user_id',
               ]),
           )
           .returning('id'),
@@ -282,10 +287,10 @@ const touchReplies = (db: Executor, ids: number[], now: string) =>
 
 // PostgreSQL: the rows of a group as one JSON parameter, so a group of any size is one (named) statement.
 const checkpointManyPg = preparedQuery(
-  (_, v: { rows: string; now: string }) =>
+  (_, v: ReturnType<typeof jsonRows> & { now: string }) =>
     sql<never>`update messages set content = coalesce(r.content, messages.content), updated_at = ${v.now}
     from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text)
-    where messages.id = r.id and messages.status = 'streaming'`,
+    where messages.id = r.id and messages.id = any(${v.ids}::integer[]) and messages.status = 'streaming'`,
 );
 
 /**
@@ -300,7 +305,7 @@ export async function checkpointReplies(
   now: string,
 ) {
   const stored = replies.map(({ id, content }) => ({ id, content: content === null ? null : toStorableText(content) }));
-  if (kind === 'postgres') return void (await checkpointManyPg(db, { rows: toJson(stored), now }));
+  if (kind === 'postgres') return void (await checkpointManyPg(db, { ...jsonRows(stored), now }));
   for (const { id, content } of stored) if (content !== null) await checkpoint(db, { id, content, now });
   const unchanged = stored.filter((r) => r.content === null).map((r) => r.id);
   if (unchanged.length) await touchReplies(db, unchanged, now);
@@ -351,13 +356,13 @@ const finish = preparedQuery(
 );
 
 const finishManyPg = preparedQuery(
-  (_, v: { rows: string }) =>
+  (_, v: ReturnType<typeof jsonRows>) =>
     sql<MessageRow>`update messages set content = r.content, status = r.status, sources = r.sources, steps = r.steps,
       input_tokens = r.input_tokens, output_tokens = r.output_tokens, first_token_ms = r.first_token_ms,
       reply_ms = r.reply_ms, updated_at = r.updated_at
     from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text, status text, sources jsonb, steps jsonb,
       input_tokens integer, output_tokens integer, first_token_ms integer, reply_ms integer, updated_at timestamptz)
-    where messages.id = r.id
+    where messages.id = r.id and messages.id = any(${v.ids}::integer[])
     returning messages.*`,
 );
 
@@ -372,7 +377,7 @@ export async function finishReplies(
 ): Promise<Map<number, MessageRow>> {
   const values = replies.map(finishValues);
   const rows: MessageRow[] = [];
-  if (kind === 'postgres') rows.push(...(await finishManyPg(db, { rows: toJson(values) })));
+  if (kind === 'postgres') rows.push(...(await finishManyPg(db, jsonRows(values))));
   else {
     for (const v of values) {
       const [row] = await finish(db, {

@@ -144,7 +144,7 @@ export const widgetRoutes: FastifyPluginAsyncZod<WidgetRoutesOptions> = async (a
     {
       preHandler: limitPerAddress,
       // The page sets its own policy: framed by the bot's listed sites, which X-Frame-Options cannot say.
-      helmet: { frameguard: false, contentSecurityPolicy: false },
+      config: { securityHeaders: 'framed' },
       schema: { hide: true, params: widgetParamsSchema, querystring: widgetPageQuerySchema },
     },
     async (request, reply) => {
