@@ -85,18 +85,24 @@ export const updateBotFields = (db: Executor, botId: number, b: BotFields, versi
     .returningAll()
     .executeTakeFirstOrThrow();
 
-/**
- * Counts `uses` replies of the bot (usageCount, lastUsed), e.g. the replies saved together in one transaction;
- * not an edit, so updated_at stays.
- */
+/** Counts `uses` replies of the bot (usageCount, lastUsed); not an edit, so updated_at stays. See bot-use.ts. */
 const botUse = preparedQuery((db, v: { botId: number; now: string; uses: number }) =>
   db
     .updateTable('bots')
-    .set((eb) => ({ usage_count: eb('usage_count', '+', v.uses), last_used: v.now }))
+    .set((eb) => ({
+      usage_count: eb('usage_count', '+', v.uses),
+      // Uses are written as they come together (bot-use.ts), so a later write may carry earlier ones.
+      last_used: eb
+        .case()
+        .when(eb.or([eb('last_used', 'is', null), eb('last_used', '<', v.now)]))
+        .then(v.now)
+        .else(eb.ref('last_used'))
+        .end(),
+    }))
     .where('id', '=', v.botId),
 );
 
-export const recordBotUse = (db: Executor, botId: number, now: string, uses = 1) => botUse(db, { botId, now, uses });
+export const addBotUses = (db: Executor, botId: number, now: string, uses: number) => botUse(db, { botId, now, uses });
 
 /**
  * Removes a bot with its conversations and messages. The foreign keys cascade too; deleting explicitly keeps

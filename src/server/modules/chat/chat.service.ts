@@ -28,7 +28,7 @@ import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { batchPerTurn } from '../../lib/turn-batch';
 import { recordActivity } from '../activities/activities.service';
-import { recordBotUse } from '../bots/bots.repository';
+import { recordBotUse } from '../bots/bot-use';
 import { findConversationForReply, requireUsableBot } from '../bots/sharing.service';
 import {
   deleteConversationWithMessages,
@@ -804,12 +804,19 @@ interface ReplySave {
  * turn of the event loop are saved in one transaction per database (group commit): under load many end
  * together, and each commit costs more than the statements in it (SQLite writes the full-text index and the
  * WAL then, PostgreSQL flushes its log). A failed group is saved again reply by reply, so that one reply's
- * failure stays its own.
+ * failure stays its own. The bot's use is counted after, outside the transaction (see recordBotUse).
  */
-function saveReply(deps: ChatDeps, job: ReplyJob, reply: FinishedReply): Promise<Message | null> {
-  return new Promise((resolve, reject) =>
-    queueReplySave(deps.db, { job, reply, at: isoNow(deps.clock), resolve, reject }),
+async function saveReply(deps: ReplyDeps, job: ReplyJob, reply: FinishedReply): Promise<Message | null> {
+  const at = isoNow(deps.clock);
+  const message = await new Promise<Message | null>((resolve, reject) =>
+    queueReplySave(deps.db, { job, reply, at, resolve, reject }),
   );
+  if (message && reply.status !== 'failed') {
+    await recordBotUse(deps.db.kysely, job.bot.id, at).catch((err: unknown) =>
+      deps.log.warn({ err, botId: job.bot.id }, "chat reply: could not count the bot's use"),
+    );
+  }
+  return message;
 }
 
 const queueReplySave = batchPerTurn<Db, ReplySave>((db, group) => void saveReplies(db, group));
@@ -847,7 +854,6 @@ async function saveRepliesIn(
     finishing.map(({ job, reply, at }) => ({ id: job.replyId, reply, now: at })),
   );
   const touches: { id: number; at: string }[] = [];
-  const uses = new Map<number, { count: number; at: string }>();
   for (const { job, reply, at } of group) {
     if (!reply.content) {
       results.push(null);
@@ -861,14 +867,9 @@ async function saveRepliesIn(
     // Only now, so a regeneration that fails before writing anything leaves the previous reply in place.
     if (job.replaces) await deleteRepliesTo(tx, job.question.id, job.replyId);
     touches.push({ id: job.question.conversationId, at });
-    if (reply.status !== 'failed') {
-      const use = uses.get(job.bot.id);
-      uses.set(job.bot.id, { count: (use?.count ?? 0) + 1, at: use && use.at > at ? use.at : at });
-    }
     results.push(toMessage(row));
   }
   await touchConversations(tx, kind, touches);
-  for (const [botId, { count, at }] of uses) await recordBotUse(tx, botId, at, count);
   return results;
 }
 

@@ -11,7 +11,8 @@ import {
 } from '../../ai/tasks/chat-reply';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
-import { findBotsOfUser, findOwnedBot, recordBotUse, toBot } from '../bots/bots.repository';
+import { recordBotUse } from '../bots/bot-use';
+import { findBotsOfUser, findOwnedBot, toBot } from '../bots/bots.repository';
 import {
   askWithContextTools,
   newReplyContext,

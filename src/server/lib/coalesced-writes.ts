@@ -1,0 +1,41 @@
+/**
+ * Writes per key, one at a time, adding up what arrives meanwhile: a value handed in while its key's write is
+ * under way waits and goes out merged with the others in the next write. Under load, each key has at most one
+ * write in flight and one waiting, however many callers there are. Resolves (or rejects) once the write that
+ * carried the caller's value is done.
+ */
+export function coalescedWrites<K, V>(
+  merge: (a: V, b: V) => V,
+  write: (key: K, value: V) => Promise<unknown>,
+): (key: K, value: V) => Promise<void> {
+  interface Waiting {
+    value: V;
+    callers: { resolve: () => void; reject: (error: unknown) => void }[];
+  }
+  const waiting = new Map<K, Waiting>();
+  const writing = new Set<K>();
+
+  async function drain(key: K) {
+    writing.add(key);
+    for (let next = waiting.get(key); next; next = waiting.get(key)) {
+      waiting.delete(key);
+      try {
+        await write(key, next.value);
+        for (const caller of next.callers) caller.resolve();
+      } catch (error) {
+        for (const caller of next.callers) caller.reject(error);
+      }
+    }
+    writing.delete(key);
+  }
+
+  return (key, value) =>
+    new Promise((resolve, reject) => {
+      const next = waiting.get(key);
+      if (next) {
+        next.value = merge(next.value, value);
+        next.callers.push({ resolve, reject });
+      } else waiting.set(key, { value, callers: [{ resolve, reject }] });
+      if (!writing.has(key)) void drain(key);
+    });
+}
