@@ -39,3 +39,19 @@ export function coalescedWrites<K, V>(
       if (!writing.has(key)) void drain(key);
     });
 }
+
+/** coalescedWrites for each target (a database handle): writes meant for different targets never merge. */
+export function coalescedWritesPer<D extends object, K, V>(
+  merge: (a: V, b: V) => V,
+  write: (target: D, key: K, value: V) => Promise<unknown>,
+): (target: D, key: K, value: V) => Promise<void> {
+  const perTarget = new WeakMap<D, (key: K, value: V) => Promise<void>>();
+  return (target, key, value) => {
+    let writeTo = perTarget.get(target);
+    if (!writeTo) {
+      writeTo = coalescedWrites(merge, (k: K, v: V) => write(target, k, v));
+      perTarget.set(target, writeTo);
+    }
+    return writeTo(key, value);
+  };
+}

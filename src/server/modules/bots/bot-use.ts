@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database';
-import { coalescedWrites } from '../../lib/coalesced-writes';
+import { coalescedWritesPer } from '../../lib/coalesced-writes';
 import { addBotUses } from './bots.repository';
 
 interface Uses {
@@ -9,9 +9,10 @@ interface Uses {
   at: string;
 }
 
-const addUp = (a: Uses, b: Uses): Uses => ({ count: a.count + b.count, at: a.at > b.at ? a.at : b.at });
-
-const recorders = new WeakMap<Kysely<Database>, (botId: number, uses: Uses) => Promise<void>>();
+const writeUses = coalescedWritesPer(
+  (a: Uses, b: Uses): Uses => ({ count: a.count + b.count, at: a.at > b.at ? a.at : b.at }),
+  (db: Kysely<Database>, botId: number, uses: Uses) => addBotUses(db, botId, uses.at, uses.count),
+);
 
 /**
  * Counts a reply of the bot (usageCount, lastUsed). Every reply of a bot updates the same row, and on PostgreSQL
@@ -19,11 +20,4 @@ const recorders = new WeakMap<Kysely<Database>, (botId: number, uses: Uses) => P
  * one another (12 ms per update at 500 concurrent replies, decision 0013). Uses that come while the bot's count is
  * being written are added up and written together next, so a bot has one update under way per instance.
  */
-export function recordBotUse(db: Kysely<Database>, botId: number, at: string): Promise<void> {
-  let record = recorders.get(db);
-  if (!record) {
-    record = coalescedWrites(addUp, (id: number, uses: Uses) => addBotUses(db, id, uses.at, uses.count));
-    recorders.set(db, record);
-  }
-  return record(botId, { count: 1, at });
-}
+export const recordBotUse = (db: Kysely<Database>, botId: number, at: string) => writeUses(db, botId, { count: 1, at });

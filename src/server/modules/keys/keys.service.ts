@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { KEY_MESSAGES, type ApiKey, type CreateApiKeyBody, type CreatedApiKey } from '@shared/contracts/keys';
-import type { Db } from '../../db/database';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
+import { coalescedWritesPer } from '../../lib/coalesced-writes';
 import { AppError } from '../../lib/errors';
 import { isExpired, requireFutureExpiry } from '../../lib/expiry';
 import { hashToken } from '../../lib/tokens';
@@ -76,6 +78,15 @@ export async function revokeKey(deps: KeysDeps, userId: number, id: number) {
  */
 export const KEY_LAST_USED_PRECISION_MS = 60_000;
 
+/**
+ * The calls that find a key's "last used" stale at the same moment all write it: one write at a time per key,
+ * the latest time of those that came meanwhile next, so they do not queue on the key's row lock.
+ */
+const recordKeyUse = coalescedWritesPer(
+  (a: string, b: string) => (a > b ? a : b),
+  (db: Kysely<Database>, id: number, at: string) => touchKey(db, id, at),
+);
+
 /** The key's row when it exists and has not expired (its use is then recorded); null otherwise. */
 export async function authenticateKey(deps: KeysDeps, key: string): Promise<ApiKeyRow | null> {
   if (!key.startsWith(KEY_PREFIX)) return null;
@@ -83,7 +94,7 @@ export async function authenticateKey(deps: KeysDeps, key: string): Promise<ApiK
   if (!row || isExpired(deps.clock, row.expires_at)) return null;
   const now = deps.clock.now().getTime();
   if (row.last_used_at === null || now - Date.parse(row.last_used_at) >= KEY_LAST_USED_PRECISION_MS) {
-    await touchKey(deps.db.kysely, row.id, isoNow(deps.clock));
+    await recordKeyUse(deps.db.kysely, row.id, isoNow(deps.clock));
   }
   return row;
 }
