@@ -174,16 +174,15 @@ export function ChatPage() {
     if (botId === undefined) {
       void navigate('/', { replace: true });
     } else if (isError) {
-      if (waitingForPast) return;
+      // A readable past conversation is no failure: its page says why it cannot be continued.
+      if (waitingForPast || readable) return;
       // Spec §8: a bot that cannot be fetched (none such, or someone else's) says so before leaving.
       toast({
         variant: 'destructive',
         title: 'Failed to fetch bot',
-        description: readable
-          ? 'It is no longer shared with you, so this conversation is read-only.'
-          : 'It does not exist, or it is not shared with you.',
+        description: 'It does not exist, or it is not shared with you.',
       });
-      if (!readable) void navigate('/', { replace: true });
+      void navigate('/', { replace: true });
     } else if (id === undefined) {
       void navigate(
         { pathname: `/chat/${botId}`, search: conversation ? `?${CONVERSATION_PARAM}=${conversation}` : '' },
