@@ -1,15 +1,29 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WIDGET_MESSAGES } from '@shared/chat/widget-protocol';
 import { createBot } from '../tests/support/factories';
+import { systemPromptOf } from '../tests/support/fake-llm';
+import { uploadSettled } from '../tests/support/files-api';
 import { signUp, startTestAppWithModel } from '../tests/support/test-app';
 import { appInBrowser, expectAccessible, newPage, snap, VIEWPORTS, visible } from './support/browser';
 
 const ANSWER = 'We ship to every country in the European Union within five days.';
+const POLICY = 'Acme ships to every country of the European Union; deliveries take five working days.';
 
-const suite = appInBrowser(() => startTestAppWithModel({ model: { reply: ANSWER } }));
+// The bot answers from its knowledge file, citing it, so the widget shows its sources.
+const filesDir = mkdtempSync(join(tmpdir(), 'botty-embed-'));
+const suite = appInBrowser(() =>
+  startTestAppWithModel({
+    model: { reply: (request) => (systemPromptOf(request).includes('[1]') ? `${ANSWER} [1]` : ANSWER) },
+    env: { FILES_DIR: filesDir },
+    fileJobs: { pollMs: 50 },
+  }),
+);
 let site: Server;
 /** The embedding site: one server, two origins. `localhost` is listed by the bot's owner, `127.0.0.1` is not. */
 let listed: string;
@@ -38,8 +52,18 @@ beforeAll(async () => {
   const bot = await createBot(suite.t, owner.token, {
     name: 'Acme helper',
     description: 'Answers questions about Acme lamps',
+    capabilities: ['document_analysis'],
+    config: { citationGeneration: true },
   });
   botId = bot.id;
+  const file = await uploadSettled(
+    suite.t,
+    owner.token,
+    `/api/bots/${bot.id}/files`,
+    'shipping-policy.txt',
+    new TextEncoder().encode(POLICY),
+  );
+  expect(file.status).toBe('ready');
   const sharing = await suite.t.request('PATCH', `/api/bots/${bot.id}/sharing`, {
     token: owner.token,
     body: { visibility: 'link', embedOrigins: [listed] },
@@ -49,6 +73,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   site?.close();
+  rmSync(filesDir, { recursive: true, force: true });
 });
 
 const widgetOf = (page: Page) => page.frameLocator('iframe[title="Chat"]');
@@ -70,6 +95,8 @@ describe('the embedded chat widget', () => {
       await widget.getByRole('textbox', { name: 'Message Acme helper' }).fill('Do you ship abroad?');
       await widget.getByRole('textbox', { name: 'Message Acme helper' }).press('Enter');
       await visible(widget.getByText(ANSWER), 10_000);
+      // What [1] points to: the owner's file by its name, nothing more of it.
+      await visible(widget.getByRole('list', { name: 'Sources' }).getByText('shipping-policy.txt'));
       await expectAccessible(page, `host page with the widget open (${label})`);
       await snap(page, `embed-widget-${label}`);
 
@@ -78,6 +105,7 @@ describe('the embedded chat widget', () => {
       await page.getByRole('button', { name: 'Open chat' }).click();
       await visible(widgetOf(page).getByText('Do you ship abroad?'));
       await visible(widgetOf(page).getByText(ANSWER));
+      await visible(widgetOf(page).getByRole('list', { name: 'Sources' }).getByText('shipping-policy.txt'));
       // The widget's own close button hands focus back to the bubble.
       await widgetOf(page).getByRole('button', { name: 'Close chat' }).click();
       await visible(page.getByRole('button', { name: 'Open chat' }));

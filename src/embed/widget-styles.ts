@@ -16,6 +16,9 @@ h1{flex:1;margin:0;font-size:16px;font-weight:600;overflow:hidden;text-overflow:
 .msg pre{overflow-x:auto;padding:8px;border-radius:8px;background:#f4f4f5;font-size:13px}
 .msg code{font:13px ui-monospace,Menlo,Consolas,monospace}
 .msg a{color:inherit;text-decoration:underline}
+.msg .sources{margin:8px 0 0;padding:6px 0 0;border-top:1px solid #e4e4e7;list-style:none;font-size:13px;color:#52525b}
+.sources li{margin-top:2px}
+.sources .n{font-weight:600}
 .assistant{align-self:flex-start;background:#fff;border:1px solid #e4e4e7}
 .user{align-self:flex-end;background:#6d28d9;color:#fff}
 .pending:empty::after{content:"…";color:#71717a}

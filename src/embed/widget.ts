@@ -10,6 +10,7 @@ import {
   VISITOR_KEY_HEADER,
   VISITOR_KEY_PATTERN,
 } from '@shared/chat/widget-protocol';
+import type { WidgetMessage, WidgetSource } from '@shared/contracts/widget';
 import { greetingFor } from '@/entities/chat/model/greeting';
 import { renderText } from './render-text';
 import { WIDGET_STYLES } from './widget-styles';
@@ -66,9 +67,36 @@ send.type = 'submit';
 form.append(input, send);
 root.append(header, log, alertLine, form);
 
-function bubble(role: 'user' | 'assistant', text: string) {
+/** Under a reply: the numbered sources its [n] markers point to; web pages open in a new tab. */
+function sourcesList(sources: readonly WidgetSource[]) {
+  const list = el('ol', 'sources');
+  list.setAttribute('aria-label', 'Sources');
+  for (const source of sources) {
+    const item = el('li');
+    item.append(el('span', 'n', `[${source.n}] `));
+    const url = source.kind === 'web' && source.url && /^https?:\/\//i.test(source.url) ? source.url : null;
+    if (url) {
+      const link = el('a', undefined, source.title || url);
+      link.href = url;
+      link.target = '_blank';
+      link.rel = 'noopener noreferrer nofollow';
+      item.append(link);
+    } else item.append(source.page ? `${source.title}, page ${source.page}` : source.title);
+    list.append(item);
+  }
+  return list;
+}
+
+/** A message's text, and the sources list when it has sources. */
+function contentOf(text: string, sources: readonly WidgetSource[] = []) {
+  const content = renderText(text);
+  if (sources.length) content.append(sourcesList(sources));
+  return content;
+}
+
+function bubble(role: 'user' | 'assistant', text: string, sources?: readonly WidgetSource[]) {
   const node = el('div', `msg ${role}`);
-  node.append(renderText(text));
+  node.append(contentOf(text, sources));
   log.append(node);
   log.scrollTop = log.scrollHeight;
   return node;
@@ -98,8 +126,8 @@ async function loadConversation() {
   try {
     const res = await api('/messages');
     if (!res.ok) return showAlert(await errorOf(res));
-    const { messages } = (await res.json()) as { messages: Array<{ role: 'user' | 'assistant'; content: string }> };
-    for (const m of messages) if (m.content) bubble(m.role, m.content);
+    const { messages } = (await res.json()) as { messages: WidgetMessage[] };
+    for (const m of messages) if (m.content) bubble(m.role, m.content, m.sources);
   } catch {
     showAlert(NETWORK_ERROR);
   }
@@ -119,10 +147,11 @@ async function ask(content: string) {
   const reply = bubble('assistant', '');
   reply.classList.add('pending');
   let text = '';
+  let sources: readonly WidgetSource[] = [];
   let frame = 0;
   const draw = () => {
     frame = 0;
-    reply.replaceChildren(renderText(text));
+    reply.replaceChildren(contentOf(text, sources));
     log.scrollTop = log.scrollHeight;
   };
   try {
@@ -139,12 +168,20 @@ async function ask(content: string) {
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       for (const { event, data } of parser.push(chunk.value)) {
-        const payload = JSON.parse(data) as { text?: string; content?: string; message?: string } | null;
+        const payload = JSON.parse(data) as {
+          text?: string;
+          content?: string;
+          message?: string;
+          sources?: WidgetSource[];
+        } | null;
         if (event === 'delta') {
           text += payload?.text ?? '';
           frame ||= requestAnimationFrame(draw);
+        } else if (event === 'sources') {
+          sources = payload?.sources ?? [];
         } else if (event === 'done') {
           text = payload?.content ?? text;
+          sources = payload?.sources ?? sources;
         } else if (event === 'error') {
           showAlert(payload?.message ?? NETWORK_ERROR);
         }

@@ -6,6 +6,7 @@ import {
   type Conversation,
   type Message,
 } from '../../src/shared/contracts/chat';
+import { widgetStreamEventSchema, type WidgetStreamEvent } from '../../src/shared/contracts/widget';
 import type { ApiClient } from './api-client';
 
 /** Creates a conversation through the API as the owner of `token`. */
@@ -26,6 +27,14 @@ export type ReceivedEvent = ChatStreamEvent & { at: number; id?: string };
 
 function toReceivedEvent({ event, data, id }: SseMessage): ReceivedEvent {
   return { ...chatStreamEventSchema.parse({ event, data: JSON.parse(data) }), at: performance.now(), id };
+}
+
+/** Every event of a widget reply's stream, read to its end and checked against the widget's contract. */
+export async function readWidgetEvents(res: Response): Promise<WidgetStreamEvent[]> {
+  const parser = createSseParser();
+  return parser
+    .push(await res.text())
+    .map(({ event, data }) => widgetStreamEventSchema.parse({ event, data: JSON.parse(data) }));
 }
 
 /** Every event of a text/event-stream response, read to its end and checked against the contract. */

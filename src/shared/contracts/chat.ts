@@ -261,21 +261,26 @@ export type ChatStatus = z.infer<typeof chatStatusSchema>;
  * `user-message` (stream only), `start`, `sources` and `step` when there are any, any number of `delta`, then
  * exactly one `done` or `error`.
  */
-export const chatStreamEventSchema = z.discriminatedUnion('event', [
-  z.object({ event: z.literal('user-message'), data: messageSchema }),
+/** The events of a reply that carry neither a message nor sources, whoever receives them (see widget.ts). */
+export const replyProgressEventSchemas = [
   /** The reply's message id, saved (status `streaming`) before the model writes: a reload finds it. */
   z.object({ event: z.literal('start'), data: z.object({ messageId: z.number().int() }) }),
-  /** The numbered sources the reply may cite, before its text. */
-  z.object({ event: z.literal('sources'), data: z.object({ sources: z.array(sourceSchema) }) }),
   /** A research step starting, ending or failing (the same step is sent again with its new status). */
   z.object({ event: z.literal('step'), data: replyStepSchema.extend({ index: z.number().int() }) }),
   z.object({ event: z.literal('delta'), data: z.object({ text: z.string() }) }),
-  /** The saved reply (status `complete`, or `stopped`); null when stopped before the model wrote anything. */
-  z.object({ event: z.literal('done'), data: messageSchema.nullable() }),
   /** `messageId` names the partial reply saved with status `failed`, when the model wrote something first. */
   z.object({
     event: z.literal('error'),
     data: z.object({ message: z.string(), messageId: z.number().int().optional() }),
   }),
+] as const;
+
+export const chatStreamEventSchema = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('user-message'), data: messageSchema }),
+  /** The numbered sources the reply may cite, before its text. */
+  z.object({ event: z.literal('sources'), data: z.object({ sources: z.array(sourceSchema) }) }),
+  /** The saved reply (status `complete`, or `stopped`); null when stopped before the model wrote anything. */
+  z.object({ event: z.literal('done'), data: messageSchema.nullable() }),
+  ...replyProgressEventSchemas,
 ]);
 export type ChatStreamEvent = z.infer<typeof chatStreamEventSchema>;

@@ -16,7 +16,7 @@ import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as chat from './chat.service';
 import { parseReplyEventId } from './reply-events';
-import { openSse } from './sse';
+import { openSse, type SseEvent } from './sse';
 
 export interface RepliesRoutesOptions {
   deps: chat.ChatDeps;
@@ -46,10 +46,12 @@ export async function streamReply(
   deps: chat.ChatDeps,
   conversationId: number,
   pending: chat.PendingReply,
+  /** What this client is sent of each event; the log keeps them whole. */
+  present: (event: ChatStreamEvent) => SseEvent = (event) => event,
 ) {
   const sse = openSse(reply);
   const log = deps.replyEvents.open(conversationId, String(pending.replyId));
-  const send = (event: ChatStreamEvent) => sse.send(event, log.append(event));
+  const send = (event: ChatStreamEvent) => sse.send(present(event), log.append(event));
   try {
     if (pending.userMessage) send({ event: 'user-message', data: pending.userMessage });
     const outcome = await pending.run(send);

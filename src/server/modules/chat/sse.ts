@@ -1,11 +1,16 @@
 import type { FastifyReply } from 'fastify';
-import type { ChatStreamEvent } from '@shared/contracts/chat';
 
 /** Often enough that proxies and load balancers with a 30-60 s idle timeout keep a slow reply's connection. */
 export const SSE_HEARTBEAT_MS = 15_000;
 
+/** An event as it goes out: the chat's own, or one shaped for another audience (the widget's). */
+export interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
 export interface SseChannel {
-  send(event: ChatStreamEvent, id?: string): void;
+  send(event: SseEvent, id?: string): void;
   /** Writes already formatted event text (e.g. OpenAI's bare `data:` lines), batched like `send`. */
   write(text: string): void;
   end(): void;

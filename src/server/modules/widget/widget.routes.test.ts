@@ -1,14 +1,20 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBED_ORIGIN_HEADER, VISITOR_KEY_HEADER, WIDGET_MESSAGES } from '@shared/chat/widget-protocol';
-import { readEvents, streamChat, createConversation } from '../../../../tests/support/chat-api';
+import { readWidgetEvents, streamChat, createConversation } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
+import { systemPromptOf } from '../../../../tests/support/fake-llm';
+import { uploadSettled } from '../../../../tests/support/files-api';
 import { signUp, startTestAppWithModel } from '../../../../tests/support/test-app';
 
 const SITE = 'http://127.0.0.1:4321';
 const ANSWER = 'Our shop opens at nine every weekday.';
 type AppWithModel = Awaited<ReturnType<typeof startTestAppWithModel>>;
 
+const text = (s: string) => new TextEncoder().encode(s);
 const visitor = (n: number) => `visitor-key-${String(n).padStart(20, '0')}`;
 
 describe.each(databaseKinds)('embed widget, on %s', (kind) => {
@@ -63,7 +69,7 @@ describe.each(databaseKinds)('embed widget, on %s', (kind) => {
 
     const reply = await ask(bot.id, visitor(1), 'When do you open?');
     expect(reply.status).toBe(200);
-    const events = await readEvents(reply);
+    const events = await readWidgetEvents(reply);
     expect(events.at(-1)).toMatchObject({ event: 'done', data: { content: ANSWER } });
     const history = await messagesOf(bot.id, visitor(1));
     expect(history.status).toBe(200);
@@ -102,10 +108,10 @@ describe.each(databaseKinds)('embed widget, on %s', (kind) => {
 
   it('keeps each visitor to their own conversation', async () => {
     const { bot } = await embeddedBot();
-    await readEvents(await ask(bot.id, visitor(3), 'My order number is 5521.'));
+    await readWidgetEvents(await ask(bot.id, visitor(3), 'My order number is 5521.'));
     const other = await messagesOf(bot.id, visitor(4));
     expect(other.body.messages).toEqual([]);
-    await readEvents(await ask(bot.id, visitor(4), 'Do you ship abroad?'));
+    await readWidgetEvents(await ask(bot.id, visitor(4), 'Do you ship abroad?'));
     const mine = await messagesOf(bot.id, visitor(3));
     expect(mine.body.messages.map((m: { content: string }) => m.content)).toEqual(['My order number is 5521.', ANSWER]);
     const theirs = await messagesOf(bot.id, visitor(4));
@@ -131,7 +137,7 @@ describe.each(databaseKinds)('embed widget, on %s', (kind) => {
       token: owner.token,
       body: { content: 'Owner here' },
     });
-    await readEvents(await ask(bot.id, visitor(8), 'Is the zeppelin lamp in stock?'));
+    await readWidgetEvents(await ask(bot.id, visitor(8), 'Is the zeppelin lamp in stock?'));
 
     const list = await t.request('GET', `/api/bots/${bot.id}/widget-conversations`, { token: owner.token });
     expect(list.status).toBe(200);
@@ -197,5 +203,54 @@ describe('embed widget rate limit per address', () => {
     const limited = await call();
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe.each(databaseKinds)('embed widget answering from knowledge, on %s', (kind) => {
+  const FACT = 'The Zephyr lamp takes a 7 W bulb with an E14 screw base.';
+  const dir = mkdtempSync(join(tmpdir(), 'botty-widget-sources-'));
+  let t: AppWithModel;
+  beforeAll(async () => {
+    t = await startTestAppWithModel({
+      kind,
+      model: { reply: (r) => (systemPromptOf(r).includes('[1]') ? 'A 7 W E14 bulb [1].' : 'I do not know.') },
+      env: { FILES_DIR: dir },
+      fileJobs: { pollMs: 50 },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends the sources a reply cites, without the ids of the owner’s files, live and in the history', async () => {
+    const owner = await signUp(t);
+    const bot = await createBot(t, owner.token, {
+      capabilities: ['document_analysis'],
+      config: { citationGeneration: true },
+    });
+    const file = await uploadSettled(t, owner.token, `/api/bots/${bot.id}/files`, 'lamp-manual.txt', text(FACT));
+    expect(file.status).toBe('ready');
+    await t.request('PATCH', `/api/bots/${bot.id}/sharing`, {
+      token: owner.token,
+      body: { visibility: 'link', embedOrigins: [SITE] },
+    });
+    const key = visitor(7);
+    const widgetHeaders = { [EMBED_ORIGIN_HEADER]: SITE, [VISITOR_KEY_HEADER]: key };
+    const res = await fetch(`${t.url}/api/widget/${bot.id}/replies`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...widgetHeaders },
+      body: JSON.stringify({ content: 'Which bulb does the Zephyr lamp take?' }),
+    });
+    const events = await readWidgetEvents(res);
+    const source = { n: 1, kind: 'file', title: 'lamp-manual.txt' };
+    expect(events.find((e) => e.event === 'sources')?.data).toMatchObject({ sources: [source] });
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { content: 'A 7 W E14 bulb [1].', sources: [source] } });
+    // Nothing of the owner's account: no file ids, no passages, no attachments or versions.
+    expect(JSON.stringify(events)).not.toMatch(/"(fileId|snippet|attachments|versions)"/);
+
+    const history = await t.request('GET', `/api/widget/${bot.id}/messages`, { headers: widgetHeaders });
+    expect(history.body.messages.at(-1)).toMatchObject({ role: 'assistant', sources: [source] });
+    expect(JSON.stringify(history.body)).not.toMatch(/"(fileId|snippet)"/);
   });
 });

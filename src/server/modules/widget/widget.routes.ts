@@ -105,7 +105,8 @@ const visitorRoutes: FastifyPluginAsyncZod<{ deps: ChatDeps; limitPerAddress: pr
         tags,
         summary: "Ask the bot from its widget; the reply streams as the app's does (server-sent events)",
         description:
-          'Events as POST /api/conversations/{id}/stream. 429 when the address asks too often or the bot ' +
+          'Events as POST /api/conversations/{id}/stream, with messages and sources as a visitor sees them (no ids of ' +
+          "the owner's files, no passages). 429 when the address asks too often or the bot " +
           'reached its widget daily cap (counted since midnight UTC; `retryAfter` says when it resets).',
         params: widgetParamsSchema,
         body: widgetReplyBodySchema,
@@ -126,7 +127,7 @@ const visitorRoutes: FastifyPluginAsyncZod<{ deps: ChatDeps; limitPerAddress: pr
             reply.header('retry-after', String(error.details.retryAfter));
           throw error;
         });
-      await streamReply(reply, deps, conversationId, pending);
+      await streamReply(reply, deps, conversationId, pending, widget.toWidgetEvent);
     },
   );
 };

@@ -1,7 +1,7 @@
 import type { Bot } from '@shared/contracts/bots';
-import { conversationTitle } from '@shared/contracts/chat';
+import { conversationTitle, type ChatStreamEvent, type Message, type Source } from '@shared/contracts/chat';
 import { normalizeOrigin } from '@shared/contracts/bot-sharing';
-import type { WidgetConversations, WidgetMessage } from '@shared/contracts/widget';
+import type { WidgetConversations, WidgetMessage, WidgetSource, WidgetStreamEvent } from '@shared/contracts/widget';
 import { VISITOR_KEY_PATTERN, WIDGET_MESSAGES } from '@shared/chat/widget-protocol';
 import { isoNow } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
@@ -44,13 +44,36 @@ function visitorHashOf(key: string | undefined): string {
   return hashToken(key);
 }
 
-const toWidgetMessage = (m: WidgetMessage): WidgetMessage => ({
+const toWidgetSource = (s: Source): WidgetSource => ({
+  n: s.n,
+  kind: s.kind,
+  title: s.title,
+  url: s.url,
+  page: s.page,
+});
+
+const toWidgetMessage = (m: Message): WidgetMessage => ({
   id: m.id,
   role: m.role,
   content: m.content,
   status: m.status,
   createdAt: m.createdAt,
+  sources: m.sources.map(toWidgetSource),
 });
+
+/** A reply's events as a widget visitor is sent them: its messages and sources without the owner's ids. */
+export function toWidgetEvent(event: ChatStreamEvent): WidgetStreamEvent {
+  switch (event.event) {
+    case 'user-message':
+      return { event: event.event, data: toWidgetMessage(event.data) };
+    case 'done':
+      return { event: event.event, data: event.data && toWidgetMessage(event.data) };
+    case 'sources':
+      return { event: event.event, data: { sources: event.data.sources.map(toWidgetSource) } };
+    default:
+      return event;
+  }
+}
 
 /** The visitor's conversation with the bot (their key's, nobody else's); empty before their first question. */
 export async function visitorMessages(deps: chat.ChatDeps, botId: number, caller: WidgetCaller) {
