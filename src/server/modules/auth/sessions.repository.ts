@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/database';
 import { preparedQuery } from '../../db/prepared-query';
+import { USER_COLUMNS } from '../users/users.repository';
 
 export const insertSession = (
   db: Executor,
@@ -16,12 +17,15 @@ export const insertSession = (
     })
     .execute();
 
-/** The user of a live session with the session's id, in one statement: every signed-in request asks it. */
+/**
+ * The user of a live session with the session's id, in one statement: every signed-in request asks it, so it
+ * reads what a request needs of the user and no more (not the password hash).
+ */
 const liveSessionUser = preparedQuery((db, v: { tokenHash: string; now: string }) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
+    .select(USER_COLUMNS.map((column) => `users.${column}` as const))
     .select('sessions.id as session_id')
     .where('sessions.token_hash', '=', v.tokenHash)
     .where('sessions.expires_at', '>', v.now),

@@ -4,7 +4,19 @@ import type { DatabaseKind, Executor, UsersTable } from '../../db/database';
 
 export type UserRow = Selectable<UsersTable>;
 
-export function toUser(row: UserRow): User {
+/** What a user is answered with (toUser): never the password hash, nor preferences, which have routes of their own. */
+export const USER_COLUMNS = [
+  'id',
+  'username',
+  'email',
+  'role',
+  'full_name',
+  'profile_image_url',
+  'email_verified',
+  'created_at',
+] as const satisfies readonly (keyof UserRow)[];
+
+export function toUser(row: Pick<UserRow, (typeof USER_COLUMNS)[number]>): User {
   return {
     id: row.id,
     username: row.username,
