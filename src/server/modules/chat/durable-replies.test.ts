@@ -5,6 +5,7 @@ import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/supp
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm } from '../../../../tests/support/fake-llm';
 import { startServerProcess } from '../../../../tests/support/server-process';
+import { REPLY_CHECKPOINT_MS } from './chat.service';
 import { signUp } from '../../../../tests/support/test-app';
 
 /** How the server process reaches the test database: a file, or the test's own PostgreSQL schema. */
@@ -50,6 +51,7 @@ describe.each(databaseKinds)('a reply survives its server being killed, on %s', 
     const start = await stream.waitFor((e) => e.event === 'start');
     await sleep(2_200);
     const seen = deltasOf(stream.events).join('');
+    const killedAt = performance.now();
     await first.kill();
     stream.disconnect();
     expect(seen.length).toBeGreaterThan(0);
@@ -62,10 +64,11 @@ describe.each(databaseKinds)('a reply survives its server being killed, on %s', 
         if (reply?.status === 'interrupted') break;
       }
       expect(reply).toMatchObject({ id: (start.data as { messageId: number }).messageId, status: 'interrupted' });
-      // Checkpoints come every second: at most the last second of text (about 50 words here) is lost.
+      // Checkpoints come every second: at most the last second of text is lost. Counted in time, not words: on a
+      // loaded machine the words arrive in bursts. Half a second more for the last checkpoint's write.
       expect(seen.startsWith(reply!.content)).toBe(true);
-      const lostWords = (seen.length - reply!.content.length) / 'wordNN '.length;
-      expect(lostWords).toBeLessThanOrEqual(60);
+      const older = deltasOf(stream.events.filter((e) => e.at <= killedAt - REPLY_CHECKPOINT_MS - 500)).join('');
+      expect(reply!.content.length).toBeGreaterThanOrEqual(older.length);
       expect(reply!.content.length).toBeGreaterThan(0);
     } finally {
       await second.stop();
