@@ -10,8 +10,9 @@ import {
   VISITOR_KEY_HEADER,
   VISITOR_KEY_PATTERN,
 } from '@shared/chat/widget-protocol';
-import type { WidgetMessage, WidgetSource } from '@shared/contracts/widget';
+import type { WidgetMessage, WidgetSource, WidgetStreamEvent } from '@shared/contracts/widget';
 import { greetingFor } from '@/entities/chat/model/greeting';
+import { isWebUrl, siteOf } from '@/entities/chat/model/source-link';
 import { renderText } from './render-text';
 import { WIDGET_STYLES } from './widget-styles';
 
@@ -74,9 +75,9 @@ function sourcesList(sources: readonly WidgetSource[]) {
   for (const source of sources) {
     const item = el('li');
     item.append(el('span', 'n', `[${source.n}] `));
-    const url = source.kind === 'web' && source.url && /^https?:\/\//i.test(source.url) ? source.url : null;
-    if (url) {
-      const link = el('a', undefined, source.title || url);
+    const url = source.kind === 'web' ? source.url : undefined;
+    if (isWebUrl(url)) {
+      const link = el('a', undefined, source.title || siteOf(url));
       link.href = url;
       link.target = '_blank';
       link.rel = 'noopener noreferrer nofollow';
@@ -168,22 +169,17 @@ async function ask(content: string) {
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       for (const { event, data } of parser.push(chunk.value)) {
-        const payload = JSON.parse(data) as {
-          text?: string;
-          content?: string;
-          message?: string;
-          sources?: WidgetSource[];
-        } | null;
-        if (event === 'delta') {
-          text += payload?.text ?? '';
+        const received = { event, data: JSON.parse(data) } as WidgetStreamEvent;
+        if (received.event === 'delta') {
+          text += received.data.text;
           frame ||= requestAnimationFrame(draw);
-        } else if (event === 'sources') {
-          sources = payload?.sources ?? [];
-        } else if (event === 'done') {
-          text = payload?.content ?? text;
-          sources = payload?.sources ?? sources;
-        } else if (event === 'error') {
-          showAlert(payload?.message ?? NETWORK_ERROR);
+        } else if (received.event === 'sources') {
+          sources = received.data.sources;
+        } else if (received.event === 'done') {
+          text = received.data?.content ?? text;
+          sources = received.data?.sources ?? sources;
+        } else if (received.event === 'error') {
+          showAlert(received.data.message);
         }
       }
     }

@@ -1,21 +1,10 @@
 import { ExternalLink, FileText, Globe } from 'lucide-react';
 import type { Source } from '@shared/contracts/chat';
 import { cn } from '@/lib/cn';
+import { isWebUrl, siteOf } from '../model/source-link';
 
 /** The element id of a reply's source n, which its [n] markers scroll to. */
 export const sourceAnchor = (messageId: number, n: number) => `message-${messageId}-source-${n}`;
-
-/** The site a web source is on, as people read it (`nih.gov`), or the address as given when it cannot be read. */
-export function siteOf(url: string): string {
-  try {
-    return new URL(url).hostname.replace(/^www\./, '');
-  } catch {
-    return url;
-  }
-}
-
-/** Only web addresses become links; anything else a source might carry is shown as text. */
-const isWebUrl = (url: string | undefined): url is string => !!url && /^https?:\/\//i.test(url);
 
 function whereInFile(source: Source): string | null {
   const parts = [source.page ? `page ${source.page}` : null, source.section || null].filter(Boolean);
