@@ -7,7 +7,9 @@ import { Agent, createServer, request } from 'node:http';
  * framework. Answers 'cpu' with its CPU time so far (µs).
  */
 const { modelBaseUrl } = JSON.parse(process.argv[2]!) as { modelBaseUrl: string };
-const upstream = new Agent({ keepAlive: true, maxSockets: Infinity });
+// Idle connections closed after 4 s like Botty's (the model's keep-alive timeout is 5 s): a reused connection
+// the model is closing would fail the stream.
+const upstream = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: 4_000 });
 
 interface Chunk {
   choices: { delta?: { content?: string } }[];

@@ -29,7 +29,9 @@ export const relayEvent = (block: string): EventKind => {
 };
 
 // Many concurrent streams: no per-host socket cap, connections reused between rounds like a browser's would be.
-const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+// Idle ones are closed after 4 s, as browsers do before a server's keep-alive timeout (Node's is 5 s): reusing
+// a connection the server is closing fails the request ("socket hang up"), which counted against the bare relay.
+const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: 4_000 });
 
 export function openStream(
   url: string,
