@@ -6,8 +6,8 @@
  * all alike:
  * - bare relay: a plain `node:http` SSE relay (own process, support/bare-relay-process.ts): the floor;
  * - model direct: the model's own stream, no relay;
- * - Botty: POST /api/conversations/{id}/stream (server in its own process, SQLite, or the PostgreSQL in
- *   BENCH_DATABASE_URL), with its auth, database writes, checkpoints and SSE events;
+ * - Botty: POST /api/conversations/{id}/stream (server in its own process with the Node flags of `npm start`,
+ *   SQLite, or the PostgreSQL in BENCH_DATABASE_URL), with its auth, database writes, checkpoints and SSE events;
  * - /v1: the same server's OpenAI-compatible POST /v1/chat/completions with `stream: true` (API key, the bot as
  *   model `bot-{id}`, stateless: no conversation is stored), chunks as OpenAI writes them.
  * Figures: time to first token (request sent → first text) p50/p95, wall time for all streams of a load, errors
@@ -22,13 +22,14 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { startNodeFlags } from './support/start-flags';
 import { openAiEvent, openStream, relayEvent, type StreamResult } from './support/stream-client';
 
 /** Concurrent streams, and how many rounds of each (all three ways per round) for steadier figures. */
 const LEVELS = [
   { streams: 1, rounds: 15 },
-  { streams: 50, rounds: 3 },
-  { streams: 500, rounds: 2 },
+  { streams: 50, rounds: 5 },
+  { streams: 500, rounds: 3 },
 ].filter(({ streams }) => !process.env.BENCH_STREAMS || process.env.BENCH_STREAMS === String(streams));
 const TOKENS = 200;
 const MAX_STREAMS = Math.max(...LEVELS.map((level) => level.streams));
@@ -121,7 +122,11 @@ try {
     // The held replies get conversations of their own: theirs stay busy while the server saves what they wrote.
     { modelBaseUrl: model.ready.baseUrl, conversations: MAX_STREAMS + MEMORY_STREAMS },
     {
-      execArgv: ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+      execArgv: [
+        ...startNodeFlags(),
+        '--expose-gc',
+        ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ],
       env: { TEST_DATABASE_URL: databaseUrl ?? '' },
     },
   );

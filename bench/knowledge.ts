@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { KnowledgeFile } from '../src/shared/contracts/files';
+import { startNodeFlags } from './support/start-flags';
 
 const PDF_PAGES = 300;
 const TEXT_BYTES = 5 * 1024 * 1024;
@@ -89,7 +90,7 @@ async function generatedPdf(pages: number): Promise<Uint8Array> {
 
 function startServer(databaseUrl: string | undefined): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./support/knowledge-server-process.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [...startNodeFlags(), '--import', 'tsx'],
     env: { ...process.env, TEST_DATABASE_URL: databaseUrl ?? '' },
   });
   children.push(child);

@@ -29,7 +29,7 @@ wait_healthy() {
 
 # One after the other, so the first applies the migrations while the second waits.
 for port in 5001 5002; do
-  PORT=$port npx tsx src/server/main.ts >"$RUN_DIR/botty-$port.log" 2>&1 &
+  PORT=$port npm start --silent >"$RUN_DIR/botty-$port.log" 2>&1 &
   pids+=($!)
   wait_healthy "$port"
   echo "instance on :$port is up (log: $RUN_DIR/botty-$port.log)"

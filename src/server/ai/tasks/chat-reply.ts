@@ -203,7 +203,12 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
     firstToken = undefined;
   };
   const total = setTimeout(expireWith(CHAT_ERRORS.totalTimeout), request.timeouts.totalMs);
-  const signal = AbortSignal.any([request.signal, expired.signal]);
+  // The caller's stop ends the model's request too. A listener rather than AbortSignal.any, which in Node 20
+  // costs ~15 µs a reply and keeps weak references for the garbage collector to trace.
+  const stop = () => expired.abort(request.signal.reason);
+  if (request.signal.aborted) stop();
+  else request.signal.addEventListener('abort', stop, { once: true });
+  const signal = expired.signal;
 
   const tools = request.tools && Object.keys(request.tools).length ? request.tools : undefined;
   const maxSteps = tools ? (request.maxSteps ?? DEFAULT_MAX_STEPS) : 1;
@@ -293,6 +298,7 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   } finally {
     started();
     clearTimeout(total);
+    request.signal.removeEventListener('abort', stop);
     if (!ai.chatEndpoint) expired.abort();
   }
   if (usage.inputTokens !== null || usage.outputTokens !== null) handlers.onUsage?.(usage);
