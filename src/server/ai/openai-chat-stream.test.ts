@@ -136,6 +136,39 @@ describe('streamOpenAiChat', () => {
     }
   });
 
+  it('keeps the connections of a burst larger than Node keeps by default (256) for the next burst', async () => {
+    const BURST = 300;
+    const sockets = new Set<Socket>();
+    let waiting: ServerResponse[] = [];
+    const server = createServer((req, res) => {
+      sockets.add(req.socket);
+      req.resume().on('end', () => {
+        // Answered together once the whole burst is in, so it needs BURST connections at once.
+        waiting.push(res);
+        if (waiting.length < BURST) return;
+        for (const held of waiting) {
+          held.writeHead(200, { 'content-type': 'text/event-stream' });
+          held.end(event({ choices: [{ delta: { content: 'ok' } }] }) + 'data: [DONE]\n\n');
+        }
+        waiting = [];
+      });
+    });
+    const baseURL = await listen(server);
+    for (let burst = 0; burst < 2; burst += 1) {
+      const texts = await Promise.all(
+        Array.from({ length: BURST }, async () => {
+          const { got, sink } = collect();
+          await ask(baseURL, sink);
+          return got.text;
+        }),
+      );
+      expect(texts.every((text) => text === 'ok')).toBe(true);
+      // The finished streams' connections go back to the pool on the next turns of the event loop.
+      await sleep(50);
+    }
+    expect(sockets.size).toBe(BURST);
+  });
+
   it('ends at once, with the abort reason, when the signal aborts mid-stream', async () => {
     let closed = false;
     const baseURL = await listen(

@@ -35,9 +35,15 @@ export interface ChatStreamSink {
  * and many proxies, so we rarely pick a connection the server is closing (the retry below covers the rest).
  */
 const IDLE_SOCKET_MS = 4_000;
+/**
+ * Idle connections kept per model host. Node keeps 256: after a burst of more concurrent replies, the rest were
+ * closed and the next burst connected (and, to a hosted model, shook TLS hands) again. Idle ones still close
+ * after IDLE_SOCKET_MS.
+ */
+const MAX_IDLE_SOCKETS = 1024;
 const agents = {
-  'http:': new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
-  'https:': new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+  'http:': new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS, maxFreeSockets: MAX_IDLE_SOCKETS }),
+  'https:': new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS, maxFreeSockets: MAX_IDLE_SOCKETS }),
 };
 
 interface ChunkToolCall {
