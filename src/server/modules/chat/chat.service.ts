@@ -73,6 +73,7 @@ import {
   markStaleRepliesInterrupted,
   toMessage,
   type FinishedReply,
+  type ContextRow,
   type MessageRow,
 } from './messages.repository';
 import {
@@ -278,7 +279,7 @@ interface NewUserMessage {
   /** The bot's reply row is saved right after the message (one statement on PostgreSQL). */
   withReply?: boolean;
   /** Told the model's memory as soon as it is read, before anything is written (see beginReply). */
-  onHistory?: (history: MessageRow[]) => void;
+  onHistory?: (history: ContextRow[]) => void;
 }
 
 /**
@@ -293,7 +294,7 @@ async function saveUserMessage(
   bot: Bot,
   conversationId: number,
   m: NewUserMessage,
-): Promise<{ message: Message; history?: MessageRow[]; replyId?: number }> {
+): Promise<{ message: Message; history?: ContextRow[]; replyId?: number }> {
   const ids = await requireConversationFiles(tx, conversationId, m.fileIds ?? []);
   const window = m.replaces ? 0 : (m.contextWindow ?? 0);
   const recent = await findLastMessages(tx, conversationId, Math.max(1, window));
@@ -431,7 +432,7 @@ interface ReplyJob {
   /** The conversation's title was its default one when the reply began, so the reply may name it. */
   untitled: boolean;
   /** The model's memory of the conversation, when it was read with the question (else writeReply reads it). */
-  history?: MessageRow[];
+  history?: ContextRow[];
 }
 
 /**
@@ -462,7 +463,7 @@ export async function beginReply(
     // is saved first, as its attachments go to the model.
     const startEarly =
       deps.db.kind === 'postgres' && target.kind === 'message' && !target.reuseIfLatest && !target.fileIds?.length
-        ? (history: MessageRow[]) => {
+        ? (history: ContextRow[]) => {
             const question = unsavedQuestion(conversation.id, target.content, at);
             early = startWriting(deps, { userId, bot, claim, question, history });
           }
@@ -516,8 +517,8 @@ async function resolveQuestion(
   conversationId: number,
   userId: number,
   target: ReplyTarget,
-  onHistory?: (history: MessageRow[]) => void,
-): Promise<{ question: Message; saved: Message | null; history?: MessageRow[]; replyId?: number }> {
+  onHistory?: (history: ContextRow[]) => void,
+): Promise<{ question: Message; saved: Message | null; history?: ContextRow[]; replyId?: number }> {
   if (target.kind === 'regenerate') {
     const last = await findLastMessage(db, conversationId, 'user');
     if (!last) throw new AppError('CONFLICT', CHAT_MESSAGES.nothingToRegenerate);

@@ -2,19 +2,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
 import { insertUserWithBot } from '../../../../tests/support/rows';
 import { insertConversation } from './conversations.repository';
-import { findLastMessages, findMessage, insertMessage, MESSAGE_COLUMNS } from './messages.repository';
+import {
+  CONTEXT_COLUMNS,
+  findContextMessages,
+  findLastMessages,
+  findMessage,
+  insertMessage,
+  MESSAGE_COLUMNS,
+} from './messages.repository';
 
 describe.each(databaseKinds)('message rows on %s', (kind) => {
   let t: TestDb;
+  let owner: { userId: number; botId: number };
   beforeAll(async () => {
     t = await createTestDb(kind);
+    owner = await insertUserWithBot(t.db.kysely);
   });
   afterAll(() => t.drop());
 
   it('are read with their own columns only, not the search index’s', async () => {
     const now = new Date().toISOString();
     const db = t.db.kysely;
-    const { userId, botId } = await insertUserWithBot(db, now);
+    const { userId, botId } = owner;
     const conversation = await insertConversation(db, { botId, userId, title: 'Words', titleSource: 'user' }, now);
     const text = 'A message long enough that its search index entry would be longer still.';
     const saved = await insertMessage(
@@ -22,9 +31,37 @@ describe.each(databaseKinds)('message rows on %s', (kind) => {
       { conversationId: conversation.id, parentId: null, role: 'user', content: text, status: 'complete' },
       now,
     );
-    for (const row of [saved, await findMessage(db, saved.id), (await findLastMessages(db, conversation.id, 5))[0]]) {
+    for (const row of [saved, await findMessage(db, saved.id)]) {
       expect(Object.keys(row!).sort()).toEqual([...MESSAGE_COLUMNS].sort());
       expect(row).toMatchObject({ content: text, user_id: userId });
     }
+  });
+
+  it('are read for the model’s memory with what it needs only, not their sources, steps or ratings', async () => {
+    const now = new Date().toISOString();
+    const db = t.db.kysely;
+    const conversation = await insertConversation(db, { ...owner, title: 'Memory', titleSource: 'user' }, now);
+    const question = await insertMessage(
+      db,
+      { conversationId: conversation.id, parentId: null, role: 'user', content: 'Which?', status: 'complete' },
+      now,
+    );
+    const answer = await insertMessage(
+      db,
+      {
+        conversationId: conversation.id,
+        parentId: question.id,
+        role: 'assistant',
+        content: 'This.',
+        status: 'complete',
+      },
+      now,
+    );
+    const memory = [
+      ...(await findLastMessages(db, conversation.id, 5)).reverse(),
+      ...(await findContextMessages(db, conversation.id, answer.id + 1, 5)),
+    ];
+    expect(memory.map((row) => Object.keys(row).sort())).toEqual(Array(4).fill([...CONTEXT_COLUMNS].sort()));
+    expect(memory.map((row) => row.content)).toEqual(['Which?', 'This.', 'Which?', 'This.']);
   });
 });

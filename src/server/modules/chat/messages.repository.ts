@@ -39,6 +39,13 @@ const MESSAGE_COLUMN_SET: Record<keyof MessagesTable, true> = {
 };
 export const MESSAGE_COLUMNS = Object.keys(MESSAGE_COLUMN_SET) as (keyof MessagesTable)[];
 
+/**
+ * What the model's memory of a conversation needs of a message, read on every reply: not its sources, steps,
+ * usage or rating (a researched reply's sources are kilobytes of JSON).
+ */
+export const CONTEXT_COLUMNS = ['id', 'role', 'content', 'status'] as const satisfies (keyof MessagesTable)[];
+export type ContextRow = Pick<MessageRow, (typeof CONTEXT_COLUMNS)[number]>;
+
 const listOf = <T>(value: unknown): T[] => (value == null ? [] : (fromJson(value) as T[]));
 
 export const fileIdsOf = (row: Pick<MessageRow, 'file_ids'>) => listOf<number>(row.file_ids);
@@ -436,12 +443,11 @@ export const markStaleRepliesInterrupted = (db: Executor, staleBefore: string) =
     .where('updated_at', '<', staleBefore)
     .executeTakeFirst();
 
+const activeBranchRows = (db: Executor, conversationId: number) =>
+  db.selectFrom('messages').where('conversation_id', '=', conversationId).where('active', '=', true);
+
 const activeBranch = (db: Executor, conversationId: number) =>
-  db
-    .selectFrom('messages')
-    .select(MESSAGE_COLUMNS)
-    .where('conversation_id', '=', conversationId)
-    .where('active', '=', true);
+  activeBranchRows(db, conversationId).select(MESSAGE_COLUMNS);
 
 /** The active branch in the order it was written; ids order messages saved within the same instant. */
 export const findMessages = (db: Executor, conversationId: number) =>
@@ -457,9 +463,9 @@ export async function findMessagePage(db: Executor, conversationId: number, befo
 export const findMessage = (db: Executor, id: number) =>
   db.selectFrom('messages').select(MESSAGE_COLUMNS).where('id', '=', id).executeTakeFirst();
 
-/** The active branch's last `limit` messages, newest first. */
+/** The active branch's last `limit` messages, newest first, as the model's memory reads them. */
 const lastMessages = preparedQuery((db, v: { conversationId: number; limit: number }) =>
-  activeBranch(db, v.conversationId).orderBy('id', 'desc').limit(v.limit),
+  activeBranchRows(db, v.conversationId).select(CONTEXT_COLUMNS).orderBy('id', 'desc').limit(v.limit),
 );
 
 export const findLastMessages = (db: Executor, conversationId: number, limit: number) =>
@@ -472,7 +478,7 @@ export const findLastMessage = (db: Executor, conversationId: number, role?: Mes
   return query.orderBy('id', 'desc').limit(1).executeTakeFirst();
 };
 
-const inContext = (row: MessageRow) => row.status !== 'failed' && row.status !== 'streaming';
+const inContext = (row: ContextRow) => row.status !== 'failed' && row.status !== 'streaming';
 
 /**
  * The last `limit` messages before `beforeId`, oldest first, as the model's memory of the conversation.
@@ -480,11 +486,8 @@ const inContext = (row: MessageRow) => row.status !== 'failed' && row.status !==
  */
 export async function findContextMessages(db: Executor, conversationId: number, beforeId: number, limit: number) {
   if (limit <= 0) return [];
-  const rows = await db
-    .selectFrom('messages')
-    .select(MESSAGE_COLUMNS)
-    .where('conversation_id', '=', conversationId)
-    .where('active', '=', true)
+  const rows = await activeBranchRows(db, conversationId)
+    .select(CONTEXT_COLUMNS)
     .where('id', '<', beforeId)
     .where('status', 'not in', ['failed', 'streaming'])
     .orderBy('id', 'desc')
@@ -497,7 +500,7 @@ export async function findContextMessages(db: Executor, conversationId: number, 
  * What findContextMessages would answer for a message after `recent` (findLastMessages with the same `limit`),
  * when `recent` tells it: it held the whole branch, or none of it was left out. Undefined otherwise.
  */
-export function contextFromRecent(recent: MessageRow[], limit: number): MessageRow[] | undefined {
+export function contextFromRecent(recent: ContextRow[], limit: number): ContextRow[] | undefined {
   if (limit <= 0) return [];
   const kept = recent.filter(inContext);
   return recent.length < limit || kept.length === recent.length ? kept.reverse() : undefined;
