@@ -43,7 +43,6 @@ import {
   setAutomaticTitle,
   toConversation,
   toConversationSummary,
-  touchConversations,
   updateConversationTitle,
   type ConversationCursor,
   type ConversationRow,
@@ -827,17 +826,24 @@ const settle = (save: ReplySave, result: Message | null | Error) =>
 
 async function saveReplies(db: Db, group: ReplySave[]) {
   try {
-    const results = await db.kysely.transaction().execute((tx) => saveRepliesIn(tx, db.kind, group));
+    const results = await saveGroup(db, group);
     group.forEach((save, i) => settle(save, results[i]!));
   } catch (error) {
     if (group.length === 1) return group[0]!.reject(error);
-    for (const save of group) {
-      db.kysely
-        .transaction()
-        .execute((tx) => saveRepliesIn(tx, db.kind, [save]))
-        .then(([result]) => settle(save, result!), save.reject);
-    }
+    for (const save of group) saveGroup(db, [save]).then(([result]) => settle(save, result!), save.reject);
   }
+}
+
+/**
+ * In a transaction, or on PostgreSQL as the one statement of finishReplies when that is all there is to do (no
+ * reply without text to remove, no earlier reply to replace): atomic by itself, without the round trips of
+ * BEGIN and COMMIT that each reply's `done` would wait for.
+ */
+function saveGroup(db: Db, group: ReplySave[]) {
+  const oneStatement = db.kind === 'postgres' && group.every(({ job, reply }) => reply.content && !job.replaces);
+  return oneStatement
+    ? saveRepliesIn(db.kysely, db.kind, group)
+    : db.kysely.transaction().execute((tx) => saveRepliesIn(tx, db.kind, group));
 }
 
 /** Each reply's saved message, null when it had no text, or the 404 of a reply whose row is gone. */
@@ -852,10 +858,14 @@ async function saveRepliesIn(
   const rows = await finishReplies(
     tx,
     kind,
-    finishing.map(({ job, reply, at }) => ({ id: job.replyId, reply, now: at })),
+    finishing.map(({ job, reply, at }) => ({
+      id: job.replyId,
+      conversationId: job.question.conversationId,
+      reply,
+      now: at,
+    })),
   );
-  const touches: { id: number; at: string }[] = [];
-  for (const { job, reply, at } of group) {
+  for (const { job, reply } of group) {
     if (!reply.content) {
       results.push(null);
       continue;
@@ -867,10 +877,8 @@ async function saveRepliesIn(
     }
     // Only now, so a regeneration that fails before writing anything leaves the previous reply in place.
     if (job.replaces) await deleteRepliesTo(tx, job.question.id, job.replyId);
-    touches.push({ id: job.question.conversationId, at });
     results.push(toMessage(row));
   }
-  await touchConversations(tx, kind, touches);
   return results;
 }
 

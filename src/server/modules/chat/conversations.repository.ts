@@ -1,7 +1,6 @@
 import { sql, type QueryCreator, type Selectable } from 'kysely';
 import type { Conversation, ConversationSummary, TitleSource } from '@shared/contracts/chat';
-import type { ConversationsTable, Database, DatabaseKind, Executor } from '../../db/database';
-import { jsonRows } from '../../db/json';
+import type { ConversationsTable, Database, Executor } from '../../db/database';
 import { preparedQuery } from '../../db/prepared-query';
 
 export type ConversationRow = Selectable<ConversationsTable>;
@@ -201,19 +200,6 @@ const touch = preparedQuery((db, v: { conversationId: number; now: string }) =>
 
 export const touchConversation = (db: Executor, conversationId: number, now: string) =>
   touch(db, { conversationId, now });
-
-const touchManyPg = preparedQuery(
-  (_, v: ReturnType<typeof jsonRows>) =>
-    sql<never>`update conversations set updated_at = r.at
-    from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, at timestamptz)
-    where conversations.id = r.id and conversations.id = any(${v.ids}::integer[])`,
-);
-
-/** touchConversation for each; on PostgreSQL in one statement. */
-export async function touchConversations(db: Executor, kind: DatabaseKind, touches: { id: number; at: string }[]) {
-  if (kind === 'postgres') return void (await touchManyPg(db, jsonRows(touches)));
-  for (const { id, at } of touches) await touch(db, { conversationId: id, now: at });
-}
 
 /** Explicit rather than relying on the cascade, as in deleteBotWithConversations. */
 export async function deleteConversationWithMessages(db: Executor, conversationId: number) {

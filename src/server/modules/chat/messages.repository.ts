@@ -393,36 +393,48 @@ const finish = preparedQuery(
 );
 
 const finishManyPg = preparedQuery(
-  (_, v: ReturnType<typeof jsonRows>) =>
-    sql<MessageRow>`update messages set content = r.content, status = r.status, sources = r.sources, steps = r.steps,
-      input_tokens = r.input_tokens, output_tokens = r.output_tokens, first_token_ms = r.first_token_ms,
-      reply_ms = r.reply_ms, updated_at = r.updated_at
-    from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text, status text, sources jsonb, steps jsonb,
-      input_tokens integer, output_tokens integer, first_token_ms integer, reply_ms integer, updated_at timestamptz)
-    where messages.id = r.id and messages.id = any(${v.ids}::integer[])
-    returning ${sql.join(MESSAGE_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}`,
+  (_, v: ReturnType<typeof jsonRows> & { conversationIds: number[] }) =>
+    sql<MessageRow>`with finished as (
+      update messages set content = r.content, status = r.status, sources = r.sources, steps = r.steps,
+        input_tokens = r.input_tokens, output_tokens = r.output_tokens, first_token_ms = r.first_token_ms,
+        reply_ms = r.reply_ms, updated_at = r.updated_at
+      from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text, status text, sources jsonb,
+        steps jsonb, input_tokens integer, output_tokens integer, first_token_ms integer, reply_ms integer,
+        updated_at timestamptz)
+      where messages.id = r.id and messages.id = any(${v.ids}::integer[])
+      returning ${sql.join(MESSAGE_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}
+    ), touched as (
+      update conversations set updated_at = finished.updated_at from finished
+      where conversations.id = finished.conversation_id and conversations.id = any(${v.conversationIds}::integer[])
+    )
+    select * from finished`,
 );
 
 /**
- * Saves finished replies; answers the saved rows by id (a reply whose row is gone is missing). PostgreSQL: one
- * statement for them all; SQLite: one per reply, in the caller's transaction.
+ * Saves finished replies and marks their conversations active at the same time; answers the saved rows by id
+ * (a reply whose row is gone is missing). PostgreSQL: one statement for them all, atomic without a transaction
+ * (each round trip of the end of a reply delays its `done`); SQLite: two per reply, in the caller's transaction.
  */
 export async function finishReplies(
   db: Executor,
   kind: DatabaseKind,
-  replies: { id: number; reply: FinishedReply; now: string }[],
+  replies: { id: number; conversationId: number; reply: FinishedReply; now: string }[],
 ): Promise<Map<number, MessageRow>> {
   const values = replies.map(finishValues);
   const rows: MessageRow[] = [];
-  if (kind === 'postgres') rows.push(...(await finishManyPg(db, jsonRows(values))));
-  else {
+  if (kind === 'postgres') {
+    const conversationIds = replies.map((reply) => reply.conversationId);
+    rows.push(...(await finishManyPg(db, { ...jsonRows(values), conversationIds })));
+  } else {
     for (const v of values) {
       const [row] = await finish(db, {
         ...v,
         sources: v.sources && toJson(v.sources),
         steps: v.steps && toJson(v.steps),
       });
-      if (row) rows.push(row);
+      if (!row) continue;
+      await touchConversation(db, row.conversation_id, v.updated_at);
+      rows.push(row);
     }
   }
   return new Map(rows.map((row) => [row.id, row]));
