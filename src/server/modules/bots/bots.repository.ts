@@ -6,7 +6,42 @@ import { preparedQuery } from '../../db/prepared-query';
 
 export type BotRow = Selectable<BotsTable>;
 
-export function toBot(row: BotRow): Bot {
+/**
+ * A bot as a reply uses it: without its training's example queries and test notes, kilobytes of JSON on a
+ * trained bot that every reply would read and parse for nothing.
+ */
+export type ReplyBot = Omit<Bot, 'exampleQueries' | 'testNotes'>;
+const REPLY_BOT_COLUMN_SET: Record<Exclude<keyof BotsTable, 'example_queries' | 'test_notes'>, true> = {
+  id: true,
+  user_id: true,
+  name: true,
+  description: true,
+  purpose: true,
+  icon: true,
+  active: true,
+  capabilities: true,
+  config: true,
+  version: true,
+  usage_count: true,
+  last_used: true,
+  visibility: true,
+  share_hash: true,
+  show_prompt: true,
+  embed_origins: true,
+  embed_daily_cap: true,
+  created_at: true,
+  updated_at: true,
+};
+export const REPLY_BOT_COLUMNS = Object.keys(REPLY_BOT_COLUMN_SET) as (keyof typeof REPLY_BOT_COLUMN_SET)[];
+export type ReplyBotRow = Pick<BotRow, (typeof REPLY_BOT_COLUMNS)[number]>;
+
+export const toBot = (row: BotRow): Bot => ({
+  ...toReplyBot(row),
+  exampleQueries: fromJson(row.example_queries) as string[],
+  testNotes: fromJson(row.test_notes) as TestNote[],
+});
+
+export function toReplyBot(row: ReplyBotRow): ReplyBot {
   return {
     id: row.id,
     name: row.name,
@@ -17,8 +52,6 @@ export function toBot(row: BotRow): Bot {
     active: Boolean(row.active),
     capabilities: fromJson(row.capabilities) as Bot['capabilities'],
     config: fromJson(row.config) as BotConfig,
-    exampleQueries: fromJson(row.example_queries) as string[],
-    testNotes: fromJson(row.test_notes) as TestNote[],
     version: row.version,
     usageCount: row.usage_count,
     lastUsed: row.last_used,
@@ -45,6 +78,11 @@ export const findBotsOfUser = (db: Executor, userId: number) =>
 /** The bot only when it belongs to `userId`; someone else's bot is indistinguishable from a missing one. */
 export const findOwnedBot = (db: Executor, userId: number, botId: number) =>
   db.selectFrom('bots').selectAll().where('id', '=', botId).where('user_id', '=', userId).executeTakeFirst();
+
+/** findOwnedBot as a reply reads it (see ReplyBot); on every request of the OpenAI-compatible API. */
+export const findOwnedReplyBot = preparedQuery((db, v: { userId: number; botId: number }) =>
+  db.selectFrom('bots').select(REPLY_BOT_COLUMNS).where('id', '=', v.botId).where('user_id', '=', v.userId),
+);
 
 export interface BotFields {
   name: string;

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { BotsTable, BotVisibility, Database, Executor } from '../../db/database';
 import { toJson } from '../../db/json';
 import { preparedQuery } from '../../db/prepared-query';
+import { REPLY_BOT_COLUMNS } from './bots.repository';
 
 export interface SharingFields {
   visibility: BotVisibility;
@@ -84,7 +85,7 @@ const conversationWithBot = (db: Executor, v: { userId: number; conversationId: 
         usableBy(v.userId),
       ),
     )
-    .selectAll('bots')
+    .select(REPLY_BOT_COLUMNS.map((column) => `bots.${column}` as const))
     .select([
       'conversations.id as conversation_id',
       'conversations.bot_id as conversation_bot_id',

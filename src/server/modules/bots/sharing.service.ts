@@ -13,7 +13,7 @@ import { isoNow } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { hashToken, newToken } from '../../lib/tokens';
 import { recordActivity } from '../activities/activities.service';
-import { toBot, type BotRow } from './bots.repository';
+import { toBot, toReplyBot, type ReplyBot, type ReplyBotRow } from './bots.repository';
 import { createBot, requireOwnedBot, type BotsDeps } from './bots.service';
 import {
   countUsers,
@@ -51,14 +51,14 @@ export async function findConversationForReply(
   userId: number,
   conversationId: number,
   botId?: number,
-): Promise<{ conversation: { id: number; botId: number; titleSource: string }; bot: Bot } | null> {
+): Promise<{ conversation: { id: number; botId: number; titleSource: string }; bot: ReplyBot } | null> {
   const row = await findConversationWithUsableBot(db, userId, conversationId, botId);
   if (!row) return null;
   const { conversation_id, conversation_bot_id, conversation_title_source, ...bot } = row;
   if (bot.id === null) throw notFound();
   return {
     conversation: { id: conversation_id, botId: conversation_bot_id, titleSource: conversation_title_source },
-    bot: toBot(bot as BotRow),
+    bot: toReplyBot(bot as ReplyBotRow),
   };
 }
 

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bot } from '@shared/contracts/bots';
 import {
   CHAT_MESSAGES,
   conversationTitle,
@@ -29,6 +28,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { batchPerTurn } from '../../lib/turn-batch';
 import { recordActivity } from '../activities/activities.service';
 import { recordBotUse } from '../bots/bot-use';
+import type { ReplyBot } from '../bots/bots.repository';
 import { findConversationForReply, requireUsableBot } from '../bots/sharing.service';
 import {
   deleteConversationWithMessages,
@@ -290,7 +290,7 @@ async function saveUserMessage(
   tx: Executor,
   kind: DatabaseKind,
   at: string,
-  bot: Bot,
+  bot: ReplyBot,
   conversationId: number,
   m: NewUserMessage,
 ): Promise<{ message: Message; history?: ContextRow[]; replyId?: number }> {
@@ -421,7 +421,7 @@ export interface PendingReply {
 
 interface ReplyJob {
   userId: number;
-  bot: Bot;
+  bot: ReplyBot;
   question: Message;
   /** Regenerating: the earlier replies to `question` are replaced once the new one is saved. */
   replaces: boolean;
@@ -512,7 +512,7 @@ async function resolveQuestion(
   db: Executor,
   kind: DatabaseKind,
   at: string,
-  bot: Bot,
+  bot: ReplyBot,
   conversationId: number,
   userId: number,
   target: ReplyTarget,

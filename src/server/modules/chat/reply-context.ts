@@ -1,6 +1,6 @@
 import type { Tool } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bot } from '@shared/contracts/bots';
+import type { ReplyBot } from '../bots/bots.repository';
 import type { ChatStreamEvent, Message, ReplyStep, Source } from '@shared/contracts/chat';
 import { offlineReplyText, ToolsUnsupportedError } from '../../ai/tasks/chat-reply';
 
@@ -31,7 +31,7 @@ export type ReplyQuestion = Pick<Message, 'content' | 'attachments'> & { convers
 
 export interface ReplyContextInput {
   userId: number;
-  bot: Bot;
+  bot: ReplyBot;
   /** The user message being answered, with the files it carried. */
   question: ReplyQuestion;
   signal: AbortSignal;

@@ -12,7 +12,14 @@ import {
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
 import { recordBotUse } from '../bots/bot-use';
-import { findBotsOfUser, findOwnedBot, toBot } from '../bots/bots.repository';
+import {
+  findBotsOfUser,
+  findOwnedBot,
+  findOwnedReplyBot,
+  toBot,
+  toReplyBot,
+  type ReplyBot,
+} from '../bots/bots.repository';
 import {
   askWithContextTools,
   newReplyContext,
@@ -73,20 +80,20 @@ export async function listModels(deps: OpenAiDeps, key: ApiKeyRow) {
 }
 
 /** `bot-{id}` of an active bot within the key's scope; anything else is the same 404, like OpenAI's. */
-export async function requireModelBot(deps: OpenAiDeps, key: ApiKeyRow, model: string): Promise<Bot> {
+export async function requireModelBot(deps: OpenAiDeps, key: ApiKeyRow, model: string): Promise<ReplyBot> {
   const id = /^bot-(\d{1,10})$/.exec(model)?.[1];
   const botId = id === undefined ? NaN : Number(id);
   if (!Number.isSafeInteger(botId) || (key.bot_id !== null && key.bot_id !== botId)) throw modelNotFound(model);
-  const row = await findOwnedBot(deps.db.kysely, key.user_id, botId);
+  const [row] = await findOwnedReplyBot(deps.db.kysely, { userId: key.user_id, botId });
   if (!row || !row.active) throw modelNotFound(model);
-  return toBot(row);
+  return toReplyBot(row);
 }
 
 /** One message's text and images; `imageCount` runs across the request, so no more than the limit are decoded. */
 async function readMessage(
   message: ChatMessage,
   index: number,
-  bot: Bot,
+  bot: ReplyBot,
   limits: ImageLimits,
   imageCount: { n: number },
 ): Promise<{ text: string; images: ImageInput[] }> {
@@ -117,7 +124,7 @@ async function readMessage(
  * The caller's messages as Botty's prompt pieces: system notes, the earlier turns, and the question with its
  * images. Images are checked here (the bot's capability, type, size), before a stream opens.
  */
-export async function readMessages(messages: ChatMessage[], bot: Bot, limits: ImageLimits) {
+export async function readMessages(messages: ChatMessage[], bot: ReplyBot, limits: ImageLimits) {
   const callerInstructions: string[] = [];
   const turns: HistoryMessage[] = [];
   const imageCount = { n: 0 };
@@ -144,7 +151,7 @@ export async function readMessages(messages: ChatMessage[], bot: Bot, limits: Im
 
 export interface CompletionRequest {
   key: ApiKeyRow;
-  bot: Bot;
+  bot: ReplyBot;
   body: ChatCompletionBody;
   /** `readMessages(body.messages, …)`, read before a stream opens so a bad request is still a plain 4xx. */
   messages: Awaited<ReturnType<typeof readMessages>>;
