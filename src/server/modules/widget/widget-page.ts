@@ -37,7 +37,7 @@ ${body}
 `;
 
 /** The chat, drawn by the widget script from what these attributes say of the bot (its own greeting, as in the app). */
-export const widgetPage = (bot: Bot, origin: string) =>
+export const widgetPage = (bot: Pick<Bot, 'id' | 'name' | 'description' | 'config'>, origin: string) =>
   page(
     `Chat with ${bot.name}`,
     `<div id="botty-widget" data-bot-id="${bot.id}" data-origin="${escapeHtml(origin)}" data-name="${escapeHtml(bot.name)}" data-description="${escapeHtml(bot.description)}" data-greeting="${escapeHtml(bot.config.greeting ?? '')}"></div>

@@ -1,4 +1,3 @@
-import type { Bot } from '@shared/contracts/bots';
 import { conversationTitle, type ChatStreamEvent, type Message, type Source } from '@shared/contracts/chat';
 import { normalizeOrigin } from '@shared/contracts/bot-sharing';
 import type { WidgetConversations, WidgetMessage, WidgetSource, WidgetStreamEvent } from '@shared/contracts/widget';
@@ -6,7 +5,7 @@ import { VISITOR_KEY_PATTERN, WIDGET_MESSAGES } from '@shared/chat/widget-protoc
 import { isoNow } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { hashToken } from '../../lib/tokens';
-import { toBot } from '../bots/bots.repository';
+import { toReplyBot, type ReplyBot } from '../bots/bots.repository';
 import { requireOwnedBot } from '../bots/bots.service';
 import * as chat from '../chat/chat.service';
 import {
@@ -34,7 +33,7 @@ export async function requireEmbeddableBot(deps: chat.ChatDeps, botId: number, o
   const row = await findBot(deps.db.kysely, botId);
   const normalized = origin ? normalizeOrigin(origin) : null;
   if (!row || !normalized) throw notAvailable();
-  const bot = toBot(row);
+  const bot = toReplyBot(row);
   if (bot.sharing.visibility === 'private' || !bot.sharing.embedOrigins.includes(normalized)) throw notAvailable();
   return { bot, origin: normalized };
 }
@@ -94,7 +93,7 @@ const secondsToUtcMidnight = (now: Date) =>
  * Refuses once the bot's widget visitors together asked its daily cap since midnight UTC. Two questions
  * arriving at the same instant may both pass at the edge: the cap bounds cost, it is not an exact quota.
  */
-async function requireUnderDailyCap(deps: chat.ChatDeps, bot: Bot) {
+async function requireUnderDailyCap(deps: chat.ChatDeps, bot: ReplyBot) {
   const now = deps.clock.now();
   const asked = await countWidgetQuestionsSince(deps.db.kysely, bot.id, startOfUtcDay(now));
   if (asked >= bot.sharing.embedDailyCap) {
