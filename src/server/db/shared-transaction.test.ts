@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../../tests/support/databases';
 import type { Executor } from './database';
-import { inSharedTransaction } from './shared-transaction';
+import { inSharedTransaction, SHARED_TRANSACTION_MAX_UNITS } from './shared-transaction';
 
 const addUser = (db: Executor, username: string) =>
   db
@@ -50,6 +50,23 @@ describe('inSharedTransaction (SQLite)', () => {
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(await usernames(db)).toEqual(['ada', 'alan', 'barbara', 'edsger', 'grace']);
+  });
+
+  it('commits a burst in transactions of a bounded size, so the first callers do not wait for all of it', async () => {
+    const db = t.db.kysely;
+    const burst = SHARED_TRANSACTION_MAX_UNITS * 2 + 6;
+    const events: string[] = [];
+    await Promise.all(
+      Array.from({ length: burst }, (_, i) =>
+        inSharedTransaction(db, (tx) => {
+          events.push(`start ${i}`);
+          return addUser(tx, `burst-${i}`);
+        }).then(() => events.push(`done ${i}`)),
+      ),
+    );
+    expect(events.indexOf('done 0')).toBeLessThan(events.indexOf(`start ${SHARED_TRANSACTION_MAX_UNITS}`));
+    expect(events.indexOf(`done ${SHARED_TRANSACTION_MAX_UNITS}`)).toBeLessThan(events.indexOf(`start ${burst - 1}`));
+    expect((await usernames(db)).filter((name) => name.startsWith('burst-'))).toHaveLength(burst);
   });
 
   it('runs work started later in a transaction of its own', async () => {

@@ -10,7 +10,18 @@ interface Unit {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-const enqueue = batchPerTurn<Kysely<Database>, Unit>((db, units) => void runUnits(db, units));
+/**
+ * Work of one turn is committed in transactions of at most this many units: a burst of requests made one
+ * transaction of hundreds, whose first caller waited for every other one's work before its commit (a reply's
+ * first token waits for it), and which cost more SQLite time than several smaller ones (decision 0013, round 9).
+ */
+export const SHARED_TRANSACTION_MAX_UNITS = 32;
+
+const enqueue = batchPerTurn<Kysely<Database>, Unit>((db, units) => {
+  for (let i = 0; i < units.length; i += SHARED_TRANSACTION_MAX_UNITS) {
+    void runUnits(db, units.slice(i, i + SHARED_TRANSACTION_MAX_UNITS));
+  }
+});
 
 /**
  * Runs `work` in a transaction of its own as far as it can tell, shared with the other work queued in the same
