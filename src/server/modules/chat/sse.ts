@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { Server, Socket } from 'node:net';
 
 /** Often enough that proxies and load balancers with a 30-60 s idle timeout keep a slow reply's connection. */
 export const SSE_HEARTBEAT_MS = 15_000;
@@ -35,9 +36,13 @@ export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): Ss
     // no-transform: a compressing proxy would hold events back; X-Accel-Buffering: nginx would too.
     'cache-control': 'no-cache, no-transform',
     'x-accel-buffering': 'no',
-    // The connection was held for the whole reply anyway. Left open for reuse, it would keep a graceful
-    // shutdown waiting for the keep-alive timeout after the reply was stopped.
-    connection: 'close',
+  });
+  // The connection stays open for the client's next request (no new connection, or TLS handshake, per
+  // message). Except once the server is closing: a stream that ends then (its reply stopped by the shutdown)
+  // would otherwise leave an idle connection that holds the close for the keep-alive timeout.
+  const socket = res.socket;
+  res.once('finish', () => {
+    if (socket && !(socket as Socket & { server?: Server }).server?.listening) socket.end();
   });
 
   const writable = () => !res.writableEnded && !res.destroyed;
