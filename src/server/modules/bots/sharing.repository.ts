@@ -75,9 +75,14 @@ export const findUsableBot = (db: Executor, userId: number, botId: number) =>
 /**
  * The caller's conversation (what a reply needs of it) with the bot to chat with: `botId`, or else the
  * conversation's own; the bot's columns are null when the caller may not use it, and there is no row when the
- * conversation is not theirs. One read, where a reply would wait for two round trips before its first token.
+ * conversation is not theirs. One read, where a reply would wait for two round trips before its first token;
+ * chat adds the model's memory of the conversation to it on PostgreSQL.
  */
-const conversationWithBot = (db: Executor, v: { userId: number; conversationId: number }, botId: number | 'its own') =>
+export const conversationWithBot = (
+  db: Executor,
+  v: { userId: number; conversationId: number },
+  botId: number | 'its own',
+) =>
   db
     .selectFrom('conversations')
     .leftJoin('bots', (join) =>
@@ -110,6 +115,7 @@ export const findConversationWithUsableBot = async (
   (botId === undefined
     ? await withOwnBot(db, { userId, conversationId })
     : await withOtherBot(db, { userId, conversationId, botId }))[0];
+export type ConversationWithBotRow = NonNullable<Awaited<ReturnType<typeof findConversationWithUsableBot>>>;
 
 export const findUsableBotWithOwner = (
   db: Executor,

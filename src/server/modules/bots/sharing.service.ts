@@ -26,6 +26,7 @@ import {
   recordGuest,
   setShareHash,
   updateSharingFields,
+  type ConversationWithBotRow,
   type SharedBotRow,
 } from './sharing.repository';
 
@@ -53,7 +54,11 @@ export async function findConversationForReply(
   botId?: number,
 ): Promise<{ conversation: { id: number; botId: number; titleSource: string }; bot: ReplyBot } | null> {
   const row = await findConversationWithUsableBot(db, userId, conversationId, botId);
-  if (!row) return null;
+  return row ? toConversationForReply(row) : null;
+}
+
+/** A row of conversationWithBot as findConversationForReply answers it. */
+export function toConversationForReply(row: ConversationWithBotRow) {
   const { conversation_id, conversation_bot_id, conversation_title_source, ...bot } = row;
   if (bot.id === null) throw notFound();
   return {

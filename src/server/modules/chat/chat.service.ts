@@ -29,7 +29,7 @@ import { batchPerTurn } from '../../lib/turn-batch';
 import { recordActivity } from '../activities/activities.service';
 import { recordBotUse } from '../bots/bot-use';
 import type { ReplyBot } from '../bots/bots.repository';
-import { findConversationForReply, requireUsableBot } from '../bots/sharing.service';
+import { requireUsableBot } from '../bots/sharing.service';
 import {
   deleteConversationWithMessages,
   findConversationPage,
@@ -83,6 +83,7 @@ import {
   type ReplyContextInput,
   type ReplyContextProvider,
 } from './reply-context';
+import { findReplyConversation } from './reply-conversation';
 import type { ReplyEvents } from './reply-events';
 import type { ReplyClaim, ReplyRegistry } from './reply-registry';
 import { findMessageTexts, findSearchHits, highlight, indexMessages, searchTermsOf } from './search.repository';
@@ -279,6 +280,11 @@ interface NewUserMessage {
   withReply?: boolean;
   /** Told the model's memory as soon as it is read, before anything is written (see beginReply). */
   onHistory?: (history: ContextRow[]) => void;
+  /**
+   * The branch's last messages as findLastMessages reads them for `contextWindow`, when they were read with the
+   * conversation (findReplyConversation); read again when the last of them was a reply still being written.
+   */
+  recent?: ContextRow[];
 }
 
 /**
@@ -296,7 +302,10 @@ async function saveUserMessage(
 ): Promise<{ message: Message; history?: ContextRow[]; replyId?: number }> {
   const ids = await requireConversationFiles(tx, conversationId, m.fileIds ?? []);
   const window = m.replaces ? 0 : (m.contextWindow ?? 0);
-  const recent = await findLastMessages(tx, conversationId, Math.max(1, window));
+  const recent =
+    m.recent && m.recent[0]?.status !== 'streaming'
+      ? m.recent
+      : await findLastMessages(tx, conversationId, Math.max(1, window));
   const last = recent[0];
   const parentId = m.replaces ? m.replaces.parent_id : (last?.id ?? null);
   const history = m.contextWindow === undefined || m.replaces ? undefined : contextFromRecent(recent, window);
@@ -446,9 +455,9 @@ export async function beginReply(
   request: { conversationId: number; botId?: number; target: ReplyTarget },
 ): Promise<PendingReply> {
   const db = deps.db.kysely;
-  const found = await findConversationForReply(db, userId, request.conversationId, request.botId);
+  const found = await findReplyConversation(deps.db, userId, request.conversationId, request.botId);
   if (!found) throw notFound('Conversation');
-  const { conversation, bot } = found;
+  const { conversation, bot, recent } = found;
   if (bot.id !== conversation.botId) throw new AppError('BAD_REQUEST', CHAT_MESSAGES.wrongBot);
   if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
   const claim = await deps.replies.claim(conversation.id);
@@ -468,7 +477,10 @@ export async function beginReply(
           }
         : undefined;
     const save = async (tx: Executor) => {
-      const resolved = await resolveQuestion(tx, deps.db.kind, at, bot, conversation.id, userId, target, startEarly);
+      const resolved = await resolveQuestion(tx, deps.db.kind, at, bot, conversation.id, userId, target, {
+        onHistory: startEarly,
+        recent,
+      });
       const replyId =
         resolved.replyId ?? (await insertMessage(tx, newReply(conversation.id, resolved.question.id, bot.id), at)).id;
       return { ...resolved, replyId };
@@ -516,7 +528,7 @@ async function resolveQuestion(
   conversationId: number,
   userId: number,
   target: ReplyTarget,
-  onHistory?: (history: ContextRow[]) => void,
+  read: Pick<NewUserMessage, 'onHistory' | 'recent'>,
 ): Promise<{ question: Message; saved: Message | null; history?: ContextRow[]; replyId?: number }> {
   if (target.kind === 'regenerate') {
     const last = await findLastMessage(db, conversationId, 'user');
@@ -548,7 +560,7 @@ async function resolveQuestion(
     fileIds: target.fileIds,
     contextWindow: contextWindowOf(bot.config),
     withReply: true,
-    onHistory,
+    ...read,
   });
   return { question: message, saved: message, history, replyId };
 }

@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import { CONTEXT_WINDOW_DEFAULT } from '@shared/constants';
+import type { Db, Executor } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-query';
+import { conversationWithBot } from '../bots/sharing.repository';
+import { findConversationForReply, toConversationForReply } from '../bots/sharing.service';
+import type { ContextRow } from './messages.repository';
+
+/**
+ * contextWindowOf (compose-prompt.ts) of the bot's config, in SQL, and at least 1: the branch's last message is
+ * the new message's parent even when the bot has no memory.
+ */
+const windowOfBot = sql<number>`greatest(1, case when c.config -> 'conversationMemory' = 'false'::jsonb then 0
+  else coalesce((c.config ->> 'maxContextMessages')::integer, ${sql.lit(CONTEXT_WINDOW_DEFAULT)}) end)`;
+
+/** What findLastMessages reads for the new message: the active branch's last messages, newest first. */
+const memory = sql<ContextRow[]>`(select coalesce(json_agg(json_build_object('id', m.id, 'role', m.role,
+    'content', m.content, 'status', m.status) order by m.id desc), '[]'::json)
+  from (select id, role, content, status from messages where conversation_id = c.conversation_id and active
+    order by id desc limit ${windowOfBot}) m)`;
+
+const withMemory = (db: Executor, v: { userId: number; conversationId: number }, botId: number | 'its own') =>
+  db
+    .selectFrom(conversationWithBot(db, v, botId).as('c'))
+    .selectAll('c')
+    .select(memory.as('recent'));
+
+const ownBotWithMemory = preparedQuery((db, v: { userId: number; conversationId: number }) =>
+  withMemory(db, v, 'its own'),
+);
+const otherBotWithMemory = preparedQuery((db, v: { userId: number; conversationId: number; botId: number }) =>
+  withMemory(db, v, v.botId),
+);
+
+/**
+ * findConversationForReply, and on PostgreSQL the model's memory of the conversation (`recent`, as
+ * findLastMessages answers it for a new message) in the same statement: the reply's first token waits for one
+ * round trip less. It is read before the conversation's reply lock is taken (which must not be taken for
+ * someone else's conversation), so a reply still being written when it was read makes it stale: the caller
+ * reads again then.
+ */
+export async function findReplyConversation(db: Db, userId: number, conversationId: number, botId?: number) {
+  if (db.kind !== 'postgres') {
+    const found = await findConversationForReply(db.kysely, userId, conversationId, botId);
+    return found && { ...found, recent: undefined };
+  }
+  const [row] =
+    botId === undefined
+      ? await ownBotWithMemory(db.kysely, { userId, conversationId })
+      : await otherBotWithMemory(db.kysely, { userId, conversationId, botId });
+  if (!row) return null;
+  const { recent, ...rest } = row;
+  return { ...toConversationForReply(rest), recent };
+}
