@@ -13,7 +13,9 @@
  * Figures: time to first token (request sent → first text) p50/p95, wall time for all streams of a load, errors
  * (failed streams, or fewer than TOKENS tokens), the relay processes' CPU per relayed token, and Botty's memory
  * per open stream (RSS and heap growth with MEMORY_STREAMS replies held open by a stalled model, after a full
- * GC), beside the targets of issue 10, for Botty's own endpoint and for /v1 (issue 12). Loopback only; stops by itself within DEADLINE_MS.
+ * GC), beside the targets of issue 10, for Botty's own endpoint and for /v1 (issue 12). With PostgreSQL on this
+ * machine, its processes' CPU per reply too (the database shares the two cores). Loopback only; stops by itself
+ * within DEADLINE_MS.
  *
  * BENCH_CPU_PROF=<dir> runs the Botty server under `node --cpu-prof` and leaves its profile in <dir>;
  * BENCH_STREAMS=500 (or 1, 50) runs that load alone, e.g. to profile it.
@@ -22,6 +24,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { postgresCpuMicros } from './support/postgres-cpu';
 import { startNodeFlags } from './support/start-flags';
 import { openAiEvent, openStream, relayEvent, type StreamResult } from './support/stream-client';
 
@@ -169,13 +172,21 @@ try {
     firstError: string | null;
     tokens: number;
     cpuMicros: number;
+    databaseCpuMicros: number;
+    replies: number;
   }
+  const databaseCpu = () => (databaseUrl ? postgresCpuMicros() : null);
   async function runLoad(way: Way, n: number, into: Load) {
     const cpuBefore = await cpuOf[way]?.();
+    const databaseBefore = databaseCpu();
     const start = performance.now();
     const results = await Promise.all(Array.from({ length: n }, (_, i) => stream[way](i)));
     into.walls.push(performance.now() - start);
     if (cpuBefore !== undefined) into.cpuMicros += (await cpuOf[way]!()) - cpuBefore;
+    // A reply's stream ends once its row and its bot's use count are saved: nothing of it is left to count.
+    const databaseAfter = databaseCpu();
+    if (databaseBefore !== null && databaseAfter !== null) into.databaseCpuMicros += databaseAfter - databaseBefore;
+    into.replies += n;
     for (const result of results) {
       if (result.ttft !== null) into.ttfts.push(result.ttft);
       into.tokens += result.tokens;
@@ -189,16 +200,36 @@ try {
 
   // Warm-up: connections, JIT, the first database writes.
   for (const way of WAYS)
-    await runLoad(way, 20, { ttfts: [], walls: [], errors: 0, firstError: null, tokens: 0, cpuMicros: 0 });
+    await runLoad(way, 20, {
+      ttfts: [],
+      walls: [],
+      errors: 0,
+      firstError: null,
+      tokens: 0,
+      cpuMicros: 0,
+      databaseCpuMicros: 0,
+      replies: 0,
+    });
 
   const rows: string[][] = [['', ...WAYS, 'Botty/bare', '/v1/bare', 'target', 'Botty', '/v1']];
-  const cpu = Object.fromEntries(WAYS.map((way) => [way, { micros: 0, tokens: 0 }])) as Record<
-    Way,
-    { micros: number; tokens: number }
-  >;
+  const cpu = Object.fromEntries(
+    WAYS.map((way) => [way, { micros: 0, tokens: 0, databaseMicros: 0, replies: 0 }]),
+  ) as Record<Way, { micros: number; tokens: number; databaseMicros: number; replies: number }>;
   for (const { streams: n, rounds } of LEVELS) {
     const loads = Object.fromEntries(
-      WAYS.map((way) => [way, { ttfts: [], walls: [], errors: 0, firstError: null, tokens: 0, cpuMicros: 0 }]),
+      WAYS.map((way) => [
+        way,
+        {
+          ttfts: [],
+          walls: [],
+          errors: 0,
+          firstError: null,
+          tokens: 0,
+          cpuMicros: 0,
+          databaseCpuMicros: 0,
+          replies: 0,
+        },
+      ]),
     ) as unknown as Record<Way, Load>;
     for (let round = 0; round < rounds; round += 1) {
       // Rotating the order, so none always runs right after the heaviest.
@@ -210,6 +241,8 @@ try {
     for (const way of WAYS) {
       cpu[way].micros += loads[way].cpuMicros;
       cpu[way].tokens += loads[way].tokens;
+      cpu[way].databaseMicros += loads[way].databaseCpuMicros;
+      cpu[way].replies += loads[way].replies;
     }
     const figure = (of: (load: Load) => number) => WAYS.map((way) => of(loads[way]));
     const p50 = figure((load) => percentile(load.ttfts, 50));
@@ -319,6 +352,13 @@ try {
     ...BOTTY_WAYS.map((way) => `${perToken(way).toFixed(1)} µs`),
     ...BOTTY_WAYS.map((way) => times(perToken(way) / perToken('bare relay'))),
   ]);
+  if (databaseCpu() !== null)
+    rows.push([
+      'PostgreSQL CPU per reply',
+      '',
+      '',
+      ...BOTTY_WAYS.map((way) => `${(cpu[way].databaseMicros / cpu[way].replies).toFixed(0)} µs`),
+    ]);
 
   console.log(
     `${TOKENS}-token replies from a fake model, as fast as it writes; ${availableParallelism()} CPUs shared by the` +
