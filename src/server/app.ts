@@ -11,7 +11,8 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { activitiesRoutes } from './modules/activities/activities.routes';
 import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
-import { purgeExpired } from './modules/auth/auth.service';
+import { purgeExpired, type Session } from './modules/auth/auth.service';
+import { appSessionCache } from './modules/auth/session-cache';
 import { botTransferRoutes } from './modules/bots/bot-transfer.routes';
 import { botsRoutes } from './modules/bots/bots.routes';
 import { sharingRoutes } from './modules/bots/sharing.routes';
@@ -107,7 +108,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(textSafetyPlugin);
   await app.register(openapiPlugin);
   await app.register(rateLimitPlugin, { redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix });
-  await app.register(authGuardPlugin, { db, clock });
+  const sessions = await appSessionCache<Session>(app, config, clock);
+  await app.register(authGuardPlugin, { db, clock, sessions });
   await app.register(periodicTaskPlugin, {
     name: 'purge expired sessions, e-mail links, share links and API keys',
     intervalMs: options.sweepIntervalMs ?? HOUR,
@@ -119,7 +121,7 @@ export async function buildApp(options: AppOptions) {
   });
 
   const authRateLimit = options.authRateLimit ?? perMinute(config.rateLimits.authPerMinute);
-  const authDeps = { db, mailer, config, clock, log: app.log };
+  const authDeps = { db, mailer, config, clock, log: app.log, sessions };
   const ai = createAi(config.llm, app.log);
   const storage = createStorage(config.files);
   const embeddingModel = createEmbeddingModel(config.llm, config.files.embeddingModel);
@@ -181,7 +183,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(preferencesRoutes, { deps: { db } });
       await api.register(accountRoutes, {
         prefix: '/account',
-        deps: { db, clock },
+        deps: { db, clock, sessions },
         passwordCheckLimit: authRateLimit,
       });
       const filesDeps = { db, clock, storage, limits: config.files.limits, jobs: fileJobs };

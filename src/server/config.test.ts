@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       admin: undefined,
       logLevel: 'info',
       trustedProxyHops: 0,
+      sessionCacheMs: 5000,
       web: {
         search: { provider: 'none', url: undefined, apiKey: undefined },
         fetchAllowHosts: [],
@@ -104,6 +105,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxyHops).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustedProxyHops).toBe(2);
     expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/^TRUST_PROXY: /);
+  });
+
+  it('remembers sessions for SESSION_CACHE_MS, or not at all with 0', () => {
+    expect(loadConfig({ SESSION_CACHE_MS: '0' }).sessionCacheMs).toBe(0);
+    expect(loadConfig({ SESSION_CACHE_MS: '2000' }).sessionCacheMs).toBe(2000);
+    expect(() => loadConfig({ SESSION_CACHE_MS: '-1' })).toThrow(/^SESSION_CACHE_MS: must be at least 0/);
   });
 
   it('treats blank values as unset', () => {

@@ -97,6 +97,9 @@ const envSchema = z.object({
   CHAT_FIRST_TOKEN_TIMEOUT_MS: positiveInt(30_000),
   CHAT_TOTAL_TIMEOUT_MS: positiveInt(120_000),
   CHAT_STALE_REPLY_MS: positiveInt(15_000),
+  SESSION_CACHE_MS: optionalString
+    .transform((v) => (v === undefined ? 5000 : Number(v)))
+    .pipe(z.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be at least 0')),
   LOG_LEVEL: optionalString.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
@@ -119,6 +122,8 @@ export interface Config {
   logLevel: string;
   /** How many reverse proxies in front of the server may set X-Forwarded-For. */
   trustedProxyHops: number;
+  /** How long a session read stays remembered (decision 0020); 0: read on every request. */
+  sessionCacheMs: number;
   files: FilesConfig;
   /** The largest bot file (.json, or .zip with its knowledge) an import accepts. */
   botImportMaxBytes: number;
@@ -223,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     logLevel: e.LOG_LEVEL,
     trustedProxyHops: e.TRUST_PROXY,
+    sessionCacheMs: e.SESSION_CACHE_MS,
     files: {
       dir: e.FILES_DIR,
       s3: e.S3_BUCKET

@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors';
-import { authenticate, type Session } from '../modules/auth/auth.service';
-import type { Clock } from '../lib/clock';
-import type { Db } from '../db/database';
+import { authenticate, type AuthDeps, type Session } from '../modules/auth/auth.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,7 +29,7 @@ export function sessionOf(request: FastifyRequest): Session {
 /** The id of the signed-in caller of a route declared inside `signedInRoutes`. */
 export const currentUserId = (request: FastifyRequest) => sessionOf(request).user.id;
 
-export const authGuardPlugin = fp(async (app: FastifyInstance, deps: { db: Db; clock: Clock }) => {
+export const authGuardPlugin = fp(async (app: FastifyInstance, deps: Pick<AuthDeps, 'db' | 'clock' | 'sessions'>) => {
   app.decorateRequest('session', null);
   app.decorateRequest('bearerToken', null);
   app.decorate('requireUser', async (request: FastifyRequest) => {

@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import { toActivity } from '../activities/activities.service';
 import type { Session } from '../auth/auth.service';
+import type { SessionCache } from '../auth/session-cache';
 import { toBot } from '../bots/bots.repository';
 import { toConversation } from '../chat/conversations.repository';
 import { toMessage } from '../chat/messages.repository';
@@ -16,6 +17,7 @@ import { deleteUser, findEverythingOwnedBy } from './account.repository';
 export interface AccountDeps {
   db: Db;
   clock: Clock;
+  sessions: SessionCache<Session>;
 }
 
 export async function exportAccount(deps: AccountDeps, session: Session) {
@@ -39,5 +41,6 @@ export async function deleteAccount(deps: AccountDeps, session: Session, body: D
     throw new AppError('BAD_REQUEST', ACCOUNT_MESSAGES.wrongPassword);
   }
   await deps.db.kysely.transaction().execute((tx) => deleteUser(tx, row.id));
+  await deps.sessions.forgetUser(row.id);
   return { message: ACCOUNT_MESSAGES.deleted };
 }

@@ -100,7 +100,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       app.get('/user', { schema: { tags, response: { 200: userSchema } } }, async (request) => sessionOf(request).user);
 
       app.post('/logout', { schema: { tags, response: { 200: messageResponseSchema } } }, async (request) =>
-        auth.logout(deps, request.bearerToken!),
+        auth.logout(deps, sessionOf(request), request.bearerToken!),
       );
 
       app.patch(

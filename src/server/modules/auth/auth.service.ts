@@ -14,6 +14,7 @@ import { AppError } from '../../lib/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken, newToken } from '../../lib/tokens';
 import type { Mail, Mailer } from '../../mail/mailer';
+import type { SessionCache } from './session-cache';
 import { passwordResetMail, verificationMail } from '../../mail/templates';
 import {
   findUserByEmail,
@@ -72,6 +73,7 @@ export interface AuthDeps {
   config: Pick<Config, 'appUrl' | 'emailVerificationRequired'>;
   clock: Clock;
   log: FastifyBaseLogger;
+  sessions: SessionCache<Session>;
 }
 
 export interface Session {
@@ -189,13 +191,26 @@ export async function login(deps: AuthDeps, body: LoginBody) {
   return { token, user: toUser(row) };
 }
 
-export async function authenticate(deps: Pick<AuthDeps, 'db' | 'clock'>, token: string): Promise<Session | null> {
-  const row = await findLiveSessionUser(deps.db.kysely, hashToken(token), isoNow(deps.clock));
-  return row ? { user: toUser(row), sessionId: row.session_id } : null;
+export function authenticate(
+  deps: Pick<AuthDeps, 'db' | 'clock' | 'sessions'>,
+  token: string,
+): Promise<Session | null> {
+  const tokenHash = hashToken(token);
+  return deps.sessions.get(tokenHash, async () => {
+    const row = await findLiveSessionUser(deps.db.kysely, tokenHash, isoNow(deps.clock));
+    return (
+      row && {
+        value: { user: toUser(row), sessionId: row.session_id },
+        userId: row.id,
+        expiresAt: row.session_expires_at,
+      }
+    );
+  });
 }
 
-export async function logout(deps: AuthDeps, token: string) {
+export async function logout(deps: AuthDeps, session: Session, token: string) {
   await deleteSessionByHash(deps.db.kysely, hashToken(token));
+  await deps.sessions.forgetUser(session.user.id);
   return { message: AUTH_MESSAGES.loggedOut };
 }
 
@@ -214,10 +229,12 @@ async function redeemEmailToken(
 }
 
 export async function verifyEmail(deps: AuthDeps, token: string) {
-  await deps.db.kysely.transaction().execute(async (tx) => {
+  const userId = await deps.db.kysely.transaction().execute(async (tx) => {
     const userId = await redeemEmailToken(deps, tx, 'verify_email', token, AUTH_MESSAGES.verifyInvalid);
     await updateUser(tx, userId, { emailVerified: true }, isoNow(deps.clock));
+    return userId;
   });
+  await deps.sessions.forgetUser(userId);
   return { message: AUTH_MESSAGES.verified };
 }
 
@@ -241,13 +258,15 @@ export async function forgotPassword(deps: AuthDeps, email: string) {
 
 export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
   const passwordHash = await hashPassword(body.newPassword);
-  await deps.db.kysely.transaction().execute(async (tx) => {
+  const userId = await deps.db.kysely.transaction().execute(async (tx) => {
     const userId = await redeemEmailToken(deps, tx, 'reset_password', body.token, AUTH_MESSAGES.resetInvalid);
     // Following the mailed link proves the address, so it also counts as verification.
     await updateUser(tx, userId, { passwordHash, emailVerified: true }, isoNow(deps.clock));
     await invalidateEmailTokens(tx, userId, 'reset_password', isoNow(deps.clock));
     await deleteUserSessions(tx, userId);
+    return userId;
   });
+  await deps.sessions.forgetUser(userId);
   return { message: AUTH_MESSAGES.resetDone };
 }
 
@@ -261,6 +280,7 @@ export async function changePassword(deps: AuthDeps, session: Session, body: Cha
     await updateUser(tx, row.id, { passwordHash }, isoNow(deps.clock));
     await deleteUserSessions(tx, row.id, session.sessionId);
   });
+  await deps.sessions.forgetUser(row.id);
   return { message: AUTH_MESSAGES.passwordChanged };
 }
 
@@ -280,6 +300,7 @@ export async function updateProfile(deps: AuthDeps, session: Session, body: Prof
       },
       isoNow(deps.clock),
     );
+    await deps.sessions.forgetUser(row.id);
     return toUser(row);
   } catch (err) {
     const clash = uniqueViolation(err);

@@ -18,15 +18,15 @@ export const insertSession = (
     .execute();
 
 /**
- * The user of a live session with the session's id, in one statement: every signed-in request asks it, so it
- * reads what a request needs of the user and no more (not the password hash).
+ * The user of a live session with the session's id and expiry, in one statement: every signed-in request asks
+ * it (through the session cache), so it reads what a request needs of the user and no more (not the password hash).
  */
 const liveSessionUser = preparedQuery((db, v: { tokenHash: string; now: string }) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select(USER_COLUMNS.map((column) => `users.${column}` as const))
-    .select('sessions.id as session_id')
+    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
     .where('sessions.token_hash', '=', v.tokenHash)
     .where('sessions.expires_at', '>', v.now),
 );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/dialect';
-import { expectError } from '../../../../tests/support/auth-api';
+import { currentUser, expectError, login } from '../../../../tests/support/auth-api';
 import {
   createConversation,
   deltasOf,
@@ -89,6 +89,30 @@ describe.runIf(databaseKinds.includes('postgres'))('two instances on one Postgre
     expect(text.length).toBeLessThan(words.join('').length);
     const saved = (await messagesOf(b, token, conversation.id)).at(-1)!;
     expect(saved).toMatchObject({ role: 'assistant', status: 'stopped', content: text });
+  });
+
+  it('signs out, changes passwords and profiles on every instance at once, although each remembers sessions', async () => {
+    const user = await signUp(a);
+    const other = await login(a, user.username, user.password);
+    // B remembers both sessions (SESSION_CACHE_MS, 5 s by default).
+    for (const t of [user.token, other.body.token]) expect((await currentUser(b, t)).status).toBe(200);
+
+    expect(
+      (await a.request('PATCH', '/api/auth/profile', { token: user.token, body: { fullName: 'Ada' } })).status,
+    ).toBe(200);
+    expect((await currentUser(b, user.token)).body.fullName).toBe('Ada');
+
+    const newPassword = 'another-horse-battery';
+    const changed = await a.request('POST', '/api/auth/change-password', {
+      token: user.token,
+      body: { currentPassword: user.password, newPassword },
+    });
+    expect(changed.status).toBe(200);
+    expect((await currentUser(b, other.body.token)).status).toBe(401);
+    expect((await currentUser(b, user.token)).status).toBe(200);
+
+    expect((await a.request('POST', '/api/auth/logout', { token: user.token })).status).toBe(200);
+    expect((await currentUser(b, user.token)).status).toBe(401);
   });
 
   it('counts the per-user model-call limit across instances', async () => {
