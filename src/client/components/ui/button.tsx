@@ -15,6 +15,8 @@ const buttonVariants = cva(
         outline: 'border border-input bg-background shadow-xs hover:bg-accent hover:text-accent-foreground',
         secondary: 'bg-secondary text-secondary-foreground hover:bg-secondary/80',
         ghost: 'hover:bg-accent hover:text-accent-foreground',
+        // Small actions beside content (copy, rate, rename): out of the way until pointed at.
+        quiet: 'text-muted-foreground hover:bg-accent hover:text-foreground',
         link: 'text-primary underline-offset-4 hover:underline',
       },
       size: {
@@ -22,6 +24,8 @@ const buttonVariants = cva(
         sm: 'h-11 px-3 md:h-9',
         lg: 'h-12 px-6 text-base',
         icon: 'size-11 md:size-10',
+        // Phones keep the 44 px touch target (design.md); a pointer gets a compact one.
+        'icon-sm': 'size-11 md:size-8',
       },
     },
     defaultVariants: { variant: 'default', size: 'default' },

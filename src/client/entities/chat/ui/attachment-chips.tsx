@@ -1,4 +1,5 @@
 import { AlertCircle, FileText, ImageIcon, X } from 'lucide-react';
+import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { cn } from '@/lib/cn';
 import type { PendingAttachment } from '../model/use-attachments';
@@ -48,15 +49,16 @@ export function AttachmentChips({
                 )
               )}
             </div>
-            <button
-              type="button"
+            <Button
+              variant="quiet"
+              size="icon-sm"
               aria-label={`Remove ${item.name}`}
               title="Remove"
               onClick={() => onRemove(item.key)}
-              className="flex size-7 shrink-0 items-center justify-center rounded-md text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              className="md:size-7"
             >
               <X className="size-3.5" aria-hidden="true" />
-            </button>
+            </Button>
           </li>
         );
       })}

@@ -75,8 +75,6 @@ const STATUS_NOTE: Record<Message['status'], string | null> = {
   interrupted: '(interrupted)',
 };
 
-const ICON_BUTTON = 'size-10 text-muted-foreground hover:text-foreground md:size-8';
-
 /** Scrolls a reply's source into view and lights it up for a moment. */
 function useCitations(messageId: number) {
   const [highlighted, setHighlighted] = useState<number | null>(null);
@@ -133,19 +131,12 @@ function AssistantMessage({ bot, message, onRegenerate }: AssistantMessageProps)
           <FeedbackButtons conversationId={message.conversationId} messageId={message.id} />
           {onRegenerate &&
             (cutShort ? (
-              <Button variant="outline" size="sm" className="ml-1 h-8" onClick={onRegenerate}>
+              <Button variant="outline" size="sm" className="ml-1 md:h-8" onClick={onRegenerate}>
                 <RefreshCw aria-hidden="true" />
                 Retry
               </Button>
             ) : (
-              <Button
-                variant="ghost"
-                size="icon"
-                className={ICON_BUTTON}
-                aria-label="Regenerate"
-                title="Regenerate"
-                onClick={onRegenerate}
-              >
+              <Button variant="quiet" size="icon-sm" aria-label="Regenerate" title="Regenerate" onClick={onRegenerate}>
                 <RefreshCw aria-hidden="true" />
               </Button>
             ))}

@@ -2,7 +2,6 @@ import { Check, Copy } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
-import { cn } from '@/lib/cn';
 
 const CONFIRM_MS = 2000;
 
@@ -31,9 +30,9 @@ export function CopyButton({ text, label, className }: { text: () => string; lab
 
   return (
     <Button
-      variant="ghost"
-      size="icon"
-      className={cn('size-10 text-muted-foreground hover:text-foreground md:size-8', className)}
+      variant="quiet"
+      size="icon-sm"
+      className={className}
       aria-label={copied ? 'Copied' : label}
       title={copied ? 'Copied' : label}
       onClick={() => void copy()}

@@ -8,8 +8,6 @@ import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/cn';
 import { useConversationFeedback, useRateMessage } from '../api/feedback';
 
-const iconButton = 'size-10 text-muted-foreground hover:text-foreground md:size-8';
-
 /**
  * Thumbs up or down under a reply, with an optional comment once rated. Pressing the chosen thumb again
  * removes the rating. Each rating remembers the bot version that wrote the reply (server side).
@@ -49,9 +47,9 @@ export function FeedbackButtons({ conversationId, messageId }: { conversationId:
         return (
           <Button
             key={rating}
-            variant="ghost"
-            size="icon"
-            className={cn(iconButton, pressed && 'text-primary')}
+            variant="quiet"
+            size="icon-sm"
+            className={cn(pressed && 'text-primary')}
             aria-label={label}
             title={label}
             aria-pressed={pressed}
@@ -64,9 +62,8 @@ export function FeedbackButtons({ conversationId, messageId }: { conversationId:
       })}
       {current?.rating && !commenting && (
         <Button
-          variant="ghost"
-          size="icon"
-          className={iconButton}
+          variant="quiet"
+          size="icon-sm"
           aria-label={current.comment ? `Edit comment: ${current.comment}` : 'Add a comment'}
           title={current.comment ?? 'Add a comment'}
           onClick={() => {

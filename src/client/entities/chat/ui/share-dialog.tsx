@@ -70,7 +70,7 @@ function ShareDialog({ conversationId, open, onClose }: ShareDialogProps) {
               <Label htmlFor={`${expiryId}-url`}>Link</Label>
               <div className="flex items-center gap-2">
                 <Input id={`${expiryId}-url`} readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
-                <CopyButton text={() => url} label="Copy link" className="size-11 md:size-8" />
+                <CopyButton text={() => url} label="Copy link" />
               </div>
               <p className="text-sm text-muted-foreground">
                 Copy it now: it is shown only once. Expires: {formatExpiry(link.expiresAt)}.

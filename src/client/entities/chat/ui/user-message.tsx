@@ -6,8 +6,6 @@ import { Button } from '@/components/ui/button';
 import { CopyButton } from './copy-button';
 import { MessageAttachments } from './message-attachments';
 
-const ICON_BUTTON = 'size-10 text-muted-foreground hover:text-foreground md:size-8';
-
 /** Editing a sent message in place: Enter sends the new version, Escape leaves it as it was. */
 function MessageEditor({
   initial,
@@ -72,9 +70,8 @@ function VersionSwitcher({
   return (
     <div role="group" aria-label="Message versions" className="flex items-center text-xs text-muted-foreground">
       <Button
-        variant="ghost"
-        size="icon"
-        className={ICON_BUTTON}
+        variant="quiet"
+        size="icon-sm"
         aria-label="Previous version"
         disabled={disabled || index === 0}
         onClick={() => go(index - 1)}
@@ -85,9 +82,8 @@ function VersionSwitcher({
         {index + 1}/{count}
       </span>
       <Button
-        variant="ghost"
-        size="icon"
-        className={ICON_BUTTON}
+        variant="quiet"
+        size="icon-sm"
         aria-label="Next version"
         disabled={disabled || index === count - 1}
         onClick={() => go(index + 1)}
@@ -132,9 +128,8 @@ export function UserMessage({ message, onEdit, onSwitchVersion, busy }: UserMess
           <CopyButton label="Copy your message" text={() => message.content} />
           {onEdit && (
             <Button
-              variant="ghost"
-              size="icon"
-              className={ICON_BUTTON}
+              variant="quiet"
+              size="icon-sm"
               aria-label="Edit message"
               title="Edit message"
               onClick={() => setEditing(true)}

@@ -156,7 +156,7 @@ function Snippet({ botId }: { botId: number }) {
         <code aria-label="Embed snippet" className="min-w-0 flex-1 font-mono text-sm break-all">
           {snippet}
         </code>
-        <CopyButton text={() => snippet} label="Copy snippet" className="size-11 md:size-8" />
+        <CopyButton text={() => snippet} label="Copy snippet" />
       </div>
     </Section>
   );

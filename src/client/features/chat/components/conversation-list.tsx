@@ -12,8 +12,6 @@ import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/cn';
 import { serverMessage } from '@/lib/request';
 
-const ROW_ACTION = 'size-10 text-muted-foreground hover:text-foreground md:size-8';
-
 function RenameForm({ conversation, onDone }: { conversation: Conversation; onDone: () => void }) {
   const rename = useRenameConversation();
   const [title, setTitle] = useState(conversation.title);
@@ -47,17 +45,10 @@ function RenameForm({ conversation, onDone }: { conversation: Conversation; onDo
         onKeyDown={(event) => event.key === 'Escape' && onDone()}
         className="h-10 md:h-9"
       />
-      <Button
-        type="submit"
-        variant="ghost"
-        size="icon"
-        className={ROW_ACTION}
-        aria-label="Save title"
-        disabled={rename.isPending}
-      >
+      <Button type="submit" variant="quiet" size="icon-sm" aria-label="Save title" disabled={rename.isPending}>
         <Check aria-hidden="true" />
       </Button>
-      <Button variant="ghost" size="icon" className={ROW_ACTION} aria-label="Cancel renaming" onClick={onDone}>
+      <Button variant="quiet" size="icon-sm" aria-label="Cancel renaming" onClick={onDone}>
         <X aria-hidden="true" />
       </Button>
     </form>
@@ -104,23 +95,15 @@ function ConversationRow({ conversation, active, onSelect, onDelete }: RowProps)
         )}
       >
         <Button
-          variant="ghost"
-          size="icon"
-          className={ROW_ACTION}
+          variant="quiet"
+          size="icon-sm"
           aria-label={`Rename ${title}`}
           title="Rename"
           onClick={() => setRenaming(true)}
         >
           <Pencil aria-hidden="true" />
         </Button>
-        <Button
-          variant="ghost"
-          size="icon"
-          className={ROW_ACTION}
-          aria-label={`Delete ${title}`}
-          title="Delete"
-          onClick={onDelete}
-        >
+        <Button variant="quiet" size="icon-sm" aria-label={`Delete ${title}`} title="Delete" onClick={onDelete}>
           <Trash2 aria-hidden="true" />
         </Button>
       </div>

@@ -64,7 +64,7 @@ function LinkSection({ bot, link, onLink }: { bot: Bot; link: ShareLink | null; 
         <Label htmlFor={id}>Link to {bot.name}</Label>
         <div className="flex items-center gap-2">
           <Input id={id} readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
-          <CopyButton text={() => url} label="Copy link" className="size-11 md:size-8" />
+          <CopyButton text={() => url} label="Copy link" />
         </div>
         <p className="text-sm text-muted-foreground">
           Copy it now: it is shown only once (Botty keeps only a fingerprint of it). You can make a new one at any time.

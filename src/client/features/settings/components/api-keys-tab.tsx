@@ -50,7 +50,7 @@ function Example({ model }: { model: string }) {
           >
             {baseUrl()}
           </code>
-          <CopyButton text={baseUrl} label="Copy base URL" className="size-11 md:size-8" />
+          <CopyButton text={baseUrl} label="Copy base URL" />
         </div>
       </div>
       {[curl, python].map((code) => (
@@ -76,7 +76,7 @@ function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
       </p>
       <div className="flex items-center gap-2">
         <Input readOnly value={created.key} aria-label="New API key" onFocus={(e) => e.currentTarget.select()} />
-        <CopyButton text={() => created.key} label="Copy API key" className="size-11 md:size-8" />
+        <CopyButton text={() => created.key} label="Copy API key" />
       </div>
       <Button variant="outline" className="justify-self-start" onClick={onDone}>
         I have copied it
