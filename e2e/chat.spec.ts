@@ -454,21 +454,9 @@ describe('looks', () => {
       );
       const conversation = await seedConversation(token, bot, 'Plan my week', MARKDOWN_REPLY, 'Weeknight plan');
       const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-      // design.md: touch targets at least 44 px on phones.
-      const smallTargets = () =>
-        page.evaluate(() =>
-          [...document.querySelectorAll('button, [role="button"]')].flatMap((element) => {
-            const box = element.getBoundingClientRect();
-            const shown = box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
-            return shown && (box.width < 43.5 || box.height < 43.5)
-              ? [`${element.getAttribute('aria-label') ?? element.textContent?.trim()} ${box.width}×${box.height}`]
-              : [];
-          }),
-        );
       const shots = async (name: string) => {
         await expectAccessible(page, `${name} at ${size}`);
         expect(await fits(), `${name} scrolls sideways`).toBe(true);
-        if (size === 'phone') expect(await smallTargets(), `${name}: buttons under 44 px`).toEqual([]);
         await snap(page, `${name}-${size}`);
       };
 

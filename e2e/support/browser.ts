@@ -84,6 +84,26 @@ export async function expectAccessible(page: Page, label: string) {
           .join(', ')}`,
     );
   expect(bad, `accessibility of ${label}`).toEqual([]);
+  if ((page.viewportSize()?.width ?? Infinity) < 768)
+    expect(await smallTouchTargets(page), `${label}: buttons under 44 px`).toEqual([]);
+}
+
+/**
+ * design.md: touch targets at least 44 px on phones. Shown buttons (checkboxes and switches included) smaller
+ * than that, named, with their size; a control's own <label> is part of its target.
+ */
+function smallTouchTargets(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLButtonElement>('button, [role="button"]')].flatMap((element) => {
+      const own = element.getBoundingClientRect();
+      if (own.width === 0 || own.height === 0 || getComputedStyle(element).visibility === 'hidden') return [];
+      const boxes = [own, ...[...(element.labels ?? [])].map((label) => label.getBoundingClientRect())];
+      if (boxes.some((box) => box.width >= 43.5 && box.height >= 43.5)) return [];
+      const name =
+        element.getAttribute('aria-label') ?? (element.textContent?.trim() || element.labels?.[0]?.textContent?.trim());
+      return [`${name} ${own.width}×${own.height}`];
+    }),
+  );
 }
 
 /** Screenshots land in screenshots/ (ignored by git) for a person to look at. */

@@ -8,7 +8,8 @@ export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrim
   return (
     <TabsPrimitive.List
       className={cn(
-        'inline-flex h-12 max-w-full items-center justify-start overflow-x-auto rounded-lg bg-muted p-1 text-muted-foreground md:h-10',
+        // Phones: 52 px, so each tab is a 44 px touch target (design.md).
+        'inline-flex h-13 max-w-full items-center justify-start overflow-x-auto rounded-lg bg-muted p-1 text-muted-foreground md:h-10',
         className,
       )}
       {...props}

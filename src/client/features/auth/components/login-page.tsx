@@ -164,7 +164,7 @@ export function LoginPage() {
                   onBlur={field.onBlur}
                   ref={field.ref}
                 />
-                <Label htmlFor="remember-me" className="cursor-pointer font-normal">
+                <Label htmlFor="remember-me" touchTarget className="font-normal">
                   Remember me
                 </Label>
               </div>

@@ -195,7 +195,9 @@ function SwitchRow({ control, name }: SwitchRowProps) {
       render={({ field }) => (
         <div className="flex items-center justify-between gap-4">
           <div className="grid gap-1">
-            <Label htmlFor={id}>{label}</Label>
+            <Label htmlFor={id} touchTarget>
+              {label}
+            </Label>
             <p id={`${id}-description`} className="text-sm text-muted-foreground">
               {description}
             </p>

@@ -58,7 +58,9 @@ function ExportForm({ bot, onDone }: { bot: Bot; onDone: () => void }) {
           aria-describedby={`${id}-hint`}
         />
         <div className="grid gap-1">
-          <Label htmlFor={id}>Include knowledge files</Label>
+          <Label htmlFor={id} touchTarget>
+            Include knowledge files
+          </Label>
           <p id={`${id}-hint`} className="text-sm text-muted-foreground">
             Downloads a .zip with the documents this botty has learned from, instead of a .json file.
           </p>

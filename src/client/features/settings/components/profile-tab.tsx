@@ -75,7 +75,7 @@ export function ProfileTab({ user }: { user: User }) {
                   onBlur={field.onBlur}
                   ref={field.ref}
                 />
-                <Label htmlFor="notifications-enabled" className="cursor-pointer font-normal">
+                <Label htmlFor="notifications-enabled" touchTarget className="font-normal">
                   Enable email notifications
                 </Label>
               </div>
@@ -86,7 +86,9 @@ export function ProfileTab({ user }: { user: User }) {
             <h3 className="text-base font-semibold">Preferences</h3>
             <div className="flex items-center justify-between gap-4">
               <div className="grid gap-1">
-                <Label htmlFor="dark-mode">Dark mode</Label>
+                <Label htmlFor="dark-mode" touchTarget>
+                  Dark mode
+                </Label>
                 <p id="dark-mode-hint" className="text-sm text-muted-foreground">
                   Applies at once on this device.
                 </p>
