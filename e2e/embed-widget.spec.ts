@@ -106,6 +106,15 @@ describe('the embedded chat widget', () => {
       await visible(widgetOf(page).getByText('Do you ship abroad?'));
       await visible(widgetOf(page).getByText(ANSWER));
       await visible(widgetOf(page).getByRole('list', { name: 'Sources' }).getByText('shipping-policy.txt'));
+      // Dark when the visitor's system is.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(
+        await widgetOf(page)
+          .locator('body')
+          .evaluate((body) => getComputedStyle(body).backgroundColor),
+      ).toBe('rgb(24, 24, 27)');
+      await expectAccessible(page, `host page with the widget open, dark (${label})`);
+      await snap(page, `embed-widget-dark-${label}`);
       // The widget's own close button hands focus back to the bubble.
       await widgetOf(page).getByRole('button', { name: 'Close chat' }).click();
       await visible(page.getByRole('button', { name: 'Open chat' }));

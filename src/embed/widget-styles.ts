@@ -1,12 +1,16 @@
-/** The widget page's styles, put in by its script (the page's policy allows inline styles, as the app's does). */
+/**
+ * The widget page's styles, put in by its script (the page's policy allows inline styles, as the app's does).
+ * Light or dark as the visitor's system is; buttons are 44 px touch targets (design.md).
+ */
 export const WIDGET_STYLES = `
+:root{color-scheme:light dark}
 *{box-sizing:border-box}
 html,body{height:100%;margin:0}
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#18181b;background:#fff}
 #botty-widget{display:flex;flex-direction:column;height:100%}
 header{display:flex;align-items:center;gap:8px;padding:12px 12px 12px 16px;background:#6d28d9;color:#fff}
 h1{flex:1;margin:0;font-size:16px;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.close{width:36px;height:36px;border:0;border-radius:8px;background:transparent;color:#fff;font-size:24px;line-height:1;cursor:pointer}
+.close{width:44px;height:44px;border:0;border-radius:8px;background:transparent;color:#fff;font-size:24px;line-height:1;cursor:pointer}
 .close:hover{background:rgba(255,255,255,.15)}
 .log{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:10px;background:#fafafa}
 .msg{max-width:85%;padding:8px 12px;border-radius:14px;overflow-wrap:anywhere}
@@ -24,9 +28,21 @@ h1{flex:1;margin:0;font-size:16px;font-weight:600;overflow:hidden;text-overflow:
 .pending:empty::after{content:"…";color:#71717a}
 .alert{margin:0;padding:8px 16px;background:#fef2f2;color:#991b1b;font-size:14px;border-top:1px solid #fecaca}
 form{display:flex;gap:8px;padding:12px;border-top:1px solid #e4e4e7;background:#fff}
-textarea{flex:1;resize:none;min-height:40px;max-height:120px;padding:9px 12px;border:1px solid #d4d4d8;border-radius:10px;font:inherit;color:inherit}
+textarea{flex:1;resize:none;min-height:44px;max-height:120px;padding:9px 12px;border:1px solid #d4d4d8;border-radius:10px;font:inherit;color:inherit}
 .send{padding:0 16px;border:0;border-radius:10px;background:#6d28d9;color:#fff;font:inherit;font-weight:600;cursor:pointer}
 .send:disabled{opacity:.6;cursor:default}
 :focus-visible{outline:2px solid #6d28d9;outline-offset:2px}
 header :focus-visible{outline-color:#fff}
+@media (prefers-color-scheme:dark){
+body{color:#fafafa;background:#18181b}
+.log{background:#09090b}
+.assistant{background:#18181b;border-color:#3f3f46}
+.msg pre{background:#27272a}
+.msg .sources{border-top-color:#3f3f46;color:#a1a1aa}
+.pending:empty::after{color:#a1a1aa}
+.alert{background:#450a0a;color:#fecaca;border-top-color:#7f1d1d}
+form{background:#18181b;border-top-color:#3f3f46}
+textarea{background:#09090b;border-color:#52525b}
+:focus-visible{outline-color:#a78bfa}
+}
 `;
