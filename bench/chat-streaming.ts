@@ -198,39 +198,25 @@ try {
     }
   }
 
+  const newLoad = (): Load => ({
+    ttfts: [],
+    walls: [],
+    errors: 0,
+    firstError: null,
+    tokens: 0,
+    cpuMicros: 0,
+    databaseCpuMicros: 0,
+    replies: 0,
+  });
   // Warm-up: connections, JIT, the first database writes.
-  for (const way of WAYS)
-    await runLoad(way, 20, {
-      ttfts: [],
-      walls: [],
-      errors: 0,
-      firstError: null,
-      tokens: 0,
-      cpuMicros: 0,
-      databaseCpuMicros: 0,
-      replies: 0,
-    });
+  for (const way of WAYS) await runLoad(way, 20, newLoad());
 
   const rows: string[][] = [['', ...WAYS, 'Botty/bare', '/v1/bare', 'target', 'Botty', '/v1']];
   const cpu = Object.fromEntries(
     WAYS.map((way) => [way, { micros: 0, tokens: 0, databaseMicros: 0, replies: 0 }]),
   ) as Record<Way, { micros: number; tokens: number; databaseMicros: number; replies: number }>;
   for (const { streams: n, rounds } of LEVELS) {
-    const loads = Object.fromEntries(
-      WAYS.map((way) => [
-        way,
-        {
-          ttfts: [],
-          walls: [],
-          errors: 0,
-          firstError: null,
-          tokens: 0,
-          cpuMicros: 0,
-          databaseCpuMicros: 0,
-          replies: 0,
-        },
-      ]),
-    ) as unknown as Record<Way, Load>;
+    const loads = Object.fromEntries(WAYS.map((way) => [way, newLoad()])) as Record<Way, Load>;
     for (let round = 0; round < rounds; round += 1) {
       // Rotating the order, so none always runs right after the heaviest.
       for (let k = 0; k < WAYS.length; k += 1) {

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { abortedWhenGone } from './client-gone';
+import { takeOverResponse } from './streamed-response';
 
 export interface NdjsonStream<T> {
   send(item: T): void;
@@ -14,17 +15,10 @@ export interface NdjsonStream<T> {
  * knows the request was accepted before the first result.
  */
 export function openNdjson<T>(reply: FastifyReply): NdjsonStream<T> {
-  reply.hijack();
-  const res = reply.raw;
-  // Keeps the headers set by hooks (security headers, rate-limit counts), which hijacking would drop.
-  for (const [name, value] of Object.entries(reply.getHeaders())) {
-    if (value !== undefined) res.setHeader(name, value);
-  }
-  res.writeHead(200, {
+  const res = takeOverResponse(reply, {
     'content-type': 'application/x-ndjson; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
     'x-accel-buffering': 'no',
-    connection: 'close',
   });
   res.flushHeaders();
   const writable = () => !res.writableEnded && !res.destroyed;

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { Server, Socket } from 'node:net';
+import { takeOverResponse } from '../../lib/streamed-response';
 
 /** Often enough that proxies and load balancers with a 30-60 s idle timeout keep a slow reply's connection. */
 export const SSE_HEARTBEAT_MS = 15_000;
@@ -25,24 +25,11 @@ export interface SseChannel {
  * writes anything.
  */
 export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): SseChannel {
-  reply.hijack();
-  const res = reply.raw;
-  // Keeps the headers set by hooks (security headers, rate-limit counts), which hijacking would drop.
-  for (const [name, value] of Object.entries(reply.getHeaders())) {
-    if (value !== undefined) res.setHeader(name, value);
-  }
-  res.writeHead(200, {
+  const res = takeOverResponse(reply, {
     'content-type': 'text/event-stream; charset=utf-8',
     // no-transform: a compressing proxy would hold events back; X-Accel-Buffering: nginx would too.
     'cache-control': 'no-cache, no-transform',
     'x-accel-buffering': 'no',
-  });
-  // The connection stays open for the client's next request (no new connection, or TLS handshake, per
-  // message). Except once the server is closing: a stream that ends then (its reply stopped by the shutdown)
-  // would otherwise leave an idle connection that holds the close for the keep-alive timeout.
-  const socket = res.socket;
-  res.once('finish', () => {
-    if (socket && !(socket as Socket & { server?: Server }).server?.listening) socket.end();
   });
 
   const writable = () => !res.writableEnded && !res.destroyed;
