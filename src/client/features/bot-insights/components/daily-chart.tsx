@@ -42,6 +42,9 @@ export function DailyChart({ perDay }: { perDay: Insights['perDay'] }) {
           scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
           axes: [{ stroke: 'currentColor' }, { stroke: 'currentColor', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500] }],
           series: [{}, ...SERIES.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
+          // The legend names the lines; values under a pointer (the live legend) read "--" until one hovers,
+          // which phones never do. The numbers are in the table below.
+          legend: { live: false },
         },
         [days, ...SERIES.map((s) => perDay.map((d) => d[s.key]))],
         element,
