@@ -14,6 +14,7 @@ export const CHAT_MESSAGES = {
   botInactive: 'This botty is inactive. Activate it to chat.',
   wrongBot: 'This conversation is with another botty.',
   replyRunning: 'A reply is already being written in this conversation. Stop it or wait for it to finish.',
+  conversationChanged: 'The conversation changed while your message was being sent. Please send it again.',
   nothingToRegenerate: 'There is no message to reply to yet.',
   conversationDeleted: 'Conversation deleted',
   onlyUserMessagesEdit: 'Only your own messages can be edited.',

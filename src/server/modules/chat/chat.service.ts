@@ -311,13 +311,16 @@ async function saveUserMessage(
   const history = m.contextWindow === undefined || m.replaces ? undefined : contextFromRecent(recent, window);
   if (history) m.onHistory?.(history);
   if (m.replaces) await deactivateFrom(tx, conversationId, m.replaces.id);
-  const { row, replyId, versions } = await insertMessageTouching(
+  const inserted = await insertMessageTouching(
     tx,
     kind,
     { conversationId, parentId, role: 'user', content: m.content, status: 'complete', fileIds: ids },
     at,
     m.withReply ? bot.id : undefined,
   );
+  // Another message took the parent's place meanwhile (PostgreSQL; see insertAtBranchEnd): nothing is saved.
+  if (!inserted) throw new AppError('CONFLICT', CHAT_MESSAGES.conversationChanged);
+  const { row, replyId, versions } = inserted;
   // A visitor's chat with a shared bot is theirs alone: its owner's history does not hear of it.
   if (!last && m.userId === bot.userId) await recordActivity(tx, { userId: bot.userId, type: 'chat_started', bot, at });
   const [message] = versions

@@ -8,6 +8,7 @@ import {
   findLastMessages,
   findMessage,
   insertMessage,
+  insertMessageTouching,
   MESSAGE_COLUMNS,
 } from './messages.repository';
 
@@ -64,4 +65,33 @@ describe.each(databaseKinds)('message rows on %s', (kind) => {
     expect(memory.map((row) => Object.keys(row).sort())).toEqual(Array(4).fill([...CONTEXT_COLUMNS].sort()));
     expect(memory.map((row) => row.content)).toEqual(['Which?', 'This.', 'Which?', 'This.']);
   });
+
+  it.runIf(kind === 'postgres')(
+    'save a user message only at the end of the active branch, so a parent read earlier cannot fork it',
+    async () => {
+      const now = new Date().toISOString();
+      const db = t.db.kysely;
+      const conversation = await insertConversation(db, { ...owner, title: 'Race', titleSource: 'user' }, now);
+      const message = (parentId: number | null, content: string) => ({
+        conversationId: conversation.id,
+        parentId,
+        role: 'user' as const,
+        content,
+        status: 'complete' as const,
+      });
+      const first = await insertMessageTouching(db, kind, message(null, 'First'), now);
+      expect(first?.row.content).toBe('First');
+      // Both read "no message yet" (null) or "First" as the end; only the first to save wins.
+      expect(await insertMessageTouching(db, kind, message(null, 'Also first'), now)).toBeNull();
+      const second = await insertMessageTouching(db, kind, message(first!.row.id, 'Second'), now, owner.botId);
+      expect(second?.replyId).toBeDefined();
+      expect(await insertMessageTouching(db, kind, message(first!.row.id, 'Also second'), now, owner.botId)).toBeNull();
+      const rows = await db
+        .selectFrom('messages')
+        .select('content')
+        .where('conversation_id', '=', conversation.id)
+        .execute();
+      expect(rows.map((row) => row.content).sort()).toEqual(['', 'First', 'Second']);
+    },
+  );
 });

@@ -220,13 +220,63 @@ const touching = (db: Executor, v: MessageValues) =>
     touchConversationQuery(qc, v.conversationId, v.now).returning('id'),
   ) as unknown as QueryCreator<Database>;
 
-const insertTouchingPg = preparedQuery((db, v: MessageValues) => insertMessageQuery(touching(db, v), v));
+/**
+ * PostgreSQL: a user message inserted at the end of the active branch only while `parentId` still is its end
+ * (an edit's place is freed by deactivateFrom first): the message's parent was read before (the model's memory,
+ * possibly before the conversation's reply lock), and two messages on the same parent would fork the branch.
+ * No row when it is no longer the end. The owner's id comes with the conversation's row.
+ */
+const insertAtBranchEnd = (db: QueryCreator<Database>, v: MessageValues) =>
+  db
+    .insertInto('messages')
+    .columns([
+      'conversation_id',
+      'parent_id',
+      'role',
+      'content',
+      'status',
+      'created_at',
+      'updated_at',
+      'file_ids',
+      'user_id',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('conversations')
+        .select((s) => [
+          'conversations.id',
+          s.val(v.parentId).as('parent_id'),
+          s.val(v.role).as('role'),
+          s.val(v.content).as('content'),
+          s.val(v.status).as('status'),
+          s.val(v.now).as('created_at'),
+          s.val(v.now).as('updated_at'),
+          s.val(v.fileIds).as('file_ids'),
+          'conversations.user_id',
+        ])
+        .where('conversations.id', '=', v.conversationId)
+        .where((w) =>
+          w.not(
+            w.exists(
+              w
+                .selectFrom('messages as later')
+                .select('later.id')
+                .whereRef('later.conversation_id', '=', 'conversations.id')
+                .where('later.active', '=', true)
+                .where('later.id', '>', sql<number>`coalesce(${v.parentId}::integer, 0)`),
+            ),
+          ),
+        ),
+    )
+    .returning(MESSAGE_COLUMNS);
+
+const insertTouchingPg = preparedQuery((db, v: MessageValues) => insertAtBranchEnd(touching(db, v), v));
 
 const insertWithReplyPg = preparedQuery((db, v: ReplyValues) => {
   const reply = messageValues(newReply(0, 0, 0), '');
   return (
     touching(db, v)
-      .with('question', (qc) => insertMessageQuery(qc, v))
+      .with('question', (qc) => insertAtBranchEnd(qc, v))
       .with('reply', (qc) =>
         qc
           .insertInto('messages')
@@ -279,7 +329,9 @@ const insertWithReplyPg = preparedQuery((db, v: ReplyValues) => {
  * insertMessage that also marks the conversation active at `now` and, given `replyOfBot`, saves the reply's row
  * (newReply) after it. On PostgreSQL one statement (data-modifying CTEs): each is a round trip less on the way
  * to a reply's first token. The reply is inserted from the message's RETURNING row, so its id is drawn after
- * the message's and it sorts after it. SQLite has no such CTEs and no round trips.
+ * the message's and it sorts after it. SQLite has no such CTEs and no round trips. Null on PostgreSQL when
+ * `m.parentId` is no longer the end of the active branch (insertAtBranchEnd); SQLite's callers read the parent
+ * in the same transaction, which no other writer can enter.
  */
 export async function insertMessageTouching(
   db: Executor,
@@ -287,12 +339,16 @@ export async function insertMessageTouching(
   m: NewMessage,
   now: string,
   replyOfBot?: number,
-): Promise<{ row: MessageRow; replyId?: number; versions?: VersionsByParent }> {
+): Promise<{ row: MessageRow; replyId?: number; versions?: VersionsByParent } | null> {
   const v = messageValues(m, now);
   if (kind === 'postgres') {
-    if (replyOfBot === undefined) return { row: (await insertTouchingPg(db, v))[0]! };
+    if (replyOfBot === undefined) {
+      const [row] = await insertTouchingPg(db, v);
+      return row ? { row } : null;
+    }
     const [inserted] = await insertWithReplyPg(db, { ...v, botId: replyOfBot });
-    const { reply_id: replyId, earlier_versions: earlier, ...row } = inserted!;
+    if (!inserted) return null;
+    const { reply_id: replyId, earlier_versions: earlier, ...row } = inserted;
     const versions = new Map([[parentKey(row.parent_id), [...(earlier ?? []), row.id]]]);
     return { row, replyId, versions };
   }
