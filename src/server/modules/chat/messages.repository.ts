@@ -220,6 +220,26 @@ const touching = (db: Executor, v: MessageValues) =>
     touchConversationQuery(qc, v.conversationId, v.now).returning('id'),
   ) as unknown as QueryCreator<Database>;
 
+/** INSERT … SELECT of a message: the columns every new message fills, then its own (files, or the bot's version). */
+const INSERTED_COLUMNS = [
+  'conversation_id',
+  'parent_id',
+  'user_id',
+  'role',
+  'content',
+  'status',
+  'created_at',
+  'updated_at',
+] as const;
+/** The values of INSERTED_COLUMNS that the caller gives, in their order, after the first three. */
+const insertedValues = (v: Pick<MessageValues, 'role' | 'content' | 'status' | 'now'>) => [
+  sql.val(v.role).as('role'),
+  sql.val(v.content).as('content'),
+  sql.val(v.status).as('status'),
+  sql.val(v.now).as('created_at'),
+  sql.val(v.now).as('updated_at'),
+];
+
 /**
  * PostgreSQL: a user message inserted at the end of the active branch only while `parentId` still is its end
  * (an edit's place is freed by deactivateFrom first): the message's parent was read before (the model's memory,
@@ -229,30 +249,16 @@ const touching = (db: Executor, v: MessageValues) =>
 const insertAtBranchEnd = (db: QueryCreator<Database>, v: MessageValues) =>
   db
     .insertInto('messages')
-    .columns([
-      'conversation_id',
-      'parent_id',
-      'role',
-      'content',
-      'status',
-      'created_at',
-      'updated_at',
-      'file_ids',
-      'user_id',
-    ])
+    .columns([...INSERTED_COLUMNS, 'file_ids'])
     .expression((eb) =>
       eb
         .selectFrom('conversations')
         .select((s) => [
           'conversations.id',
           s.val(v.parentId).as('parent_id'),
-          s.val(v.role).as('role'),
-          s.val(v.content).as('content'),
-          s.val(v.status).as('status'),
-          s.val(v.now).as('created_at'),
-          s.val(v.now).as('updated_at'),
-          s.val(v.fileIds).as('file_ids'),
           'conversations.user_id',
+          ...insertedValues(v),
+          s.val(v.fileIds).as('file_ids'),
         ])
         .where('conversations.id', '=', v.conversationId)
         .where((w) =>
@@ -273,37 +279,23 @@ const insertAtBranchEnd = (db: QueryCreator<Database>, v: MessageValues) =>
 const insertTouchingPg = preparedQuery((db, v: MessageValues) => insertAtBranchEnd(touching(db, v), v));
 
 const insertWithReplyPg = preparedQuery((db, v: ReplyValues) => {
-  const reply = messageValues(newReply(0, 0, 0), '');
+  const reply = messageValues(newReply(0, 0, 0), v.now);
   return (
     touching(db, v)
       .with('question', (qc) => insertAtBranchEnd(qc, v))
       .with('reply', (qc) =>
         qc
           .insertInto('messages')
-          .columns([
-            'conversation_id',
-            'parent_id',
-            'role',
-            'content',
-            'status',
-            'created_at',
-            'updated_at',
-            'bot_version',
-            'user_id',
-          ])
+          .columns([...INSERTED_COLUMNS, 'bot_version'])
           .expression((eb) =>
             eb
               .selectFrom('question')
               .select((s) => [
                 'question.conversation_id',
                 'question.id',
-                s.val(reply.role).as('role'),
-                s.val(reply.content).as('content'),
-                s.val(reply.status).as('status'),
-                s.val(v.now).as('created_at'),
-                s.val(v.now).as('updated_at'),
-                s.selectFrom('bots').select('version').where('id', '=', v.botId).as('bot_version'),
                 'question.user_id',
+                ...insertedValues(reply),
+                s.selectFrom('bots').select('version').where('id', '=', v.botId).as('bot_version'),
               ]),
           )
           .returning('id'),
