@@ -64,6 +64,34 @@ export function duplicateRedis(
   );
 }
 
+/** How long a subscription may delay start-up when Redis is slow or away; it is retried on reconnection. */
+const SUBSCRIBE_WAIT_MS = 2000;
+
+/**
+ * A subscriber connection (a second one: subscribing ties a connection up) to `channel`, handing each message to
+ * `onMessage`, subscribed again on every reconnection since ioredis does not retry a subscription that failed
+ * while Redis was away. Waits for the first subscription at most SUBSCRIBE_WAIT_MS.
+ */
+export async function subscribeChannel(
+  redis: Redis,
+  options: {
+    log: FastifyBaseLogger;
+    name: string;
+    channel: string;
+    onMessage: (message: string) => void;
+    onError: (err: unknown) => void;
+  },
+): Promise<Redis> {
+  const subscriber = duplicateRedis(redis, { log: options.log, name: options.name });
+  subscriber.on('message', (_channel: string, message: string) => options.onMessage(message));
+  let subscribed: Promise<unknown> = Promise.resolve();
+  subscriber.on('ready', () => {
+    subscribed = subscriber.subscribe(options.channel).catch(options.onError);
+  });
+  if (await whenReady(subscriber, SUBSCRIBE_WAIT_MS)) await subscribed;
+  return subscriber;
+}
+
 /** True once the connection is ready; false at its first error or after `ms`, whichever comes first. */
 export function whenReady(redis: Redis, ms: number): Promise<boolean> {
   if (redis.status === 'ready') return Promise.resolve(true);

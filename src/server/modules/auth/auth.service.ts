@@ -14,7 +14,6 @@ import { AppError } from '../../lib/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken, newToken } from '../../lib/tokens';
 import type { Mail, Mailer } from '../../mail/mailer';
-import type { SessionCache } from './session-cache';
 import { passwordResetMail, verificationMail } from '../../mail/templates';
 import {
   findUserByEmail,
@@ -42,6 +41,7 @@ import {
   findLiveSessionUser,
   insertSession,
 } from './sessions.repository';
+import type { SessionCache } from './session-cache';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

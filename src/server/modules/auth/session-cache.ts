@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Clock } from '../../lib/clock';
-import { connectRedis, duplicateRedis, redisFallbackLog, whenReady } from '../../lib/redis';
+import { connectRedis, redisFallbackLog, subscribeChannel } from '../../lib/redis';
 
 /** Sessions remembered at most; past that the oldest go first (one entry is a few hundred bytes). */
 const MAX_ENTRIES = 10_000;
@@ -86,9 +86,6 @@ export function sessionCache<T>(options: {
   };
 }
 
-/** How long the subscription to other instances' notices may delay start-up when Redis is slow or away. */
-const SUBSCRIBE_WAIT_MS = 2000;
-
 /**
  * The app's session cache: with REDIS_URL, forgetUser is published on a channel every instance listens to. When
  * Redis is away a notice is lost (logged once), and the cache's lifetime bounds what that leaves stale.
@@ -103,21 +100,21 @@ export async function appSessionCache<T>(
   const redis = await connectRedis(config.redisUrl, { log: app.log, name: 'sessions' });
   const channel = `${config.redisKeyPrefix}sessions-changed`;
   const fallback = redisFallbackLog(app.log, 'the session cache');
-  const subscriber = duplicateRedis(redis, { log: app.log, name: 'sessions-changed' });
-  let subscribed: Promise<unknown> = Promise.resolve();
-  // On every (re)connection: ioredis does not retry a subscription that failed while Redis was away.
-  subscriber.on('ready', () => {
-    subscribed = subscriber.subscribe(channel).catch(fallback.failed);
+  let forgetHere: ((userId: number) => void) | undefined;
+  const subscriber = await subscribeChannel(redis, {
+    log: app.log,
+    name: 'sessions-changed',
+    channel,
+    onMessage: (userId) => forgetHere?.(Number(userId)),
+    onError: fallback.failed,
   });
-  if (await whenReady(subscriber, SUBSCRIBE_WAIT_MS)) await subscribed;
   app.addHook('onClose', async () => {
     subscriber.disconnect();
     redis.disconnect();
   });
   return sessionCache<T>({
     ...base,
-    onRemoteForget: (listener) =>
-      subscriber.on('message', (_channel: string, userId: string) => listener(Number(userId))),
+    onRemoteForget: (listener) => (forgetHere = listener),
     async publishForget(userId) {
       try {
         await redis.publish(channel, String(userId));

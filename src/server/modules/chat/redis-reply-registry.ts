@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import { duplicateRedis, redisFallbackLog, whenReady } from '../../lib/redis';
+import { redisFallbackLog, subscribeChannel } from '../../lib/redis';
 import type { ReplyRegistry } from './reply-registry';
 
 // Renews the lock for its owner only; retakes it when it expired while Redis was away (or was never taken
@@ -16,9 +16,6 @@ return 0`;
 const STOP = `if redis.call('exists', KEYS[1]) == 0 then return 0 end
 redis.call('publish', ARGV[1], ARGV[2])
 return 1`;
-
-/** How long a subscription to Stop may delay start-up when Redis is slow or away; it is retried later. */
-const SUBSCRIBE_WAIT_MS = 2000;
 
 export interface RedisReplyRegistryOptions {
   /** Names this instance in the lock's value, so an operator can see who runs a reply. */
@@ -50,16 +47,13 @@ export async function redisReplyRegistry(redis: Redis, options: RedisReplyRegist
   const fallback = redisFallbackLog(log, 'the reply registry');
   const running = new Map<number, RunningReply>();
 
-  const subscriber = duplicateRedis(redis, { log, name: 'reply-stop' });
-  subscriber.on('message', (_channel: string, conversationId: string) => {
-    running.get(Number(conversationId))?.controller.abort();
+  const subscriber = await subscribeChannel(redis, {
+    log,
+    name: 'reply-stop',
+    channel: stopChannel,
+    onMessage: (conversationId) => running.get(Number(conversationId))?.controller.abort(),
+    onError: fallback.failed,
   });
-  let subscribed: Promise<unknown> = Promise.resolve();
-  // On every (re)connection: ioredis does not retry a subscription that failed while Redis was away.
-  subscriber.on('ready', () => {
-    subscribed = subscriber.subscribe(stopChannel).catch(fallback.failed);
-  });
-  if (await whenReady(subscriber, SUBSCRIBE_WAIT_MS)) await subscribed;
 
   let renewal: NodeJS.Timeout | undefined;
   async function renewLocks() {
