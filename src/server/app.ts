@@ -23,7 +23,7 @@ import { insightsRoutes } from './modules/insights/insights.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
 import { indexNewMessages, markInterruptedReplies, SEARCH_INDEX_MS } from './modules/chat/chat.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
-import { replySharing } from './modules/chat/reply-sharing';
+import { replySharing } from './modules/replies/reply-sharing';
 import { createEmbeddings } from './modules/files/embeddings';
 import { createFileJobs, DEFAULT_FILE_JOBS, type FileJobsOptions } from './modules/files/file-jobs';
 import { filesRoutes } from './modules/files/files.routes';

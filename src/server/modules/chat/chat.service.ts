@@ -82,10 +82,10 @@ import {
   type ReplyContext,
   type ReplyContextInput,
   type ReplyContextProvider,
-} from './reply-context';
+} from '../replies/reply-context';
 import { findReplyConversation } from './reply-conversation';
-import type { ReplyEvents } from './reply-events';
-import type { ReplyClaim, ReplyRegistry } from './reply-registry';
+import type { ReplyEvents } from '../replies/reply-events';
+import type { ReplyClaim, ReplyRegistry } from '../replies/reply-registry';
 import { findMessageTexts, findSearchHits, highlight, indexMessages, searchTermsOf } from './search.repository';
 
 export interface ChatDeps {

@@ -15,7 +15,7 @@ import { currentUserId } from '../../plugins/auth-guard';
 import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as chat from './chat.service';
-import { parseReplyEventId } from './reply-events';
+import { parseReplyEventId } from '../replies/reply-events';
 import { openSse, type SseEvent } from './sse';
 
 export interface RepliesRoutesOptions {

@@ -1,6 +1,6 @@
 import { buffer } from 'node:stream/consumers';
-import type { ReplyContextProvider } from '../chat/reply-context';
-import { addSource } from '../chat/reply-context';
+import type { ReplyContextProvider } from '../replies/reply-context';
+import { addSource } from '../replies/reply-context';
 import { formatByMediaType } from './file-formats';
 import { findOwnedFile } from './files.repository';
 import { searchChunks, type RetrievalDeps } from './retrieval';

@@ -25,7 +25,7 @@ import {
   newReplyContext,
   offlineReplyWithSources,
   type ReplyContextProvider,
-} from '../chat/reply-context';
+} from '../replies/reply-context';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import type { SafeDownload } from '../web/safe-fetch';
 import { invalidRequest, modelNotFound, upstreamError } from './openai-errors';

@@ -6,7 +6,7 @@ import {
   type ReplyContext,
   type ReplyContextInput,
   type ReplyContextProvider,
-} from '../chat/reply-context';
+} from '../replies/reply-context';
 import type { WebResearch } from './web-research';
 import { createWebTools, SEARCH_NOT_CONFIGURED } from './web-tools';
 
