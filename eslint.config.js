@@ -1,5 +1,7 @@
 // The import rules of docs/architecture are enforced here, not kept by memory:
-// shared ← server, shared ← client; inside the client app → features → entities → components/lib.
+// shared ← server, shared ← client; inside the client app → features → entities → components/lib;
+// inside the server (decision 0021) a route calls its own module's services, a module reaches another
+// only through that module's service, and a repository never calls a service.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -19,6 +21,47 @@ const upwards = (layer, banned) => ({
   message: `${layer} must not import from higher layers (${banned.join(', ')}).`,
 });
 const restrict = (...patterns) => ['error', { patterns }];
+
+// Which database engine runs (`db.kind`) is decided under src/server/db/ and in repositories, nowhere else.
+const engineChoice = [
+  "MemberExpression[property.name='kind'][object.name='db']",
+  "MemberExpression[property.name='kind'][object.property.name='db']",
+  "VariableDeclarator[init.name='db'] > ObjectPattern > Property[key.name='kind']",
+  "VariableDeclarator[init.property.name='db'] > ObjectPattern > Property[key.name='kind']",
+  "TSTypeReference[typeName.name='DatabaseKind']",
+].map((selector) => ({
+  selector,
+  message:
+    'Only src/server/db/ and repositories choose by database engine; give the repository the Db and let it choose.',
+}));
+
+// Server modules: src/server/modules/<module>/. The rules ban values (functions, constants); `import type`
+// of a row or domain type from another module's repository or service stays allowed.
+const modules = readdirSync(new URL('./src/server/modules', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const role = (roles) => `[^/]+\\.(?:${roles})(?:\\.[jt]s)?$`;
+// Another module's file, seen from src/server/modules/<module>/: ../<other>/… or …/modules/<other>/….
+const otherModule = (module, roles) => ({
+  regex: `^(?:\\.\\./|.*/modules/)(?!${module}/)[^./][^/]*/(?:[^/]+/)*${role(roles)}`,
+  allowTypeImports: true,
+});
+const serverLayer = (module) => ({
+  routes: {
+    ...otherModule(module, 'service|repository'),
+    message: "A route calls only its own module's services; cross-module needs go through its own service.",
+  },
+  rest: {
+    ...otherModule(module, 'repository'),
+    message:
+      "Cross-module needs go through the other module's service (export a small function there that calls its repository).",
+  },
+  repositories: {
+    regex: `(?:^|/)${role('service')}`,
+    allowTypeImports: true,
+    message: 'A repository never calls a service; pass what it needs as arguments, or move the logic up.',
+  },
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'coverage/**'] },
@@ -79,6 +122,34 @@ export default tseslint.config(
       ),
     },
   })),
+  {
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/db/**', 'src/server/**/*.repository.ts', 'src/server/**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...engineChoice] },
+  },
+  // Server layering, per module (tests are exempt: they may set up any module's rows directly).
+  ...modules.flatMap((module) => {
+    const dir = `src/server/modules/${module}`;
+    const rules = serverLayer(module);
+    const tests = [`${dir}/**/*.test.ts`];
+    return [
+      {
+        files: [`${dir}/**/*.routes.ts`],
+        ignores: tests,
+        rules: { 'no-restricted-imports': restrict(clientOrServer[0], rules.routes) },
+      },
+      {
+        files: [`${dir}/**/*.repository.ts`],
+        ignores: tests,
+        rules: { 'no-restricted-imports': restrict(clientOrServer[0], rules.repositories) },
+      },
+      {
+        files: [`${dir}/**/*.ts`],
+        ignores: [...tests, `${dir}/**/*.routes.ts`, `${dir}/**/*.repository.ts`],
+        rules: { 'no-restricted-imports': restrict(clientOrServer[0], rules.rest) },
+      },
+    ];
+  }),
   {
     files: ['**/*.test.ts', 'tests/**', 'e2e/**', 'bench/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
