@@ -177,8 +177,10 @@ export async function buildApp(options: AppOptions) {
       await api.register(feedbackRoutes, { deps: { db, clock } });
       await api.register(insightsRoutes, { deps: { db, clock } });
       const modelCallRateLimit = options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute);
-      await api.register(trainingRoutes, { deps: { ai, timeouts: chatTimeouts }, modelCallRateLimit });
-      await api.register(evaluationsRoutes, { deps: { db, clock, ai, timeouts: chatTimeouts }, modelCallRateLimit });
+      // Training previews and evaluations answer through the chat's pipeline: the bot people get is the one tested.
+      const replyPipeline = { ai, timeouts: chatTimeouts, contextProviders };
+      await api.register(trainingRoutes, { deps: { db, ...replyPipeline }, modelCallRateLimit });
+      await api.register(evaluationsRoutes, { deps: { db, clock, ...replyPipeline }, modelCallRateLimit });
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(preferencesRoutes, { deps: { db } });
       await api.register(accountRoutes, {

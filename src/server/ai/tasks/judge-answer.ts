@@ -2,6 +2,7 @@ import { generateObject } from 'ai';
 import { z } from 'zod';
 import { purposeLabel } from '@shared/bots/purposes';
 import type { BotSnapshot } from '@shared/contracts/bot-versions';
+import type { Source } from '@shared/contracts/chat';
 import type { Ai, Model } from '../providers';
 import { extractJsonObject } from './generate-prompt';
 
@@ -11,7 +12,7 @@ export const JUDGE_TIMEOUT_MS = 30_000;
 export const JUDGE_INSTRUCTIONS = `You judge the answers of an AI assistant to its test questions.
 Reply with one JSON object and nothing else, exactly of this shape:
 {"verdict": "pass", "reason": "..."}
-- verdict: "pass" when the answer responds to the question, serves the assistant's purpose and description, and meets the user's expectation when one is given; otherwise "fail".
+- verdict: "pass" when the answer responds to the question, serves the assistant's purpose and description, and meets the user's expectation when one is given; otherwise "fail". When sources are listed, an answer that contradicts them or cites a number that is not listed fails.
 - reason: one short sentence saying why.`;
 
 const verdictSchema = z.object({ verdict: z.enum(['pass', 'fail']), reason: z.string() });
@@ -21,17 +22,25 @@ export interface JudgeCase {
   bot: Pick<BotSnapshot, 'name' | 'description' | 'purpose'>;
   query: string;
   answer: string;
+  /** The numbered sources the answer was given (knowledge passages, web pages), which it may cite as [n]. */
+  sources?: readonly Pick<Source, 'n' | 'title' | 'snippet'>[];
   /** What the user said they expected from an answer to this query (Train step notes). */
   expectation?: string;
 }
 
-function describeCase({ bot, query, answer, expectation }: JudgeCase): string {
+function describeCase({ bot, query, answer, sources = [], expectation }: JudgeCase): string {
   return [
     `Assistant: ${bot.name}`,
     `Description: ${bot.description}`,
     `Purpose: ${purposeLabel(bot.purpose)}`,
     `Question: ${query}`,
     ...(expectation ? [`The user expects: ${expectation}`] : []),
+    ...(sources.length
+      ? [
+          'Sources the assistant was given (it cites them as [n]):',
+          ...sources.map((s) => `[${s.n}] ${s.title}: ${s.snippet}`),
+        ]
+      : []),
     'Answer:',
     answer,
   ].join('\n');

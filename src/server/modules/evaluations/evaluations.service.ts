@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { BotSnapshot } from '@shared/contracts/bot-versions';
 import type {
   Evaluation,
   EvaluationEvent,
@@ -9,7 +8,7 @@ import type {
 } from '@shared/contracts/evaluations';
 import { EVALUATION_MESSAGES } from '@shared/contracts/evaluations';
 import type { Ai, Model } from '../../ai/providers';
-import { ChatReplyError, CHAT_ERRORS, type ChatTimeouts } from '../../ai/tasks/chat-reply';
+import { ChatReplyError, CHAT_ERRORS } from '../../ai/tasks/chat-reply';
 import { judgeAnswer } from '../../ai/tasks/judge-answer';
 import type { Db } from '../../db/database';
 import { isoIn, isoNow, type Clock } from '../../lib/clock';
@@ -17,6 +16,8 @@ import { AppError } from '../../lib/errors';
 import { snapshotOf } from '../bots/bot-snapshot';
 import { requireOwnedBot } from '../bots/bots.service';
 import { getVersion } from '../bots/versions.service';
+import type { ReplyingBot } from '../replies/reply-context';
+import type { ReplyPipelineDeps } from '../replies/reply-pipeline';
 import { answerQuery } from '../training/training.service';
 import {
   deleteEvaluation,
@@ -29,11 +30,9 @@ import {
   markStaleEvaluations,
 } from './evaluations.repository';
 
-export interface EvaluationsDeps {
+export interface EvaluationsDeps extends ReplyPipelineDeps {
   db: Db;
   clock: Clock;
-  ai: Ai;
-  timeouts: ChatTimeouts;
 }
 
 /** Longer than one answer and one verdict can take, so only a dead instance's evaluation looks stale. */
@@ -68,6 +67,8 @@ export async function startEvaluation(
   const version = body.version ?? bot.version;
   const snapshot =
     version === bot.version ? snapshotOf(bot) : (await getVersion(deps, userId, botId, version)).snapshot;
+  // The version's settings with the bot's knowledge files, which are not versioned: what the chat would answer.
+  const answering: ReplyingBot = { ...snapshot, id: bot.id, userId: bot.userId };
   const { model } = deps.ai;
   if (!model) throw new AppError('UNAVAILABLE', EVALUATION_MESSAGES.offline);
   const queries = bot.exampleQueries;
@@ -92,7 +93,7 @@ export async function startEvaluation(
         if (signal.aborted) break;
         const result = await evaluateQuery(
           { ...deps, ai: { ...deps.ai, model }, log },
-          snapshot,
+          answering,
           { index, query, expectation: expectations.get(query) },
           signal,
         );
@@ -108,19 +109,20 @@ export async function startEvaluation(
 
 async function evaluateQuery(
   deps: EvaluationsDeps & { ai: Ai & { model: Model }; log: FastifyBaseLogger },
-  bot: BotSnapshot,
+  bot: ReplyingBot,
   { index, query, expectation }: { index: number; query: string; expectation: string | undefined },
   signal: AbortSignal,
 ): Promise<EvaluationResult> {
   const none = { index, query, answer: null, verdict: null, reason: null };
-  let answer: string;
+  let answered: Awaited<ReturnType<typeof answerQuery>>;
   try {
-    answer = await answerQuery(deps, bot, query, signal);
+    answered = await answerQuery(deps, bot, query, signal);
   } catch (error) {
     return { ...none, error: error instanceof ChatReplyError ? error.message : CHAT_ERRORS.unknown };
   }
+  const { answer, sources } = answered;
   try {
-    const { verdict, reason } = await judgeAnswer(deps.ai, { bot, query, answer, expectation }, signal);
+    const { verdict, reason } = await judgeAnswer(deps.ai, { bot, query, answer, sources, expectation }, signal);
     return { index, query, answer, verdict, reason, error: null };
   } catch {
     return { ...none, answer, error: JUDGE_FAILED };

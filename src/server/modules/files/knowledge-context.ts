@@ -22,7 +22,8 @@ const PASSAGE_MAX_CHARS = 2_000;
  */
 export function knowledgeReplyContext(deps: KnowledgeContextDeps): ReplyContextProvider {
   return async ({ userId, bot, question, log }, context) => {
-    if (bot.capabilities.includes('document_analysis')) {
+    // A draft of the wizard (no bot yet) has no files to read.
+    if (bot.id !== null && bot.capabilities.includes('document_analysis')) {
       const passages = await searchChunks(
         { ...deps, log },
         {

@@ -1,14 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bot } from '@shared/contracts/bots';
-import { composePrompt, type HistoryMessage } from '../../ai/compose-prompt';
+import type { HistoryMessage } from '../../ai/compose-prompt';
 import type { Ai } from '../../ai/providers';
-import {
-  CHAT_ERRORS,
-  ChatReplyError,
-  runChatReply,
-  type ChatTimeouts,
-  type ReplyUsage,
-} from '../../ai/tasks/chat-reply';
+import type { ChatTimeouts, ReplyUsage } from '../../ai/tasks/chat-reply';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
 import { recordBotUse } from '../bots/bot-use';
@@ -20,12 +14,8 @@ import {
   toReplyBot,
   type ReplyBot,
 } from '../bots/bots.repository';
-import {
-  askWithContextTools,
-  newReplyContext,
-  offlineReplyWithSources,
-  type ReplyContextProvider,
-} from '../replies/reply-context';
+import type { ReplyContextProvider } from '../replies/reply-context';
+import { runReply } from '../replies/reply-pipeline';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import type { SafeDownload } from '../web/safe-fetch';
 import { invalidRequest, modelNotFound, upstreamError } from './openai-errors';
@@ -160,9 +150,9 @@ export interface CompletionRequest {
 }
 
 /**
- * Answers as the bot answers in Botty (its prompt and settings, knowledge passages, web research), with the
- * caller's system messages after the bot's own prompt, but stores nothing of the exchange: like OpenAI's API, it
- * is stateless. Only the bot's usage count goes up. Throws an OpenAiError when the model fails.
+ * Answers as the bot answers in Botty (the one reply pipeline: its prompt and settings, knowledge passages, web
+ * research), with the caller's system messages after the bot's own prompt, but stores nothing of the exchange:
+ * like OpenAI's API, it is stateless. Only the bot's usage count goes up. Throws an OpenAiError when the model fails.
  */
 export async function complete(
   deps: OpenAiDeps,
@@ -171,54 +161,28 @@ export async function complete(
 ): Promise<ReplyUsage> {
   const { bot, body, signal, log } = request;
   const { callerInstructions, history, question, images } = request.messages;
-  const context = newReplyContext();
-  const input = {
-    userId: request.key.user_id,
-    bot,
-    question: { content: question, attachments: [], conversationId: null },
-    signal,
-    log,
-    // Research steps are part of Botty's own chat view; OpenAI's stream has no place for them.
-    emit: () => {},
-  };
-  let usage: ReplyUsage = { inputTokens: null, outputTokens: null };
-  let wrote = false;
-  try {
-    for (const provide of deps.contextProviders) await provide(input, context);
-    await askWithContextTools(context, log, (tools) =>
-      runChatReply(
-        {
-          ai: deps.ai,
-          botName: bot.name,
-          ...composePrompt(bot, history, question, {
-            ...context,
-            instructions: [...callerInstructions, ...context.instructions],
-            images: [...images, ...context.images],
-          }),
-          tools,
-          offlineText: offlineReplyWithSources(bot.name, context.sources),
-          maxOutputTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
-          temperature: body.temperature ?? undefined,
-          signal,
-          timeouts: deps.timeouts,
-          log,
-        },
-        {
-          onText(text) {
-            wrote = true;
-            onText(text);
-          },
-          onUsage: (u) => (usage = u),
-        },
-      ),
-    );
-  } catch (err) {
-    if (!(err instanceof ChatReplyError)) log.error({ err }, 'API completion failed');
-    throw upstreamError(err instanceof ChatReplyError ? err.message : CHAT_ERRORS.unknown);
-  }
-  if (!wrote && !signal.aborted) throw upstreamError(CHAT_ERRORS.empty);
+  const result = await runReply(
+    deps,
+    {
+      userId: request.key.user_id,
+      bot,
+      question: { content: question, attachments: [], conversationId: null },
+      history,
+      callerInstructions,
+      images,
+      maxOutputTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+      temperature: body.temperature ?? undefined,
+      signal,
+      log,
+    },
+    // Research steps and sources are part of Botty's own chat view; OpenAI's stream has no place for them.
+    (event) => {
+      if (event.event === 'delta') onText(event.data.text);
+    },
+  );
+  if (result.error) throw upstreamError(result.error);
   if (!signal.aborted) await recordBotUse(deps.db.kysely, bot.id, isoNow(deps.clock));
-  return usage;
+  return result.usage;
 }
 
 export const usageOf = (usage: ReplyUsage) => {

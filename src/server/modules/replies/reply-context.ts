@@ -1,7 +1,8 @@
 import type { Tool } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ReplyBot } from '../bots/bots.repository';
+import type { Capability } from '@shared/bots/capabilities';
 import type { ChatStreamEvent, Message, ReplyStep, Source } from '@shared/contracts/chat';
+import type { PromptBot } from '../../ai/compose-prompt';
 import { offlineReplyText, ToolsUnsupportedError } from '../../ai/tasks/chat-reply';
 
 /**
@@ -29,9 +30,15 @@ export interface ReplyContext {
 /** The message being answered: a saved one, or (the stateless OpenAI-compatible API) one with no conversation. */
 export type ReplyQuestion = Pick<Message, 'content' | 'attachments'> & { conversationId: number | null };
 
+/**
+ * The bot a reply is written as: its settings (the bot's own, one of its versions', or the wizard's draft) and,
+ * once it exists (`id`), whose knowledge it answers from (`userId`, its owner).
+ */
+export type ReplyingBot = PromptBot & { id: number | null; userId: number; capabilities: readonly Capability[] };
+
 export interface ReplyContextInput {
   userId: number;
-  bot: ReplyBot;
+  bot: ReplyingBot;
   /** The user message being answered, with the files it carried. */
   question: ReplyQuestion;
   signal: AbortSignal;

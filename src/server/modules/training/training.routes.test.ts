@@ -67,8 +67,8 @@ describe.each(databaseKinds)('POST /api/bots/preview-answers on %s', (kind) => {
     expect(res.headers.get('content-type')).toContain('application/x-ndjson');
     const events = await readLines(res);
     expect(events.map(({ at: _, ...e }) => e)).toEqual([
-      { type: 'answer', index: 0, query: queries[0], answer: 'Lentil dal with rice.' },
-      { type: 'answer', index: 1, query: queries[1], answer: 'Monday: curry. Tuesday: soup.' },
+      { type: 'answer', index: 0, query: queries[0], answer: 'Lentil dal with rice.', sources: [] },
+      { type: 'answer', index: 1, query: queries[1], answer: 'Monday: curry. Tuesday: soup.', sources: [] },
       { type: 'done', answered: 2 },
     ]);
     // The first answer went out while the second was still being written (4 chunks, 100 ms apart).
@@ -91,7 +91,7 @@ describe.each(databaseKinds)('POST /api/bots/preview-answers on %s', (kind) => {
         query: queries[0],
         message: 'The language model failed to answer (error 500). Please try again.',
       },
-      { type: 'answer', index: 1, query: queries[1], answer: 'Three dinners.' },
+      { type: 'answer', index: 1, query: queries[1], answer: 'Three dinners.', sources: [] },
       { type: 'done', answered: 1 },
     ]);
   });

@@ -106,7 +106,7 @@ export function BotWizard({ title, initial, storageKey, botId }: BotWizardProps)
         <CardContent>
           {step === 1 && <DefineStep wizard={wizard} />}
           {step === 2 && <CustomizeStep wizard={wizard} knowledge={knowledge} />}
-          {step === 3 && <TrainStep wizard={wizard} onTrainingChange={setTraining} />}
+          {step === 3 && <TrainStep wizard={wizard} botId={botId} onTrainingChange={setTraining} />}
           {step === 4 && <FinishStep wizard={wizard} knowledge={knowledge} botId={botId} />}
         </CardContent>
       </Card>

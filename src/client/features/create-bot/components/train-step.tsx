@@ -29,9 +29,12 @@ const PROMPT_TITLES: Record<PromptSource | 'saved', string> = {
 /** Step 3: example queries, the local prompt, training, and its result (spec §4 "Training step"). */
 export function TrainStep({
   wizard,
+  botId,
   onTrainingChange,
 }: {
   wizard: Wizard;
+  /** The bot being edited, whose knowledge files its test answers use; null while creating. */
+  botId: number | null;
   onTrainingChange: (training: boolean) => void;
 }) {
   const { draft, exampleQueries, generatedQueries, promptSource, answers, testNotes } = wizard.state;
@@ -47,7 +50,7 @@ export function TrainStep({
     onTrainingChange(true);
     wizard.clearAnswers();
     const { name, description, purpose, capabilities, config } = botFieldsOf(draft);
-    await training.start({ name, description, purpose, capabilities, config, queries: exampleQueries });
+    await training.start({ name, description, purpose, capabilities, config, queries: exampleQueries, botId });
     onTrainingChange(false);
   };
 

@@ -8,8 +8,8 @@ import { previewAnswers } from '../api/preview-answers';
 
 export type TrainingResult = GeneratePromptResponse;
 
-/** The draft as training sends it: the bot's fields and its example queries. */
-export type TrainingSubject = PreviewAnswersRequest['bot'] & { queries: string[] };
+/** The draft as training sends it: the bot's fields, its example queries and, editing, the bot's id. */
+export type TrainingSubject = PreviewAnswersRequest['bot'] & { queries: string[]; botId: number | null };
 
 /**
  * Spec §8: a failed generation is not an error to the user; the locally built prompt stands in, and says so
@@ -56,9 +56,13 @@ export function useTraining({ onAnswer, onDone }: TrainingCallbacks) {
   }, []);
 
   async function answerQueries(subject: TrainingSubject, systemPrompt: string, signal: AbortSignal) {
-    const { queries, ...bot } = subject;
+    const { queries, botId, ...bot } = subject;
     try {
-      const request = { bot: { ...bot, config: { ...bot.config, systemPrompt } }, queries };
+      const request = {
+        bot: { ...bot, config: { ...bot.config, systemPrompt } },
+        queries,
+        ...(botId === null ? {} : { botId }),
+      };
       for await (const event of previewAnswers(request, signal)) {
         // A query the model failed on has no answer to show; the others still do.
         if (event.type === 'answer' && mounted.current) onAnswer({ query: event.query, answer: event.answer });

@@ -1,0 +1,128 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ChatStreamEvent, ReplyStep, Source } from '@shared/contracts/chat';
+import { composePrompt, type HistoryMessage } from '../../ai/compose-prompt';
+import type { Ai } from '../../ai/providers';
+import {
+  CHAT_ERRORS,
+  ChatReplyError,
+  runChatReply,
+  type ChatTimeouts,
+  type ChatTurn,
+  type ReplyUsage,
+} from '../../ai/tasks/chat-reply';
+import {
+  askWithContextTools,
+  newReplyContext,
+  offlineReplyWithSources,
+  type ReplyContextProvider,
+  type ReplyingBot,
+  type ReplyQuestion,
+} from './reply-context';
+
+/** What every way of answering shares: the model, its time limits and the context providers, in order. */
+export interface ReplyPipelineDeps {
+  ai: Ai;
+  timeouts: ChatTimeouts;
+  /** What other domains add to a reply (knowledge passages, web research, images), in order. */
+  contextProviders: readonly ReplyContextProvider[];
+}
+
+export interface ReplyRequest {
+  /** Who is asking: their attachments are read, a shared bot's owner's knowledge is searched for them. */
+  userId: number;
+  bot: ReplyingBot;
+  question: ReplyQuestion;
+  /** The model's memory of the conversation, oldest first. */
+  history: readonly HistoryMessage[];
+  signal: AbortSignal;
+  log: FastifyBaseLogger;
+  /** Instructions of the caller's own, after the bot's prompt (the OpenAI-compatible API's system messages). */
+  callerInstructions?: readonly string[];
+  /** Images the caller sent with the question itself (the OpenAI-compatible API). */
+  images?: ChatTurn['images'];
+  maxOutputTokens?: number;
+  temperature?: number;
+}
+
+/** The events of a reply as it is written; its end (text, usage, error) is what `runReply` resolves to. */
+export type ReplyEvent = Extract<ChatStreamEvent, { event: 'delta' | 'sources' | 'step' }>;
+
+export interface ReplyResult {
+  text: string;
+  /** A message fit for the user when the reply failed (also when the model wrote nothing); null otherwise. */
+  error: string | null;
+  usage: ReplyUsage;
+  sources: Source[];
+  steps: ReplyStep[];
+  /** From the call to the first piece of text; null when none came. */
+  firstTokenMs: number | null;
+  replyMs: number;
+}
+
+/**
+ * The one way a bot answers (chat, regenerate, edit, Retry, the widget, shared links, `/v1`, training previews
+ * and evaluations): the context providers fill in sources, instructions, tools and images; the prompt is composed
+ * from the bot's settings; the model answers with the tools (or, when it refuses tools, after the research was
+ * done up front); failures become a message for the user. Never rejects; a stop (`signal`) simply ends it.
+ */
+export async function runReply(
+  deps: ReplyPipelineDeps,
+  request: ReplyRequest,
+  emit: (event: ReplyEvent) => void,
+): Promise<ReplyResult> {
+  const { bot, signal, log } = request;
+  const startedAt = performance.now();
+  const context = newReplyContext();
+  let text = '';
+  let firstTokenMs: number | null = null;
+  let usage: ReplyUsage = { inputTokens: null, outputTokens: null };
+  let error: string | null = null;
+  const handlers = {
+    onText(piece: string) {
+      firstTokenMs ??= Math.round(performance.now() - startedAt);
+      text += piece;
+      emit({ event: 'delta', data: { text: piece } });
+    },
+    onUsage: (u: ReplyUsage) => (usage = u),
+  };
+  try {
+    const input = { userId: request.userId, bot, question: request.question, signal, log, emit };
+    for (const provide of deps.contextProviders) await provide(input, context);
+    await askWithContextTools(context, log, (tools) => {
+      if (context.sources.length) emit({ event: 'sources', data: { sources: context.sources } });
+      const prompt = composePrompt(bot, request.history, request.question.content, {
+        sources: context.sources,
+        instructions: [...(request.callerInstructions ?? []), ...context.instructions],
+        images: [...(request.images ?? []), ...context.images],
+      });
+      return runChatReply(
+        {
+          ai: deps.ai,
+          botName: bot.name,
+          ...prompt,
+          tools,
+          offlineText: offlineReplyWithSources(bot.name, context.sources),
+          maxOutputTokens: request.maxOutputTokens,
+          temperature: request.temperature,
+          signal,
+          timeouts: deps.timeouts,
+          log,
+        },
+        handlers,
+      );
+    });
+    if (!text && !signal.aborted) error = CHAT_ERRORS.empty;
+  } catch (err) {
+    if (!(err instanceof ChatReplyError)) log.error({ err }, 'chat reply failed');
+    error = err instanceof ChatReplyError ? err.message : CHAT_ERRORS.unknown;
+  }
+  return {
+    text,
+    error,
+    usage,
+    sources: context.sources,
+    steps: context.steps,
+    firstTokenMs,
+    replyMs: Math.round(performance.now() - startedAt),
+  };
+}
