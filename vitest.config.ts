@@ -2,14 +2,26 @@ import { defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.base.ts';
 
 // Unit and API integration tests: real SQLite files, the real PostgreSQL when TEST_DATABASE_URL is set.
+// Component tests (*.test.tsx) run the client's screens in jsdom, with the same console.error guard.
 export default mergeConfig(
   base,
   defineConfig({
     test: {
-      include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
       testTimeout: 20_000,
       hookTimeout: 30_000,
       setupFiles: ['tests/support/fail-on-console-error.ts'],
+      projects: [
+        { extends: true, test: { name: 'node', include: ['src/**/*.test.ts', 'tests/**/*.test.ts'] } },
+        {
+          extends: true,
+          test: {
+            name: 'dom',
+            include: ['src/client/**/*.test.tsx'],
+            environment: 'jsdom',
+            setupFiles: ['tests/support/dom-setup.ts'],
+          },
+        },
+      ],
     },
   }),
 );
