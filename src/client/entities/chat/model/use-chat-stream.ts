@@ -9,6 +9,16 @@ import { stopReply } from '@/entities/chat/api/stop-reply';
 import { type ReplyRequest, streamReply } from '@/entities/chat/api/stream-reply';
 import { ApiError, serverMessage } from '@/lib/request';
 import { applyStreamEvent, draftMessage, isDraft, isDraftReply, withoutLastReplies } from './apply-stream-event';
+import {
+  failureOf,
+  initialReplyState,
+  isLive,
+  nextRequest,
+  refreshesAfter,
+  type ReplyAction,
+  replyMachine,
+  retryOf,
+} from './reply-machine';
 
 export interface ChatFailure {
   message: string;
@@ -23,9 +33,6 @@ function failureText(error: unknown): string {
   return 'Could not reach the server. Check your connection and try again.';
 }
 
-/** A network drop (not a refusal, not our own abort): worth one reconnection to the reply, which goes on. */
-const isDrop = (error: unknown, signal: AbortSignal) => !signal.aborted && !(error instanceof ApiError);
-
 /**
  * A conversation's messages plus the reply being streamed into them. Drafts live in the messages cache
  * itself, so the streamed text turning into the saved message is one change and never flickers. The server
@@ -36,11 +43,17 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
   const queryClient = useQueryClient();
   const query = useMessages(conversationId);
   const activate = useActivateMessage();
-  const [running, setRunning] = useState(false);
-  const [stopping, setStopping] = useState(false);
-  const [failure, setFailure] = useState<ChatFailure | null>(null);
+  const [state, setState] = useState(initialReplyState);
+  // The stream's loop reads the reply's state between awaits, where React's copy is a render behind.
+  const machine = useRef(state);
+  const running = isLive(state);
+  const [versionFailure, setVersionFailure] = useState<ChatFailure | null>(null);
   const active = useRef<AbortController | null>(null);
-  const resumed = useRef(false);
+
+  const dispatch = (action: ReplyAction) => {
+    machine.current = replyMachine(machine.current, action);
+    setState(machine.current);
+  };
 
   useEffect(() => {
     if (conversationId === undefined) return;
@@ -53,34 +66,18 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
   }, [conversationId, queryClient]);
 
   async function reply(id: number, request: ReplyRequest, attachments: Attachment[] = []) {
-    if (active.current) return;
+    if (isLive(machine.current)) return;
     const controller = new AbortController();
     active.current = controller;
-    setRunning(true);
-    setStopping(false);
-    setFailure(null);
+    setVersionFailure(null);
+    dispatch({ type: 'start', request, attachments });
 
     const key = chatKeys.messages(id);
     const update = (change: (list: Message[]) => Message[]) =>
       queryClient.setQueryData<Message[]>(key, (list) => change(list ?? []));
 
-    const sendsMessage = request.kind === 'send' || request.kind === 'edit';
-    let userSaved = !sendsMessage;
-    let replySaved = false;
-    let ended = false;
-    let lastEventId: string | undefined;
-    // Read when clicked: a message the server saved gets a new reply; one it never saved is sent again.
-    const retry = () => {
-      if (sendsMessage && !userSaved) {
-        // The edit never reached the server: the conversation is as it was, and the message is sent anew.
-        if (request.kind === 'edit') void queryClient.invalidateQueries({ queryKey: key, exact: true });
-        else update((list) => list.filter((message) => !isDraft(message)));
-        void reply(id, request, attachments);
-      } else void reply(id, { kind: 'regenerate' });
-    };
-
     if (request.kind === 'regenerate') update(withoutLastReplies);
-    if (sendsMessage) {
+    if (request.kind === 'send' || request.kind === 'edit') {
       update((list) => {
         // An edit replaces the turns from the edited message on; they stay reachable through its versions.
         const edited = request.kind === 'edit' ? list.findIndex((m) => m.id === request.messageId) : -1;
@@ -96,50 +93,41 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
       });
     }
 
-    const follow = async (current: ReplyRequest) => {
-      for await (const { id: eventId, event } of streamReply(id, current, controller.signal)) {
-        lastEventId = eventId ?? lastEventId;
-        update((list) => applyStreamEvent(list, event));
-        if (event.event === 'user-message') userSaved = true;
-        else if (event.event === 'done') {
-          ended = true;
-          replySaved = event.data !== null;
-        } else if (event.event === 'error') {
-          ended = true;
-          setFailure({ message: event.data.message, retry });
-        }
-      }
-    };
-
-    try {
+    for (let current: ReplyRequest | null = request; current; current = nextRequest(machine.current)) {
       try {
-        await follow(request);
-        if (!ended && lastEventId) throw new TypeError('The stream ended before the reply did');
+        for await (const { id: eventId, event } of streamReply(id, current, controller.signal)) {
+          update((list) => applyStreamEvent(list, event));
+          dispatch({ type: 'event', id: eventId, event });
+        }
+        dispatch({ type: 'closed' });
       } catch (error) {
-        // Once the server has begun the reply (an event came), it keeps going without us: pick it up again.
-        if (!lastEventId || !isDrop(error, controller.signal)) throw error;
-        await follow({ kind: 'resume', lastEventId });
+        if (controller.signal.aborted) dispatch({ type: 'aborted' });
+        // Anything but a refusal is taken for a network drop, worth picking the reply up again.
+        else dispatch({ type: 'failed', message: failureText(error), drop: !(error instanceof ApiError) });
       }
-      if (!ended && request.kind !== 'resume')
-        setFailure({ message: 'The reply was cut off before it finished.', retry });
-    } catch (error) {
-      if (!controller.signal.aborted) setFailure({ message: failureText(error), retry });
-    } finally {
-      active.current = null;
-      setRunning(false);
-      setStopping(false);
-      // Whatever the server kept (a partial or failed reply, the previous reply after a failed regeneration,
-      // a message cut off in flight, a reply that had already ended when resumed) is fetched rather than
-      // guessed. A refused message changed nothing there and stays as a draft beside its error.
-      if (!replySaved && (userSaved || controller.signal.aborted)) {
-        void queryClient.invalidateQueries({ queryKey: key, exact: true });
-      }
-      if (replySaved) {
-        void queryClient.invalidateQueries({ queryKey: botKeys.list(), exact: true });
-        void queryClient.invalidateQueries({ queryKey: botKeys.detail(botId), exact: true });
-      }
-      void queryClient.invalidateQueries({ queryKey: chatKeys.conversations(botId), exact: true });
     }
+
+    active.current = null;
+    const refresh = refreshesAfter(machine.current);
+    if (refresh.messages) void queryClient.invalidateQueries({ queryKey: key, exact: true });
+    if (refresh.bots) {
+      void queryClient.invalidateQueries({ queryKey: botKeys.list(), exact: true });
+      void queryClient.invalidateQueries({ queryKey: botKeys.detail(botId), exact: true });
+    }
+    void queryClient.invalidateQueries({ queryKey: chatKeys.conversations(botId), exact: true });
+  }
+
+  /** Read when clicked: a message the server saved gets a new reply; one it never saved is sent again. */
+  function retry() {
+    if (conversationId === undefined) return;
+    const { request, attachments, resend } = retryOf(machine.current);
+    if (resend) {
+      const key = chatKeys.messages(conversationId);
+      // An edit that never reached the server left the conversation as it was: it is fetched, then sent anew.
+      if (request.kind === 'edit') void queryClient.invalidateQueries({ queryKey: key, exact: true });
+      else queryClient.setQueryData<Message[]>(key, (list) => list?.filter((message) => !isDraft(message)));
+    }
+    void reply(conversationId, request, attachments);
   }
 
   const messages = query.data;
@@ -148,35 +136,39 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
   // Opened while a reply is being written (here before a reload, or in another tab): follow it live rather
   // than show the text saved at the last checkpoint. Once per view; the replay starts from the reply's start.
   useEffect(() => {
-    if (conversationId === undefined || resumed.current || last?.status !== 'streaming' || isDraft(last)) return;
-    resumed.current = true;
-    void reply(conversationId, { kind: 'resume' });
+    if (conversationId === undefined || machine.current.joined) return;
+    if (last?.status === 'streaming' && !isDraft(last)) void reply(conversationId, { kind: 'resume' });
   });
 
   /** Asks the server to end the reply with what it has written; the stream then brings the saved reply. */
   async function stop() {
-    if (!active.current || stopping || conversationId === undefined) return;
-    setStopping(true);
+    if (!isLive(machine.current) || machine.current.stopping || conversationId === undefined) return;
+    dispatch({ type: 'stop' });
     try {
       // Stop can overtake the message it stops (the reply not registered yet): ask once more a moment later.
       if (!(await stopReply(conversationId)).stopped) {
         await new Promise((resolve) => setTimeout(resolve, STOP_AGAIN_MS));
-        if (active.current) await stopReply(conversationId);
+        if (isLive(machine.current)) await stopReply(conversationId);
       }
     } catch {
-      setStopping(false);
+      dispatch({ type: 'stop-failed' });
     }
   }
 
   function switchVersion(messageId: number) {
     if (conversationId === undefined || running) return;
-    setFailure(null);
+    dispatch({ type: 'dismiss' });
+    setVersionFailure(null);
     activate.mutate(
       { conversationId, messageId },
-      { onError: (error) => setFailure({ message: failureText(error), retry: () => switchVersion(messageId) }) },
+      {
+        onError: (error) => setVersionFailure({ message: failureText(error), retry: () => switchVersion(messageId) }),
+      },
     );
   }
 
+  const replyFailure = failureOf(state);
+  const failure = versionFailure ?? (replyFailure === null ? null : { message: replyFailure, retry });
   const draftReply = last && isDraftReply(last) ? last : undefined;
   return {
     messages,
@@ -184,7 +176,7 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     loadError: query.isError,
     reload: () => void query.refetch(),
     running,
-    stopping,
+    stopping: running && state.stopping,
     /** A reply was asked for and no text has come yet: the typing indicator's moment. */
     waiting: running && !draftReply?.content,
     failure,
