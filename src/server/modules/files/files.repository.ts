@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { KnowledgeFile } from '@shared/contracts/files';
-import type { DatabaseKind, Db, Executor, FilesTable, FileStatus } from '../../db/database';
+import type { Db, Executor, FilesTable, FileStatus } from '../../db/database';
 import type { Chunk } from './chunk';
 
 export type FileRow = Selectable<FilesTable>;
@@ -188,16 +188,10 @@ const RANKED_PASSAGES = 2000;
  * words. A passage holding only common words is left out only when the passages of rarer words are enough to
  * answer (`limit` of them at least), and adding it would make ts_rank read thousands.
  */
-export async function searchFullText(
-  db: Executor,
-  kind: DatabaseKind,
-  scope: SearchScope,
-  terms: string[],
-  limit: number,
-): Promise<number[]> {
+export async function searchFullText(db: Db, scope: SearchScope, terms: string[], limit: number): Promise<number[]> {
   if (terms.length === 0) return [];
   const query =
-    kind === 'sqlite'
+    db.kind === 'sqlite'
       ? sql<{ id: number }>`select c.id from file_chunks_fts
           join file_chunks c on c.id = file_chunks_fts.rowid
           join files f on f.id = c.file_id
@@ -216,7 +210,7 @@ export async function searchFullText(
           select c.id from file_chunks c, to_tsquery('english', ${terms.join(' | ')}) question
           where c.tsv @@ (select words from rarest) and c.file_id = any(array(select id from scoped))
           order by ts_rank(c.tsv, question) desc, c.id limit ${limit}`;
-  return (await query.execute(db)).rows.map((r) => Number(r.id));
+  return (await query.execute(db.kysely)).rows.map((r) => Number(r.id));
 }
 
 /** Every embedded chunk in scope, for ranking by cosine in process. */

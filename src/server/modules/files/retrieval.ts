@@ -102,7 +102,7 @@ export async function searchChunks(deps: RetrievalDeps, params: SearchChunksPara
   };
   const terms = queryTerms(params.query);
   const [byText, byVector] = await Promise.all([
-    searchFullText(deps.db.kysely, deps.db.kind, scope, terms, CANDIDATES),
+    searchFullText(deps.db, scope, terms, CANDIDATES),
     searchByVector(deps, scope, params.query),
   ]);
   const best = fuse([byText, byVector]).slice(0, params.limit ?? DEFAULT_PASSAGES);
