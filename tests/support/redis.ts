@@ -20,14 +20,24 @@ export function recordingLogger() {
   return { log, lines, warnings: () => lines.filter((line) => line.level === 40).map((line) => line.msg) };
 }
 
-/** A connection per simulated instance, and a key prefix no other test uses; `cleanup` removes both. */
+/**
+ * Test connections reconnect every 10 ms while Redis is away instead of backing off up to 5 s, so a test that cut
+ * Redis (startRedisProxy) waits for the reconnection only as long as it takes; the connections an instance
+ * opens from one (its subscriber, its blocking reader) inherit this.
+ */
+const RECONNECT_AT_ONCE = { retryStrategy: () => 10 };
+
+/**
+ * A connection per simulated instance, reconnecting at once after an outage, and a key prefix no other test uses;
+ * `cleanup` removes both.
+ */
 export function redisTestSpace() {
   const prefix = `botty-test:${randomBytes(6).toString('hex')}:`;
   const connections: Redis[] = [];
   return {
     prefix,
     async connect(url = TEST_REDIS_URL, log: FastifyBaseLogger = pino({ level: 'silent' })) {
-      const redis = await connectRedis(url, { log, name: 'test' });
+      const redis = await connectRedis(url, { log, name: 'test', overrides: RECONNECT_AT_ONCE });
       connections.push(redis);
       return redis;
     },

@@ -38,10 +38,14 @@ function logOutages(redis: Redis, log: FastifyBaseLogger, name: string) {
  * The one way Botty opens a Redis connection: bounded calls, fail-fast while away, reconnects by itself.
  * Waits for the connection to be ready, since calls before then would fail, but no longer than
  * `connectTimeout`: a Redis that is away at start-up delays nothing beyond that, and is used once back.
+ * `overrides` change these options (tests reconnect within milliseconds: tests/support/redis.ts).
  */
-export async function connectRedis(url: string, options: { log: FastifyBaseLogger; name: string }): Promise<Redis> {
+export async function connectRedis(
+  url: string,
+  options: { log: FastifyBaseLogger; name: string; overrides?: RedisOptions },
+): Promise<Redis> {
   const redis = logOutages(
-    new Redis(url, { ...BASE_OPTIONS, connectionName: `botty-${options.name}` }),
+    new Redis(url, { ...BASE_OPTIONS, connectionName: `botty-${options.name}`, ...options.overrides }),
     options.log,
     options.name,
   );
@@ -51,14 +55,15 @@ export async function connectRedis(url: string, options: { log: FastifyBaseLogge
 
 /**
  * A second connection to the same server, for a subscriber or a blocking reader (either ties a connection
- * up). `overrides` lets a blocking reader replace the command timeout by a bound on its BLOCK.
+ * up), with the options `redis` was opened with (by connectRedis). `overrides` lets a blocking reader replace
+ * the command timeout by a bound on its BLOCK.
  */
 export function duplicateRedis(
   redis: Redis,
   options: { log: FastifyBaseLogger; name: string; overrides?: RedisOptions },
 ): Redis {
   return logOutages(
-    redis.duplicate({ ...BASE_OPTIONS, connectionName: `botty-${options.name}`, ...options.overrides }),
+    redis.duplicate({ connectionName: `botty-${options.name}`, ...options.overrides }),
     options.log,
     options.name,
   );
