@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { ChatStreamEvent } from '@shared/contracts/chat';
 import { duplicateRedis, REDIS_COMMAND_TIMEOUT_MS, redisFallbackLog, whenReady } from '../../lib/redis';
+import { systemTimers, type Timer, type Timers } from '../../lib/timers';
 import {
   isTerminalEvent,
   parseReplyEventId,
@@ -31,6 +32,11 @@ export interface RedisReplyEventsOptions {
   idleMs?: number;
   /** Bound on one blocking read; a reader checks for idle followers at least this often. */
   blockMs?: number;
+  /**
+   * The clock of keep-times, refreshes and idle followers, and the timers of batches and of forgetting ended
+   * replies; a test's move by hand. Redis's own waits (a blocking read, a reconnection) stay in real time.
+   */
+  timers?: Timers;
 }
 
 /** One reply written on this instance, on its way to Redis. */
@@ -89,17 +95,19 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
     maxBatches = 10_000,
     idleMs = 120_000,
     blockMs = 2000,
+    timers = systemTimers,
   } = options;
+  const now = () => timers.now().getTime();
   const pointerKey = (conversationId: number) => `${keyPrefix}reply-events:${conversationId}`;
   const streamKey = (conversationId: number, replyId: string) =>
     `${keyPrefix}reply-events:${conversationId}:${replyId}`;
   const fallback = redisFallbackLog(log, 'resuming replies');
-  const logs = new ReplyLogs(keepMs);
+  const logs = new ReplyLogs(keepMs, timers);
 
   // ---- Writing: batches of every running reply in one call, one call at a time (so a retry never overtakes
   // a batch), each batch repeated until Redis has it.
   const queue: Outgoing[] = [];
-  let timer: NodeJS.Timeout | undefined;
+  let timer: Timer | undefined;
   let timerDue = 0;
   let flushing: Promise<void> | undefined;
   let retryAt = 0;
@@ -110,11 +118,12 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
       queue.push(outgoing);
     }
     if (flushing) return;
-    const due = Math.max(Date.now() + delay, retryAt);
+    const due = Math.max(now() + delay, retryAt);
     if (timer && timerDue <= due) return;
-    clearTimeout(timer);
+    timers.clearTimeout(timer);
     timerDue = due;
-    timer = setTimeout(() => void flush(), due - Date.now());
+    // The flush's promise goes back to the timer, which a test's timers wait for (lib/timers.ts).
+    timer = timers.setTimeout(() => flush(), due - now());
   }
 
   function flush() {
@@ -131,13 +140,13 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
     const keys: string[] = [];
     const args: (string | number)[] = [maxBatches, keepMs];
     const sent: { outgoing: Outgoing; upTo: number; refresh: boolean }[] = [];
-    const now = Date.now();
+    const startedAt = now();
     for (const outgoing of batch) {
       outgoing.queued = false;
       const { events, replyId } = outgoing.log;
       const upTo = events.length;
       if (upTo === outgoing.storedSeq) continue;
-      const refresh = outgoing.endedAt !== undefined || now - outgoing.refreshedAt > keepMs / 4;
+      const refresh = outgoing.endedAt !== undefined || startedAt - outgoing.refreshedAt > keepMs / 4;
       sent.push({ outgoing, upTo, refresh });
       keys.push(outgoing.streamKey, outgoing.pointerKey);
       args.push(`0-${upTo}`, JSON.stringify(events.slice(outgoing.storedSeq, upTo)), replyId, refresh ? 1 : 0);
@@ -153,18 +162,18 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
     sent.forEach(({ outgoing, upTo, refresh }, i) => {
       if (stored[i] === 1) {
         outgoing.storedSeq = Math.max(outgoing.storedSeq, upTo);
-        if (refresh) outgoing.refreshedAt = now;
+        if (refresh) outgoing.refreshedAt = startedAt;
         // Redis has the whole reply: other instances replay it from there, this one needs no deltas any more.
         if (outgoing.endedAt !== undefined && outgoing.storedSeq === outgoing.log.events.length) {
           outgoing.log.dropDeltas();
         }
         // Given up when even this instance no longer keeps the reply.
-      } else if (outgoing.endedAt === undefined || now - outgoing.endedAt < keepMs) {
+      } else if (outgoing.endedAt === undefined || startedAt - outgoing.endedAt < keepMs) {
         enqueue(outgoing, RETRY_MS);
       }
     });
     if (failure || stored.includes(0)) {
-      retryAt = Date.now() + RETRY_MS;
+      retryAt = now() + RETRY_MS;
       fallback.failed(failure ?? new Error('Redis refused a batch of reply events'));
     } else {
       fallback.succeeded();
@@ -202,7 +211,7 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
       follower.queue.push({ id: `${follower.replyId}-${follower.lastSeq}`, event });
       if (isTerminalEvent(event)) return finish(follower, key);
     }
-    follower.lastEventAt = Date.now();
+    follower.lastEventAt = now();
     follower.wake?.();
   }
 
@@ -242,15 +251,16 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
         // Their clients reconnect, and meanwhile find the checkpointed message.
         finishAll(() => true);
       }
-      const now = Date.now();
-      finishAll((follower) => now - follower.lastEventAt > idleMs);
+      const readAt = now();
+      finishAll((follower) => readAt - follower.lastEventAt > idleMs);
     }
   }
 
   async function interrupt() {
     const current = generation;
     for (let attempt = 0; attempt < 10 && blocked && generation === current && readerId !== undefined; attempt++) {
-      // 0 when the XREAD has not reached Redis yet (it travels on the other connection): try again shortly.
+      // 0 when the XREAD has not reached Redis yet (it travels on the other connection): try again shortly, in
+      // real time since the wait is for Redis.
       if ((await redis.client('UNBLOCK', readerId).catch(() => 1)) === 1) return;
       await sleep(10);
     }
@@ -263,7 +273,7 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
       queue: [],
       wake: undefined,
       finished: false,
-      lastEventAt: Date.now(),
+      lastEventAt: now(),
     };
     const set = followers.get(key) ?? new Set();
     followers.set(key, set.add(follower));
@@ -322,7 +332,7 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
           return id;
         },
         end() {
-          outgoing.endedAt = Date.now();
+          outgoing.endedAt = now();
           logs.end(outgoing.log);
           enqueue(outgoing, 0);
         },
@@ -358,7 +368,7 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
     },
 
     async close() {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       await flushing;
       if (queue.length > 0) await flush();
       finishAll(() => true);

@@ -1,4 +1,5 @@
 import type { ChatStreamEvent } from '@shared/contracts/chat';
+import { systemTimers, type Timers } from '../../lib/timers';
 
 /** One event of a reply with its id, `${replyId}-${seq}` (seq from 1), sent as the SSE `id:` field. */
 export interface ReplyEventEntry {
@@ -125,7 +126,10 @@ export class ReplyLogs {
   private readonly byReply = new Map<string, ReplyLog>();
   private readonly latest = new Map<number, ReplyLog>();
 
-  constructor(private readonly keepMs: number) {}
+  constructor(
+    private readonly keepMs: number,
+    private readonly timers: Timers = systemTimers,
+  ) {}
 
   open(conversationId: number, replyId: string): ReplyLog {
     const log = new ReplyLog(conversationId, replyId);
@@ -136,12 +140,14 @@ export class ReplyLogs {
 
   end(log: ReplyLog) {
     log.end();
-    setTimeout(() => {
-      if (this.byReply.get(`${log.conversationId}:${log.replyId}`) === log) {
-        this.byReply.delete(`${log.conversationId}:${log.replyId}`);
-      }
-      if (this.latest.get(log.conversationId) === log) this.latest.delete(log.conversationId);
-    }, this.keepMs).unref();
+    this.timers
+      .setTimeout(() => {
+        if (this.byReply.get(`${log.conversationId}:${log.replyId}`) === log) {
+          this.byReply.delete(`${log.conversationId}:${log.replyId}`);
+        }
+        if (this.latest.get(log.conversationId) === log) this.latest.delete(log.conversationId);
+      }, this.keepMs)
+      .unref();
   }
 
   /** The named reply of the conversation, or its latest one. */
@@ -150,9 +156,12 @@ export class ReplyLogs {
   }
 }
 
-/** Reply events within one instance: what a single server without Redis needs. */
-export function inProcessReplyEvents(options: { keepMs?: number } = {}): ReplyEvents {
-  const logs = new ReplyLogs(options.keepMs ?? REPLY_EVENTS_KEEP_MS);
+/**
+ * Reply events within one instance: what a single server without Redis needs. `timers` forget a reply `keepMs`
+ * after its end (a test's move time by hand).
+ */
+export function inProcessReplyEvents(options: { keepMs?: number; timers?: Timers } = {}): ReplyEvents {
+  const logs = new ReplyLogs(options.keepMs ?? REPLY_EVENTS_KEEP_MS, options.timers);
   return {
     open(conversationId, replyId) {
       const log = logs.open(conversationId, replyId);
