@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { redisFallbackLog, subscribeChannel } from '../../lib/redis';
+import { systemTimers, type Timer, type Timers } from '../../lib/timers';
 import type { ReplyRegistry } from './reply-registry';
 
 // Renews the lock for its owner only; retakes it when it expired while Redis was away (or was never taken
@@ -25,6 +26,8 @@ export interface RedisReplyRegistryOptions {
   log: FastifyBaseLogger;
   /** Starts every key and channel, so several deployments (or parallel tests) can share one Redis. */
   keyPrefix?: string;
+  /** The timer of renewals; a test's runs them by hand. The lock's expiry is Redis's, in real time. */
+  timers?: Timers;
 }
 
 interface RunningReply {
@@ -41,7 +44,7 @@ interface RunningReply {
  * in-process behaviour) with one logged warning.
  */
 export async function redisReplyRegistry(redis: Redis, options: RedisReplyRegistryOptions): Promise<ReplyRegistry> {
-  const { instanceId, lockTtlMs = 15_000, log, keyPrefix = 'botty:' } = options;
+  const { instanceId, lockTtlMs = 15_000, log, keyPrefix = 'botty:', timers = systemTimers } = options;
   const lockKey = (conversationId: number) => `${keyPrefix}reply-lock:${conversationId}`;
   const stopChannel = `${keyPrefix}reply-stop`;
   const fallback = redisFallbackLog(log, 'the reply registry');
@@ -55,7 +58,7 @@ export async function redisReplyRegistry(redis: Redis, options: RedisReplyRegist
     onError: fallback.failed,
   });
 
-  let renewal: NodeJS.Timeout | undefined;
+  let renewal: Timer | undefined;
   async function renewLocks() {
     const replies = [...running];
     const pipeline = redis.pipeline();
@@ -97,7 +100,8 @@ export async function redisReplyRegistry(redis: Redis, options: RedisReplyRegist
       } catch (err) {
         fallback.failed(err);
       }
-      renewal ??= setInterval(() => void renewLocks(), Math.max(1, Math.floor(lockTtlMs / 3))).unref();
+      // The renewal's promise goes back to the timer, which a test's timers wait for (lib/timers.ts).
+      renewal ??= timers.setInterval(() => renewLocks(), Math.max(1, Math.floor(lockTtlMs / 3))).unref();
       return {
         signal: reply.controller.signal,
         stop: () => reply.controller.abort(),
@@ -105,7 +109,7 @@ export async function redisReplyRegistry(redis: Redis, options: RedisReplyRegist
           if (running.get(conversationId) !== reply) return;
           running.delete(conversationId);
           if (running.size === 0) {
-            clearInterval(renewal);
+            timers.clearInterval(renewal);
             renewal = undefined;
           }
           // When this fails the lock expires by itself within lockTtlMs, no longer renewed.
@@ -136,7 +140,7 @@ export async function redisReplyRegistry(redis: Redis, options: RedisReplyRegist
     },
 
     async close() {
-      clearInterval(renewal);
+      timers.clearInterval(renewal);
       renewal = undefined;
       subscriber.disconnect();
     },

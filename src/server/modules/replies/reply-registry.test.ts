@@ -1,23 +1,20 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Timers } from '../../lib/timers';
+import { manualTime } from '../../../../tests/support/manual-time';
 import { recordingLogger, redisTestSpace, startRedisProxy } from '../../../../tests/support/redis';
+import { until } from '../../../../tests/support/wait';
 import { redisReplyRegistry } from './redis-reply-registry';
 import { inProcessReplyRegistry, type ReplyRegistry } from './reply-registry';
 
 const silent = pino({ level: 'silent' });
+/** A's lock in the tests that move its time by hand, renewed every third of it. */
+const LOCK_TTL_MS = 15_000;
+const RENEW_MS = LOCK_TTL_MS / 3;
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function until(check: () => boolean | Promise<boolean>, ms = 3000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
 
 function redisSpace() {
   const space = redisTestSpace();
@@ -27,7 +24,7 @@ function redisSpace() {
 
 async function redisInstance(
   space: ReturnType<typeof redisTestSpace>,
-  options: { url?: string; lockTtlMs?: number; log?: pino.Logger; instanceId?: string } = {},
+  options: { url?: string; lockTtlMs?: number; log?: pino.Logger; instanceId?: string; timers?: Timers } = {},
 ) {
   const redis = await space.connect(options.url, options.log);
   const registry = await redisReplyRegistry(redis, {
@@ -35,6 +32,7 @@ async function redisInstance(
     lockTtlMs: options.lockTtlMs,
     log: options.log ?? silent,
     keyPrefix: space.prefix,
+    timers: options.timers,
   });
   cleanups.push(() => registry.close());
   return { redis, registry };
@@ -51,7 +49,7 @@ describe.each([
     expect(await registry.claim(1)).toBeNull();
     expect(await registry.claim(2)).not.toBeNull();
     claim!.release();
-    await until(async () => (await registry.claim(1)) !== null);
+    await until(async () => (await registry.claim(1)) !== null, { what: 'the release' });
   });
 
   it('stops the running reply and says whether there was one', async () => {
@@ -80,7 +78,7 @@ describe('Redis reply registry across instances', () => {
     expect(await b.redis.get(`${space.prefix}reply-lock:7`)).toMatch(/^a:[0-9a-f]{16}$/);
     expect(await b.registry.claim(7)).toBeNull();
     claim.release();
-    await until(async () => (await b.registry.claim(7)) !== null);
+    await until(async () => (await b.registry.claim(7)) !== null, { what: 'the release' });
     expect(await a.registry.claim(7)).toBeNull();
   });
 
@@ -100,34 +98,68 @@ describe('Redis reply registry across instances', () => {
     const space = redisSpace();
     const proxy = await proxyToRedis();
     const { log, warnings } = recordingLogger();
-    const a = await redisInstance(space, { url: proxy.url, lockTtlMs: 300, log, instanceId: 'a' });
-    const b = await redisInstance(space, { instanceId: 'b' });
+    const time = manualTime();
+    const a = await redisInstance(space, {
+      url: proxy.url,
+      lockTtlMs: LOCK_TTL_MS,
+      log,
+      instanceId: 'a',
+      timers: time,
+    });
+    const b = await redisInstance(space, { lockTtlMs: LOCK_TTL_MS, instanceId: 'b', timers: time });
+    const lock = `${space.prefix}reply-lock:7`;
+    const tookTheLock = () => warnings().filter((line) => line.includes('Another instance took the lock'));
+    /**
+     * Time passes for the instances and for Redis alike, a renewal period at a time: the lock's TTL runs down
+     * (shortened by hand, the key going when it reaches 0, as Redis expires it), then the renewals fall due.
+     */
+    async function elapse(ms: number) {
+      for (let elapsed = 0; elapsed < ms; elapsed += RENEW_MS) {
+        const ttl = await b.redis.pttl(lock);
+        if (ttl > RENEW_MS) await b.redis.pexpire(lock, ttl - RENEW_MS);
+        else if (ttl > 0) await b.redis.del(lock);
+        await time.advance(RENEW_MS);
+      }
+    }
+
     const claim = (await a.registry.claim(7))!;
-    await sleep(700);
+    await elapse(3 * LOCK_TTL_MS);
     expect(await b.registry.claim(7)).toBeNull();
+    expect(await b.redis.pttl(lock)).toBeGreaterThan(LOCK_TTL_MS - RENEW_MS);
 
     // A is cut off from Redis, as if it had died: its lock expires and B may run a reply.
     proxy.cut();
-    await until(async () => (await b.registry.claim(7)) !== null);
+    await until(() => a.redis.status !== 'ready', { what: 'A to notice the outage' });
+    await elapse(LOCK_TTL_MS);
+    expect(await b.registry.claim(7)).not.toBeNull();
     expect(claim.signal.aborted).toBe(false);
 
-    // Back, A finds the lock taken and says so once, without taking it back.
+    // Back, A finds the lock taken at its next renewal and says so once, without taking it back.
     proxy.restore();
-    await until(() => warnings().some((line) => line.includes('Another instance took the lock')));
-    await sleep(300);
-    expect(warnings().filter((line) => line.includes('Another instance took the lock'))).toHaveLength(1);
-    expect(await b.redis.get(`${space.prefix}reply-lock:7`)).toMatch(/^b:/);
+    await until(() => a.redis.status === 'ready', { what: 'A to reconnect' });
+    await elapse(RENEW_MS);
+    expect(tookTheLock()).toHaveLength(1);
+    await elapse(3 * RENEW_MS);
+    expect(tookTheLock()).toHaveLength(1);
+    expect(await b.redis.get(lock)).toMatch(/^b:/);
   });
 
   it('falls back to this instance while Redis is away, with one warning, and shares again when it is back', async () => {
     const space = redisSpace();
     const proxy = await proxyToRedis();
     const { log, warnings } = recordingLogger();
-    const a = await redisInstance(space, { url: proxy.url, lockTtlMs: 600, log, instanceId: 'a' });
+    const time = manualTime();
+    const a = await redisInstance(space, {
+      url: proxy.url,
+      lockTtlMs: LOCK_TTL_MS,
+      log,
+      instanceId: 'a',
+      timers: time,
+    });
     const b = await redisInstance(space, { instanceId: 'b' });
 
     proxy.cut();
-    await until(() => a.redis.status !== 'ready');
+    await until(() => a.redis.status !== 'ready', { what: 'A to notice the outage' });
     const started = Date.now();
     const claim = (await a.registry.claim(7))!;
     expect(claim).not.toBeNull();
@@ -142,9 +174,13 @@ describe('Redis reply registry across instances', () => {
 
     // Back: the reply that started during the outage takes its lock at the next renewal, Stop reaches it.
     proxy.restore();
-    await until(async () => (await b.redis.get(`${space.prefix}reply-lock:7`)) !== null);
+    await until(() => a.redis.status === 'ready', { what: 'A to reconnect' });
+    expect(await b.redis.get(`${space.prefix}reply-lock:7`)).toBeNull();
+    await time.advance(RENEW_MS);
+    expect(await b.redis.get(`${space.prefix}reply-lock:7`)).toMatch(/^a:/);
     expect(await b.registry.claim(7)).toBeNull();
-    await until(async () => (await b.registry.stop(7)) && claim.signal.aborted);
+    // A's subscriber reconnects on its own; until it has, B's Stop finds the lock but nobody listening.
+    await until(async () => (await b.registry.stop(7)) && claim.signal.aborted, { what: 'Stop to reach A' });
   });
 
   it('starts with Redis away and joins it when it comes', async () => {
