@@ -1,23 +1,26 @@
 import { get } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSse } from './sse';
+
+const HEARTBEAT_MS = 5;
 
 describe('openSse', () => {
   const app = Fastify();
   let url: string;
   let gone: AbortSignal | undefined;
+  /** Lets the held reply send its last event and end: the test calls it once it has seen the heartbeats. */
+  let finish = () => {};
 
   beforeAll(async () => {
     app.addHook('onRequest', async (_request, reply) => void reply.header('x-from-hook', 'kept'));
     app.get('/events', async (request, reply) => {
-      const sse = openSse(reply, 20);
+      const sse = openSse(reply, HEARTBEAT_MS);
       gone = sse.gone;
       sse.send({ event: 'delta', data: { text: 'line one\nline two' } });
       if (request.query && (request.query as { hold?: string }).hold) return;
-      await sleep(70);
+      await new Promise<void>((resolve) => (finish = resolve));
       sse.send({ event: 'done', data: null });
       sse.end();
     });
@@ -27,13 +30,20 @@ describe('openSse', () => {
   afterAll(() => app.close());
 
   it('sends headers at once, events as one data line each, and heartbeats meanwhile', async () => {
+    // The reply is held until the test lets it end: the headers have come before anything else was written.
     const res = await fetch(`${url}/events`);
     expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(res.headers.get('x-from-hook')).toBe('kept');
     expect(res.headers.get('connection')).toBe('keep-alive');
-    const text = await res.text();
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const heartbeats = () => text.match(/^: heartbeat\n\n/gm)?.length ?? 0;
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      text += chunk.value;
+      if (heartbeats() >= 2) finish();
+    }
     expect(text.startsWith('event: delta\ndata: {"text":"line one\\nline two"}\n\n')).toBe(true);
-    expect(text.match(/^: heartbeat\n\n/gm)!.length).toBeGreaterThanOrEqual(2);
+    expect(heartbeats()).toBeGreaterThanOrEqual(2);
     expect(text.endsWith('event: done\ndata: null\n\n')).toBe(true);
     expect(gone!.aborted).toBe(false);
   });
@@ -42,6 +52,6 @@ describe('openSse', () => {
     // node:http rather than fetch: undici opens a spare connection after an abort, which would hold app.close().
     const request = get(`${url}/events?hold=1`, (res) => res.once('data', () => request.destroy()));
     request.on('error', () => {});
-    await expect.poll(() => gone?.aborted).toBe(true);
+    await expect.poll(() => gone?.aborted, { interval: 5 }).toBe(true);
   });
 });
