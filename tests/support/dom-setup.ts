@@ -1,5 +1,32 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { queryClient } from '@/lib/query-client';
 
-// Testing Library unmounts by itself only where test globals are on; they are off here.
-afterEach(cleanup);
+// What jsdom lacks and the screens call. No media query matches (a touch screen, motion allowed). Nothing is
+// laid out, so nothing resizes, and every element is given a desktop-sized box: virtualised lists draw only
+// the rows that fit in their scroller's.
+for (const [name, size] of [
+  ['clientWidth', 1024],
+  ['clientHeight', 768],
+] as const) {
+  Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get: () => size });
+}
+window.matchMedia = (query) =>
+  ({
+    matches: false,
+    media: query,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  }) as unknown as MediaQueryList;
+window.ResizeObserver = class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+
+// Testing Library unmounts by itself only where test globals are on; they are off here. The app's one query
+// client is emptied too, so that no answer of one test reaches the next.
+afterEach(() => {
+  cleanup();
+  queryClient.clear();
+});

@@ -1,0 +1,250 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Message } from '@shared/contracts/chat';
+import { fakeServer } from '@/test/fake-server';
+import { allowConsoleError } from '../../../../../tests/support/fail-on-console-error';
+import { renderScreen } from '@/test/render';
+import type { ChatBot } from '../model/chat-bot';
+import { ChatPanel } from './chat-panel';
+
+const CONVERSATION = 7;
+const base = `/api/conversations/${CONVERSATION}`;
+const bot: ChatBot = {
+  id: 3,
+  name: 'Helper',
+  description: 'Answers questions',
+  purpose: 'answering',
+  icon: 'robot',
+  active: true,
+  capabilities: [],
+  exampleQueries: [],
+  config: { greeting: 'Hi, ask me anything.' },
+};
+
+let nextId = 100;
+const message = (role: Message['role'], content: string, fields: Partial<Message> = {}): Message => ({
+  id: nextId++,
+  conversationId: CONVERSATION,
+  role,
+  content,
+  status: 'complete',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  sources: [],
+  steps: [],
+  attachments: [],
+  ...fields,
+});
+
+let server: ReturnType<typeof fakeServer>;
+beforeEach(() => {
+  server = fakeServer();
+  server.json('GET', '/api/chat/status', { offline: false, provider: 'openai-compatible', model: 'fake' });
+  server.json('GET', `${base}/messages`, []);
+  server.json('GET', `${base}/feedback`, []);
+});
+
+async function openChat() {
+  const view = renderScreen(<ChatPanel bot={bot} conversationId={CONVERSATION} />);
+  await screen.findByText('Hi, ask me anything.');
+  return view;
+}
+
+const messages = () => screen.getByRole('log', { name: 'Messages' });
+const button = (name: string) => screen.getByRole('button', { name });
+/** The reply's trouble, with its Retry (a reply cut short has one of its own in the list). */
+const problem = async (text: string) => {
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toContain(text);
+  return { alert, retry: within(alert).getByRole('button', { name: 'Retry' }) };
+};
+
+async function send(user: ReturnType<typeof renderScreen>['user'], text: string) {
+  await user.type(screen.getByRole('textbox', { name: 'Message' }), `${text}{Enter}`);
+}
+
+describe('ChatPanel', () => {
+  it('sends a message and streams the reply into place', async () => {
+    const replies = server.streams('POST', `${base}/stream`);
+    const { user } = await openChat();
+    await send(user, 'What is up?');
+
+    const stream = await replies.next();
+    expect(stream.request.body).toEqual({ content: 'What is up?' });
+    expect(within(messages()).getByText('What is up?')).toBeTruthy();
+    expect(screen.getByRole('status', { name: 'Botty is typing' })).toBeTruthy();
+    expect(button('Stop generating')).toBeTruthy();
+
+    const reply = message('assistant', 'All good.');
+    stream.send('user-message', message('user', 'What is up?'));
+    stream.send('start', { messageId: reply.id });
+    stream.send('delta', { text: 'All ' });
+    stream.send('delta', { text: 'good.' });
+    expect(await within(messages()).findByText('All good.')).toBeTruthy();
+    expect(screen.queryByRole('status', { name: 'Botty is typing' })).toBeNull();
+
+    stream.send('done', reply);
+    stream.end();
+    expect(await screen.findByRole('button', { name: 'Send message' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Stop generating' })).toBeNull();
+    expect(within(messages()).getByRole('button', { name: 'Regenerate' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('stops a reply, keeping what it had written', async () => {
+    const replies = server.streams('POST', `${base}/stream`);
+    server.json('POST', `${base}/stop`, { stopped: true });
+    const { user } = await openChat();
+    await send(user, 'Tell me a story');
+    const stream = await replies.next();
+    stream.send('user-message', message('user', 'Tell me a story'));
+    stream.send('delta', { text: 'Once upon' });
+    await within(messages()).findByText('Once upon');
+
+    await user.click(button('Stop generating'));
+    expect(await screen.findByText('Stopping')).toBeTruthy();
+    expect(button('Stop generating')).toHaveProperty('disabled', true);
+    expect(server.sent('POST', `${base}/stop`)).toHaveLength(1);
+
+    stream.send('done', message('assistant', 'Once upon', { status: 'stopped' }));
+    stream.end();
+    expect(await within(messages()).findByText('(stopped)')).toBeTruthy();
+    expect(within(messages()).getByText('Once upon')).toBeTruthy();
+    expect(button('Send message')).toBeTruthy();
+  });
+
+  it('asks to stop once more when Stop overtook the message it stops', async () => {
+    const replies = server.streams('POST', `${base}/stream`);
+    let asked = 0;
+    server.json('POST', `${base}/stop`, () => ({ stopped: ++asked > 1 }));
+    const { user } = await openChat();
+    await send(user, 'Hello');
+    const stream = await replies.next();
+    await user.click(button('Stop generating'));
+
+    await waitFor(() => expect(asked).toBe(2));
+    stream.send('user-message', message('user', 'Hello'));
+    stream.send('done', null);
+    stream.end();
+    expect(await screen.findByRole('button', { name: 'Send message' })).toBeTruthy();
+  });
+
+  it("shows the model's error as it comes, and Retry asks for a new reply", async () => {
+    const replies = server.streams('POST', `${base}/stream`);
+    const regenerated = server.streams('POST', `${base}/regenerate`);
+    const { user } = await openChat();
+    await send(user, 'Why?');
+    const stream = await replies.next();
+    const asked = message('user', 'Why?');
+    const partial = message('assistant', 'Because', { status: 'failed' });
+    server.json('GET', `${base}/messages`, [asked, partial]);
+    stream.send('user-message', asked);
+    stream.send('delta', { text: 'Because' });
+    stream.send('error', { message: 'The model failed', messageId: partial.id });
+    const { retry } = await problem('The model failed');
+    stream.end();
+    // What the server kept is fetched: the partial reply, marked as cut short.
+    expect(await within(messages()).findByText('(interrupted by an error)')).toBeTruthy();
+
+    await user.click(retry);
+    const again = await regenerated.next();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(within(messages()).queryByText('Because')).toBeNull();
+    again.send('delta', { text: 'Because it is.' });
+    again.send('done', message('assistant', 'Because it is.'));
+    again.end();
+    expect(await within(messages()).findByText('Because it is.')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps a refused message beside the reason, and Retry sends it again', async () => {
+    allowConsoleError();
+    server.json('POST', `${base}/stream`, { message: 'This botty is inactive.', code: 'CONFLICT' }, 409);
+    const { user } = await openChat();
+    await send(user, 'Hello there');
+    const { retry } = await problem('This botty is inactive.');
+    expect(within(messages()).getByText('Hello there')).toBeTruthy();
+
+    const replies = server.streams('POST', `${base}/stream`);
+    await user.click(retry);
+    const stream = await replies.next();
+    expect(stream.request.body).toEqual({ content: 'Hello there' });
+    expect(within(messages()).getAllByText('Hello there')).toHaveLength(1);
+    stream.send('user-message', message('user', 'Hello there'));
+    stream.send('done', message('assistant', 'Hi!'));
+    stream.end();
+    expect(await within(messages()).findByText('Hi!')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says when the server cannot be reached, and Retry sends the message again', async () => {
+    server.on('POST', `${base}/stream`, () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const { user } = await openChat();
+    await send(user, 'Anyone?');
+    const { retry } = await problem('Could not reach the server. Check your connection and try again.');
+
+    const replies = server.streams('POST', `${base}/stream`);
+    await user.click(retry);
+    expect((await replies.next()).request.body).toEqual({ content: 'Anyone?' });
+  });
+
+  it('picks a dropped reply up again from its last event and finishes it', async () => {
+    const replies = server.streams('POST', `${base}/stream`);
+    const resumed = server.streams('GET', `${base}/stream`);
+    const { user } = await openChat();
+    await send(user, 'Count to three');
+    const stream = await replies.next();
+    stream.send('user-message', message('user', 'Count to three'));
+    const last = stream.send('delta', { text: 'One, two' });
+    await within(messages()).findByText('One, two');
+    stream.drop();
+
+    const again = await resumed.next();
+    expect(again.request.headers.get('Last-Event-ID')).toBe(last);
+    again.send('delta', { text: ', three.' });
+    again.send('done', message('assistant', 'One, two, three.'));
+    again.end();
+    expect(await within(messages()).findByText('One, two, three.')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(server.sent('GET', `${base}/stream`)).toHaveLength(1);
+  });
+
+  it('says the reply was cut off when it is lost again, and shows what the server kept', async () => {
+    const replies = server.streams('POST', `${base}/stream`);
+    const resumed = server.streams('GET', `${base}/stream`);
+    const { user } = await openChat();
+    await send(user, 'Count to three');
+    const stream = await replies.next();
+    const asked = message('user', 'Count to three');
+    stream.send('user-message', asked);
+    stream.send('delta', { text: 'One' });
+    stream.drop();
+    server.json('GET', `${base}/messages`, [asked, message('assistant', 'One, two', { status: 'interrupted' })]);
+    (await resumed.next()).end();
+
+    await problem('The reply was cut off before it finished.');
+    expect(await within(messages()).findByText('(interrupted)')).toBeTruthy();
+    expect(within(messages()).getByText('One, two')).toBeTruthy();
+    expect(server.sent('GET', `${base}/stream`)).toHaveLength(1);
+  });
+
+  it('follows a reply still being written when the conversation opens', async () => {
+    const writing = message('assistant', 'Half an', { status: 'streaming' });
+    server.json('GET', `${base}/messages`, [message('user', 'Go on'), writing]);
+    const resumed = server.streams('GET', `${base}/stream`);
+    await openChat();
+
+    const stream = await resumed.next();
+    expect(stream.request.headers.has('Last-Event-ID')).toBe(false);
+    expect(button('Stop generating')).toBeTruthy();
+    stream.send('start', { messageId: writing.id });
+    stream.send('delta', { text: 'Half an answer, now whole.' });
+    expect(await within(messages()).findByText('Half an answer, now whole.')).toBeTruthy();
+    expect(within(messages()).queryByText('Half an')).toBeNull();
+    stream.send('done', message('assistant', 'Half an answer, now whole.', { id: writing.id }));
+    stream.end();
+    expect(await screen.findByRole('button', { name: 'Send message' })).toBeTruthy();
+    expect(server.sent('GET', `${base}/stream`)).toHaveLength(1);
+  });
+});
