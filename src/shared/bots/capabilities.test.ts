@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  acceptsUpload,
   CAPABILITIES,
   CAPABILITY_INFO,
-  hasConversationMemory,
+  capabilityEnables,
+  capabilitySwitches,
+  hasCapability,
   setCapability,
   setConversationMemory,
   setWebBrowsing,
@@ -48,17 +51,55 @@ describe('capabilities', () => {
   it('memory_context and the conversation memory switch are one setting', () => {
     const off = setCapability(draft({ capabilities: ['memory_context'] }), 'memory_context', false);
     expect(off).toEqual({ name: 'Scout', capabilities: [], config: { conversationMemory: false } });
-    expect(hasConversationMemory(off)).toBe(false);
+    expect(hasCapability(off, 'memory_context')).toBe(false);
     const on = setConversationMemory(off, true);
     expect(on).toEqual({ name: 'Scout', capabilities: ['memory_context'], config: { conversationMemory: true } });
     expect(setConversationMemory(on, false).capabilities).toEqual([]);
   });
 
   it('memory is on unless turned off, as the server reads it', () => {
-    expect(hasConversationMemory(draft())).toBe(true);
+    expect(hasCapability(draft(), 'memory_context')).toBe(true);
     expect(
-      hasConversationMemory(draft({ capabilities: ['memory_context'], config: { conversationMemory: false } })),
+      hasCapability(
+        draft({ capabilities: ['memory_context'], config: { conversationMemory: false } }),
+        'memory_context',
+      ),
     ).toBe(false);
+  });
+
+  it('web search is on when either the capability or the web browsing switch says so', () => {
+    expect(hasCapability(draft(), 'web_search')).toBe(false);
+    expect(hasCapability(draft({ capabilities: ['web_search'] }), 'web_search')).toBe(true);
+    expect(hasCapability(draft({ config: { webBrowsing: true } }), 'web_search')).toBe(true);
+    expect(capabilitySwitches(draft({ config: { webBrowsing: true, conversationMemory: false } }))).toEqual({
+      webBrowsing: true,
+      conversationMemory: false,
+    });
+  });
+
+  it('documents and images are on only when listed', () => {
+    expect(hasCapability({ config: {} }, 'document_analysis')).toBe(false);
+    expect(hasCapability(draft({ capabilities: ['image_understanding'] }), 'image_understanding')).toBe(true);
+    expect(hasCapability(draft({ capabilities: ['image_understanding'] }), 'document_analysis')).toBe(false);
+  });
+
+  it('each capability enables one reply context provider', () => {
+    expect(CAPABILITIES.map((c) => CAPABILITY_INFO[c].enables)).toEqual(['web', 'knowledge', 'images', 'memory']);
+    const bot = draft({ capabilities: ['document_analysis'], config: { conversationMemory: false } });
+    expect(capabilityEnables(bot, 'knowledge')).toBe(true);
+    expect(capabilityEnables(bot, 'images')).toBe(false);
+    expect(capabilityEnables(bot, 'web')).toBe(false);
+    expect(capabilityEnables(bot, 'memory')).toBe(false);
+    expect(capabilityEnables({ config: { webBrowsing: true } }, 'web')).toBe(true);
+  });
+
+  it('lets in the attachments of the capabilities that are on', () => {
+    const bot = draft({ capabilities: ['image_understanding'] });
+    expect(acceptsUpload(bot, 'image')).toBe(true);
+    expect(acceptsUpload(bot, 'document')).toBe(false);
+    expect(acceptsUpload(draft({ capabilities: ['document_analysis'] }), 'document')).toBe(true);
+    expect(CAPABILITY_INFO.document_analysis.accepts?.picker).toContain('.pdf');
+    expect(CAPABILITY_INFO.image_understanding.accepts?.picker).toContain('image/png');
   });
 
   it('other capabilities leave web browsing alone and keep the canonical order without duplicates', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activitiesQuerySchema } from './activities';
-import { BOT_MESSAGES, botConfigSchema, createBotBodySchema, updateBotBodySchema } from './bots';
+import { botConfigSchema, createBotBodySchema, updateBotBodySchema } from './bots';
 import { idParamsSchema } from './common';
 
 const valid = { name: 'Meal Planner', description: 'Plans meals', purpose: 'planning' };
@@ -65,7 +65,9 @@ describe('botConfigSchema', () => {
   it.each(['nature', 'nature.com; arxiv.org', 'https://nature.com', 'nature.com, not a domain'])(
     'rejects trusted sources %j',
     (value) => {
-      expect(messages(botConfigSchema.safeParse({ trustedSources: value }))).toEqual([BOT_MESSAGES.trustedSources]);
+      expect(messages(botConfigSchema.safeParse({ trustedSources: value }))).toEqual([
+        'Trusted sources must be a comma-separated list of domains (e.g. nature.com, arxiv.org)',
+      ]);
     },
   );
 

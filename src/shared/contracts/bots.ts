@@ -1,26 +1,19 @@
 import { z } from 'zod';
+import { botConfigShape } from '../bots/bot-settings';
 import { CAPABILITIES } from '../bots/capabilities';
 import { botSharingSchema } from './bot-sharing';
+import { boundedText, flag } from './common';
 import { ICON_NAMES, FALLBACK_ICON } from '../bots/icons';
 import { PURPOSES } from '../bots/purposes';
-import { isDomain, splitTrustedSources } from '../bots/trusted-sources';
 import {
   BOT_DESCRIPTION_MAX,
-  BOT_GREETING_MAX,
   BOT_NAME_MAX,
-  BOT_PROMPT_MAX,
-  CONTEXT_WINDOW_MAX,
-  CONTEXT_WINDOW_MIN,
   EXAMPLE_QUERIES_MAX,
   EXAMPLE_QUERY_MAX,
   EXPECTATION_NOTE_MAX,
-  TRUSTED_SOURCES_MAX,
 } from '../constants';
 
-export const TONES = ['professional', 'friendly', 'enthusiastic'] as const;
-export const WRITING_STYLES = ['concise', 'detailed', 'simple'] as const;
-
-/** Validation and result messages; spec §5 gives the context-window one word for word. */
+/** Validation and result messages; the config's are with each setting (bots/bot-settings.ts). */
 export const BOT_MESSAGES = {
   nameRequired: 'Name is required',
   nameMax: `Name must be at most ${BOT_NAME_MAX} characters`,
@@ -30,24 +23,12 @@ export const BOT_MESSAGES = {
   icon: 'Choose one of the available icons',
   capability: `Capabilities must be among: ${CAPABILITIES.join(', ')}`,
   capabilitiesUnique: 'Each capability can be chosen only once',
-  tone: `Tone must be one of: ${TONES.join(', ')}`,
-  writingStyle: `Writing style must be one of: ${WRITING_STYLES.join(', ')}`,
-  contextWindow: `Number of previous messages to consider for context (${CONTEXT_WINDOW_MIN}-${CONTEXT_WINDOW_MAX})`,
-  trustedSources: 'Trusted sources must be a comma-separated list of domains (e.g. nature.com, arxiv.org)',
   exampleQuery: `Each example query must be 1 to ${EXAMPLE_QUERY_MAX} characters`,
   exampleQueries: `At most ${EXAMPLE_QUERIES_MAX} example queries`,
   exampleQueriesUnique: 'Each example query can be listed only once',
   notFound: 'Bot not found',
   deleted: 'Bot deleted',
 } as const;
-
-const boundedText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`);
-
-const flag = (label: string) => z.boolean({ error: `${label} must be true or false` });
 
 export const botNameSchema = z
   .string({ error: BOT_MESSAGES.nameRequired })
@@ -67,18 +48,6 @@ export const capabilitySchema = z.enum(CAPABILITIES, { error: BOT_MESSAGES.capab
 export const capabilitiesSchema = z
   .array(capabilitySchema, { error: BOT_MESSAGES.capability })
   .refine((list) => new Set(list).size === list.length, BOT_MESSAGES.capabilitiesUnique);
-
-export const trustedSourcesSchema = z
-  .string({ error: BOT_MESSAGES.trustedSources })
-  .trim()
-  .max(TRUSTED_SOURCES_MAX, `Trusted sources must be at most ${TRUSTED_SOURCES_MAX} characters`)
-  .refine((text) => splitTrustedSources(text).every(isDomain), BOT_MESSAGES.trustedSources);
-
-export const contextWindowSchema = z
-  .number({ error: BOT_MESSAGES.contextWindow })
-  .int(BOT_MESSAGES.contextWindow)
-  .min(CONTEXT_WINDOW_MIN, BOT_MESSAGES.contextWindow)
-  .max(CONTEXT_WINDOW_MAX, BOT_MESSAGES.contextWindow);
 
 /** The bot's test set and chat starters: the queries the user typed or kept from the generated ones. */
 export const exampleQueriesSchema = z
@@ -104,20 +73,8 @@ export const testNoteSchema = z.object({
 export type TestNote = z.infer<typeof testNoteSchema>;
 export const testNotesSchema = z.array(testNoteSchema).max(EXAMPLE_QUERIES_MAX, BOT_MESSAGES.exampleQueries);
 
-/** Every field is optional: the wizard draft starts with an empty config, and PATCH merges what it is sent. */
-export const botConfigSchema = z.object({
-  tone: z.enum(TONES, { error: BOT_MESSAGES.tone }).optional(),
-  writingStyle: z.enum(WRITING_STYLES, { error: BOT_MESSAGES.writingStyle }).optional(),
-  greeting: boundedText('Greeting', BOT_GREETING_MAX).optional(),
-  webBrowsing: flag('Web browsing').optional(),
-  useKnowledgeCutoff: flag('Knowledge cutoff').optional(),
-  trustedSources: trustedSourcesSchema.optional(),
-  conversationMemory: flag('Conversation memory').optional(),
-  maxContextMessages: contextWindowSchema.optional(),
-  citationGeneration: flag('Citation generation').optional(),
-  systemPrompt: boundedText('System prompt', BOT_PROMPT_MAX).optional(),
-  customPrompt: boundedText('Custom prompt', BOT_PROMPT_MAX).optional(),
-});
+/** One optional field per bot setting: the descriptors of bots/bot-settings.ts declare them. */
+export const botConfigSchema = z.object(botConfigShape);
 export type BotConfig = z.infer<typeof botConfigSchema>;
 
 export const createBotBodySchema = z.object({

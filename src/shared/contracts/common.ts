@@ -22,3 +22,12 @@ export const errorResponseSchema = z.object({ message: z.string() }).loose();
 
 /** The answer of actions that have nothing to return but a sentence for the user. */
 export const messageResponseSchema = z.object({ message: z.string() });
+
+/** Trimmed text with a length limit; the messages name the field. */
+export const boundedText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const flag = (label: string) => z.boolean({ error: `${label} must be true or false` });

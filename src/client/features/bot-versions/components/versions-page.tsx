@@ -1,6 +1,7 @@
 import { ArrowLeft, ChartLine, History, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { PROMPT_KEYS } from '@shared/bots/bot-settings';
 import type { BotSnapshot, BotVersionSummary } from '@shared/contracts/bot-versions';
 import { useBot } from '@/entities/bot/api/get-bot';
 import { PageContainer, PageHeader } from '@/components/page-header';
@@ -10,7 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { useBotVersion, useBotVersions, useRestoreVersion } from '../api/versions';
-import { fieldLabel, PROMPT_FIELDS, settingChanges } from '../model/compare';
+import { fieldLabel, settingChanges } from '../model/compare';
 import { PromptDiff } from './prompt-diff';
 import { TestSetPanel } from './test-set-panel';
 
@@ -152,7 +153,7 @@ function Comparison({ botId, selected, current }: { botId: number; selected: num
 
 function Differences({ before, after, same }: { before: BotSnapshot; after: BotSnapshot; same: boolean }) {
   const settings = settingChanges(before, after);
-  const prompts = PROMPT_FIELDS.filter((field) =>
+  const prompts = PROMPT_KEYS.filter((field) =>
     same ? Boolean(after.config[field]) : (before.config[field] ?? '') !== (after.config[field] ?? ''),
   );
   if (!same && settings.length === 0 && prompts.length === 0) {

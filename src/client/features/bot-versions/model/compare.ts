@@ -1,33 +1,29 @@
+import { BOT_SETTINGS, CUSTOMIZE_KEYS, type SettingKey } from '@shared/bots/bot-settings';
 import { CAPABILITY_INFO } from '@shared/bots/capabilities';
 import { purposeLabel } from '@shared/bots/purposes';
 import type { BotSnapshot } from '@shared/contracts/bot-versions';
-import type { BotConfig } from '@shared/contracts/bots';
 
-/** Readable names of what a version can change: the snapshot's fields and the config's. */
-export const FIELD_LABELS: Record<string, string> = {
+type SnapshotField = Exclude<keyof BotSnapshot, 'config'>;
+
+/** Readable names of the snapshot's own fields; a config field is named by its setting (bots/bot-settings.ts). */
+const SNAPSHOT_LABELS: Record<SnapshotField, string> = {
   name: 'Name',
   description: 'Description',
   purpose: 'Purpose',
   icon: 'Icon',
   capabilities: 'Capabilities',
   exampleQueries: 'Example queries',
-  tone: 'Tone',
-  writingStyle: 'Writing style',
-  greeting: 'Greeting',
-  webBrowsing: 'Web browsing',
-  useKnowledgeCutoff: 'Knowledge cutoff',
-  trustedSources: 'Trusted sources',
-  conversationMemory: 'Conversation memory',
-  maxContextMessages: 'Context window',
-  citationGeneration: 'Citation generation',
-  systemPrompt: 'Prompt',
-  customPrompt: 'Custom prompt',
 };
+const SNAPSHOT_FIELDS = Object.keys(SNAPSHOT_LABELS) as SnapshotField[];
 
-export const fieldLabel = (field: string) => FIELD_LABELS[field] ?? field;
+const isSnapshotField = (field: string): field is SnapshotField => Object.hasOwn(SNAPSHOT_LABELS, field);
+const isSettingKey = (field: string): field is SettingKey => Object.hasOwn(BOT_SETTINGS, field);
 
-/** The prompts are long text, shown as a text diff rather than in the settings table. */
-export const PROMPT_FIELDS = ['systemPrompt', 'customPrompt'] as const;
+/** A changed field's name as people read it; an old version may name a setting that no longer exists. */
+export function fieldLabel(field: string): string {
+  if (isSnapshotField(field)) return SNAPSHOT_LABELS[field];
+  return isSettingKey(field) ? BOT_SETTINGS[field].label : field;
+}
 
 function display(field: string, value: unknown): string {
   if (value === undefined || value === '') return '—';
@@ -48,16 +44,12 @@ export interface SettingChange {
   after: string;
 }
 
-const valueOf = (snapshot: BotSnapshot, field: string): unknown =>
-  field in snapshot ? snapshot[field as keyof BotSnapshot] : snapshot.config[field as keyof BotConfig];
+const valueOf = (snapshot: BotSnapshot, field: SnapshotField | SettingKey): unknown =>
+  isSnapshotField(field) ? snapshot[field] : snapshot.config[field];
 
-/** The settings (not the prompts) that differ between two snapshots, as the user reads them. */
+/** The settings (not the prompts, shown as text diffs) that differ between two snapshots, as the user reads them. */
 export function settingChanges(before: BotSnapshot, after: BotSnapshot): SettingChange[] {
-  const fields = [
-    ...(['name', 'description', 'purpose', 'icon', 'capabilities', 'exampleQueries'] as const),
-    ...new Set([...Object.keys(before.config), ...Object.keys(after.config)]),
-  ].filter((field) => !(PROMPT_FIELDS as readonly string[]).includes(field));
-  return fields.flatMap((field) => {
+  return [...SNAPSHOT_FIELDS, ...CUSTOMIZE_KEYS].flatMap((field) => {
     const [a, b] = [display(field, valueOf(before, field)), display(field, valueOf(after, field))];
     return a === b ? [] : [{ field, label: fieldLabel(field), before: a, after: b }];
   });

@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowRight } from 'lucide-react';
 import { type ReactNode, useEffect, useId } from 'react';
-import { Controller, useForm, type Control } from 'react-hook-form';
+import { Controller, useForm, type Control, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { customizationOf, customizationSchema, type Customization } from '../model/wizard';
 import { greetingFor } from '@/entities/chat/model/greeting';
-import { BOT_GREETING_MAX, CONTEXT_WINDOW_MAX, CONTEXT_WINDOW_MIN, TRUSTED_SOURCES_MAX } from '@shared/constants';
-import { BOT_MESSAGES, TONES, WRITING_STYLES } from '@shared/contracts/bots';
+import { BOT_SETTINGS, CUSTOMIZE_KEYS, type CustomizeKey, type SettingSection } from '@shared/bots/bot-settings';
+import { hasCapability } from '@shared/bots/capabilities';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
@@ -18,24 +18,13 @@ import type { Knowledge } from '../hooks/use-knowledge';
 import type { CustomizationChange, Wizard } from '../hooks/use-wizard';
 import { FieldGroup } from './field-group';
 import { KnowledgeSection } from './knowledge-section';
-import { TONE_LABELS, WRITING_STYLE_LABELS } from './labels';
 import { StepFooter } from './step-footer';
 
 type CustomizationInput = z.input<typeof customizationSchema>;
-type ChoiceName = 'tone' | 'writingStyle';
+type CustomizationForm = UseFormReturn<CustomizationInput, unknown, Customization>;
+type FormControl = Control<CustomizationInput, unknown, Customization>;
 
-const SWITCHES = {
-  webBrowsing: {
-    label: 'Web browsing',
-    description: 'Search the web for current information (the Web search capability).',
-  },
-  useKnowledgeCutoff: { label: 'Knowledge cutoff', description: 'Say when an answer may be out of date.' },
-  citationGeneration: { label: 'Citation generation', description: 'Name the sources behind each answer.' },
-  conversationMemory: { label: 'Conversation memory', description: 'Remember earlier messages of the conversation.' },
-} as const;
-type SwitchName = keyof typeof SWITCHES;
-
-/** Step 2: how the bot writes and what it may use, validated by the shared config schema. */
+/** Step 2: how the bot writes and what it may use, each control drawn from its setting's descriptor. */
 export function CustomizeStep({ wizard, knowledge }: { wizard: Wizard; knowledge: Knowledge }) {
   const { draft } = wizard.state;
   const { customize, next } = wizard;
@@ -45,6 +34,7 @@ export function CustomizeStep({ wizard, knowledge }: { wizard: Wizard; knowledge
     mode: 'onTouched',
   });
   const { errors } = form.formState;
+  const suggestedGreeting = greetingFor({ name: draft.name.trim(), description: draft.description });
 
   // Every change goes into the draft at once, so a reload mid-step keeps it; the web browsing switch also
   // switches the web_search capability of step 1.
@@ -58,72 +48,28 @@ export function CustomizeStep({ wizard, knowledge }: { wizard: Wizard; knowledge
     next();
   });
 
+  const fields = (section: SettingSection) =>
+    CUSTOMIZE_KEYS.filter((key) => BOT_SETTINGS[key].control.section === section).map((key) => (
+      <SettingField
+        key={key}
+        form={form}
+        name={key}
+        error={errors[key]?.message}
+        suggestedGreeting={suggestedGreeting}
+      />
+    ));
+
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-8">
-      <Section title="Style">
-        <Choice control={form.control} name="tone" label="Tone" options={TONES} labels={TONE_LABELS} />
-        <Choice
-          control={form.control}
-          name="writingStyle"
-          label="Writing style"
-          options={WRITING_STYLES}
-          labels={WRITING_STYLE_LABELS}
-        />
-        <FormField
-          label="Greeting"
-          error={errors.greeting?.message}
-          hint="The first message people see. Leave it empty to use the suggestion."
-        >
-          <Textarea
-            rows={3}
-            maxLength={BOT_GREETING_MAX}
-            placeholder={greetingFor({ name: draft.name.trim(), description: draft.description })}
-            {...form.register('greeting')}
-          />
-        </FormField>
-      </Section>
+      <Section title="Style">{fields('style')}</Section>
 
       <Section title="Knowledge">
-        <KnowledgeSection knowledge={knowledge} documentAnalysis={draft.capabilities.includes('document_analysis')} />
+        <KnowledgeSection knowledge={knowledge} documentAnalysis={hasCapability(draft, 'document_analysis')} />
       </Section>
 
-      <Section title="Web and citations">
-        <SwitchRow control={form.control} name="webBrowsing" />
-        <SwitchRow control={form.control} name="useKnowledgeCutoff" />
-        <SwitchRow control={form.control} name="citationGeneration" />
-        <FormField
-          label="Trusted sources"
-          error={errors.trustedSources?.message}
-          hint={errors.trustedSources ? undefined : 'Comma-separated domains to prefer, e.g. nature.com, arxiv.org'}
-        >
-          <Input
-            maxLength={TRUSTED_SOURCES_MAX}
-            placeholder="nature.com, arxiv.org"
-            autoCapitalize="none"
-            spellCheck={false}
-            {...form.register('trustedSources')}
-          />
-        </FormField>
-      </Section>
+      <Section title="Web and citations">{fields('web')}</Section>
 
-      <Section title="Memory">
-        <SwitchRow control={form.control} name="conversationMemory" />
-        <FormField
-          label="Context window"
-          error={errors.maxContextMessages?.message}
-          hint={errors.maxContextMessages ? undefined : BOT_MESSAGES.contextWindow}
-        >
-          <Input
-            className="sm:max-w-32"
-            type="number"
-            inputMode="numeric"
-            min={CONTEXT_WINDOW_MIN}
-            max={CONTEXT_WINDOW_MAX}
-            step={1}
-            {...form.register('maxContextMessages', { valueAsNumber: true })}
-          />
-        </FormField>
-      </Section>
+      <Section title="Memory">{fields('memory')}</Section>
 
       <StepFooter onBack={wizard.back}>
         <Button type="submit">
@@ -135,6 +81,51 @@ export function CustomizeStep({ wizard, knowledge }: { wizard: Wizard; knowledge
   );
 }
 
+interface SettingFieldProps {
+  form: CustomizationForm;
+  name: CustomizeKey;
+  error: string | undefined;
+  suggestedGreeting: string;
+}
+
+function SettingField({ form, name, error, suggestedGreeting }: SettingFieldProps) {
+  const { label, control } = BOT_SETTINGS[name];
+  switch (control.kind) {
+    case 'switch':
+      return <SwitchRow control={form.control} name={name} label={label} description={control.description} />;
+    case 'choice':
+      return <Choice control={form.control} name={name} label={label} options={control.options} />;
+    case 'number':
+      return (
+        <FormField label={label} error={error} hint={error ? undefined : control.hint}>
+          <Input
+            className="sm:max-w-32"
+            type="number"
+            inputMode="numeric"
+            min={control.min}
+            max={control.max}
+            step={1}
+            {...form.register(name, { valueAsNumber: true })}
+          />
+        </FormField>
+      );
+    case 'text': {
+      const props = {
+        maxLength: control.maxLength,
+        placeholder: control.placeholder ?? suggestedGreeting,
+        autoCapitalize: control.spellCheck ? undefined : 'none',
+        spellCheck: control.spellCheck ? undefined : false,
+        ...form.register(name),
+      };
+      return (
+        <FormField label={label} error={error} hint={error ? undefined : control.hint}>
+          {control.rows ? <Textarea rows={control.rows} {...props} /> : <Input {...props} />}
+        </FormField>
+      );
+    }
+  }
+}
+
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <section className="grid gap-5">
@@ -144,15 +135,15 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-interface ChoiceProps<T extends string> {
-  control: Control<CustomizationInput, unknown, Customization>;
-  name: ChoiceName;
+interface ChoiceProps {
+  control: FormControl;
+  name: CustomizeKey;
   label: string;
-  options: readonly T[];
-  labels: Record<T, string>;
+  /** Each value's label, in the order offered. */
+  options: Readonly<Record<string, string>>;
 }
 
-function Choice<T extends string>({ control, name, label, options, labels }: ChoiceProps<T>) {
+function Choice({ control, name, label, options }: ChoiceProps) {
   const id = useId();
   return (
     <FieldGroup label={label} id={id}>
@@ -162,15 +153,15 @@ function Choice<T extends string>({ control, name, label, options, labels }: Cho
         render={({ field }) => (
           <RadioGroup
             aria-labelledby={id}
-            value={field.value}
+            value={String(field.value)}
             onValueChange={field.onChange}
             onBlur={field.onBlur}
             ref={field.ref}
             className="grid-cols-1 gap-2 min-[420px]:grid-cols-3"
           >
-            {options.map((option) => (
-              <RadioCard key={option} value={option} className="justify-center font-medium">
-                {labels[option]}
+            {Object.entries(options).map(([value, optionLabel]) => (
+              <RadioCard key={value} value={value} className="justify-center font-medium">
+                {optionLabel}
               </RadioCard>
             ))}
           </RadioGroup>
@@ -181,13 +172,14 @@ function Choice<T extends string>({ control, name, label, options, labels }: Cho
 }
 
 interface SwitchRowProps {
-  control: Control<CustomizationInput, unknown, Customization>;
-  name: SwitchName;
+  control: FormControl;
+  name: CustomizeKey;
+  label: string;
+  description: string;
 }
 
-function SwitchRow({ control, name }: SwitchRowProps) {
+function SwitchRow({ control, name, label, description }: SwitchRowProps) {
   const id = useId();
-  const { label, description } = SWITCHES[name];
   return (
     <Controller
       control={control}
@@ -205,7 +197,7 @@ function SwitchRow({ control, name }: SwitchRowProps) {
           <Switch
             id={id}
             aria-describedby={`${id}-description`}
-            checked={field.value}
+            checked={field.value === true}
             onCheckedChange={field.onChange}
             onBlur={field.onBlur}
             ref={field.ref}

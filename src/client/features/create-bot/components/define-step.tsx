@@ -7,10 +7,10 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { useId } from 'react';
-import { CAPABILITIES, CAPABILITY_INFO } from '@shared/bots/capabilities';
+import { CAPABILITIES, CAPABILITY_INFO, hasCapability } from '@shared/bots/capabilities';
 import { BOT_ICONS, FALLBACK_ICON } from '@shared/bots/icons';
 import { isPurpose, PURPOSE_LABELS, PURPOSES, type Purpose } from '@shared/bots/purposes';
-import { hasCapability, isDefined } from '../model/wizard';
+import { isDefined } from '../model/wizard';
 import { BOT_DESCRIPTION_MAX, BOT_NAME_MAX } from '@shared/constants';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Button } from '@/components/ui/button';

@@ -1,6 +1,7 @@
 import { LoaderCircle, Rocket, Save } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { BOT_SETTINGS, CUSTOMIZE_KEYS, settingSummary } from '@shared/bots/bot-settings';
 import { CAPABILITY_INFO } from '@shared/bots/capabilities';
 import { purposeLabel } from '@shared/bots/purposes';
 import { botFieldsOf, capabilitiesOf, customizationOf, type WizardStep } from '../model/wizard';
@@ -17,7 +18,6 @@ import { ApiError } from '@/lib/request';
 import type { Knowledge } from '../hooks/use-knowledge';
 import type { Wizard } from '../hooks/use-wizard';
 import { hasKnowledgeFiles, KnowledgeFiles } from './knowledge-files';
-import { TONE_LABELS, WRITING_STYLE_LABELS } from './labels';
 import { StepFooter } from './step-footer';
 
 /** Spec §9: the pause before the redirect after creation. */
@@ -35,8 +35,6 @@ function failed(title: string, error?: unknown) {
     description: signedOut ? NOT_SIGNED_IN : 'Something went wrong. Please try again.',
   });
 }
-
-const onOff = (value: boolean) => (value ? 'On' : 'Off');
 
 const SUBMIT_LABELS = {
   create: { idle: 'Create Botty', busy: 'Creating...', icon: Rocket },
@@ -139,19 +137,17 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
 
       <ReviewSection title="Customization" step={2} onEdit={wizard.goTo} disabled={busy}>
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
-          <Setting term="Tone">{TONE_LABELS[settings.tone]}</Setting>
-          <Setting term="Writing style">{WRITING_STYLE_LABELS[settings.writingStyle]}</Setting>
-          <Setting term="Greeting" wide>
-            {settings.greeting.trim() || 'Default greeting'}
-          </Setting>
-          <Setting term="Web browsing">{onOff(settings.webBrowsing)}</Setting>
-          <Setting term="Knowledge cutoff">{onOff(settings.useKnowledgeCutoff)}</Setting>
-          <Setting term="Trusted sources" wide>
-            {settings.trustedSources.trim() || 'Any'}
-          </Setting>
-          <Setting term="Conversation memory">{onOff(settings.conversationMemory)}</Setting>
-          <Setting term="Context window">{`${settings.maxContextMessages} messages`}</Setting>
-          <Setting term="Citation generation">{onOff(settings.citationGeneration)}</Setting>
+          {CUSTOMIZE_KEYS.map((key) => {
+            const summary = settingSummary(key, settings[key]);
+            const { label, control } = BOT_SETTINGS[key];
+            return (
+              summary !== null && (
+                <Setting key={key} term={label} wide={control.kind === 'text'}>
+                  {summary}
+                </Setting>
+              )
+            );
+          })}
         </dl>
       </ReviewSection>
 
@@ -165,7 +161,7 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
 
       <ReviewSection title="Training" step={3} onEdit={wizard.goTo} disabled={busy}>
         <dl className="grid gap-3 text-sm">
-          <Setting term="Prompt">
+          <Setting term={BOT_SETTINGS.systemPrompt.label}>
             <span className="line-clamp-4 whitespace-pre-line">
               {prompt.length > PROMPT_EXCERPT_LENGTH ? `${prompt.slice(0, PROMPT_EXCERPT_LENGTH).trimEnd()}…` : prompt}
             </span>

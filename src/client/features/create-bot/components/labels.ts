@@ -1,5 +1,4 @@
 import type { BotIcon } from '@shared/bots/icons';
-import type { TONES, WRITING_STYLES } from '@shared/contracts/bots';
 
 /** Accessible names for the icon choices; the stored names are Font Awesome's, not words. */
 export const ICON_LABELS: Record<BotIcon, string> = {
@@ -23,16 +22,4 @@ export const ICON_LABELS: Record<BotIcon, string> = {
   cog: 'Cog',
   search: 'Magnifying glass',
   'file-alt': 'Document',
-};
-
-export const TONE_LABELS: Record<(typeof TONES)[number], string> = {
-  professional: 'Professional',
-  friendly: 'Friendly',
-  enthusiastic: 'Enthusiastic',
-};
-
-export const WRITING_STYLE_LABELS: Record<(typeof WRITING_STYLES)[number], string> = {
-  concise: 'Concise',
-  detailed: 'Detailed',
-  simple: 'Simple',
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hasCapability } from '@shared/bots/capabilities';
 import type { Bot } from '@shared/contracts/bots';
 import {
   addExampleQuery,
@@ -10,7 +11,6 @@ import {
   CUSTOMIZATION_DEFAULTS,
   draftFromBot,
   emptyDraft,
-  hasCapability,
   initialWizardState,
   isDefined,
   isStepCompleted,

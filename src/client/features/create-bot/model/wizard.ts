@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { CAPABILITIES, hasConversationMemory, type Capability } from '@shared/bots/capabilities';
+import { BOT_SETTINGS, CUSTOMIZE_KEYS, type CustomizeKey } from '@shared/bots/bot-settings';
+import { CAPABILITIES, capabilitySwitches, hasCapability, type Capability } from '@shared/bots/capabilities';
 import { FALLBACK_ICON, type IconName } from '@shared/bots/icons';
 import type { Purpose } from '@shared/bots/purposes';
-import { CONTEXT_WINDOW_DEFAULT, EXAMPLE_QUERIES_MAX, EXAMPLE_QUERY_MAX } from '@shared/constants';
+import { EXAMPLE_QUERIES_MAX, EXAMPLE_QUERY_MAX } from '@shared/constants';
 import {
   botConfigSchema,
   capabilitySchema,
@@ -176,58 +177,24 @@ export const nextTrainingProgress = (progress: number) => Math.min(progress + TR
 
 /** Step 2's fields; all of them are set once the step is passed. */
 export const customizationSchema = botConfigSchema
-  .pick({
-    tone: true,
-    writingStyle: true,
-    greeting: true,
-    webBrowsing: true,
-    useKnowledgeCutoff: true,
-    trustedSources: true,
-    conversationMemory: true,
-    maxContextMessages: true,
-    citationGeneration: true,
-  })
+  .pick(Object.fromEntries(CUSTOMIZE_KEYS.map((key) => [key, true])) as Record<CustomizeKey, true>)
   .required();
 export type Customization = z.infer<typeof customizationSchema>;
 
-export const CUSTOMIZATION_DEFAULTS: Customization = {
-  tone: 'professional',
-  writingStyle: 'concise',
-  greeting: '',
-  webBrowsing: false,
-  useKnowledgeCutoff: false,
-  trustedSources: '',
-  conversationMemory: true,
-  maxContextMessages: CONTEXT_WINDOW_DEFAULT,
-  citationGeneration: false,
-};
+export const CUSTOMIZATION_DEFAULTS = Object.fromEntries(
+  CUSTOMIZE_KEYS.map((key) => [key, BOT_SETTINGS[key].default]),
+) as Customization;
 
-/**
- * Whether a capability is on, as both wizard steps show it. memory_context is read from the conversation memory
- * switch (on unless turned off, as the server reads it), so the two cannot disagree even for bots saved before
- * the sync rule; the other capabilities are the list itself.
- */
-export const hasCapability = (draft: WizardDraft, capability: Capability) =>
-  capability === 'memory_context' ? hasConversationMemory(draft) : draft.capabilities.includes(capability);
-
-/** The capabilities as saved: the list with memory_context following the memory switch. */
+/** The capabilities as saved: the ones on, memory_context following the memory switch. */
 export const capabilitiesOf = (draft: WizardDraft): Capability[] =>
   CAPABILITIES.filter((capability) => hasCapability(draft, capability));
 
-/**
- * Step 2's values for a draft: what was chosen, defaults for the rest. Web browsing is read from the
- * web_search capability, so the two cannot disagree even for bots saved before the sync rule.
- */
+/** Step 2's values for a draft: what was chosen, defaults for the rest, the switches that are capabilities as those read. */
 export function customizationOf(draft: WizardDraft): Customization {
-  const keys = Object.keys(CUSTOMIZATION_DEFAULTS) as (keyof Customization)[];
   const values = Object.fromEntries(
-    keys.map((key) => [key, draft.config[key] ?? CUSTOMIZATION_DEFAULTS[key]]),
+    CUSTOMIZE_KEYS.map((key) => [key, draft.config[key] ?? CUSTOMIZATION_DEFAULTS[key]]),
   ) as Customization;
-  return {
-    ...values,
-    webBrowsing: draft.capabilities.includes('web_search'),
-    conversationMemory: hasConversationMemory(draft),
-  };
+  return { ...values, ...capabilitySwitches(draft) };
 }
 
 /** Edit Botty (decisions §1) opens an existing bot in the wizard, which walks the same steps. */
@@ -257,10 +224,6 @@ export function botFieldsOf(draft: WizardDraft) {
     purpose: draft.purpose,
     icon: draft.icon,
     capabilities: capabilitiesOf(draft),
-    config: {
-      ...draft.config,
-      webBrowsing: draft.capabilities.includes('web_search'),
-      conversationMemory: hasConversationMemory(draft),
-    },
+    config: { ...draft.config, ...capabilitySwitches(draft) },
   };
 }

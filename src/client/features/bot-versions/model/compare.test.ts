@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { SETTING_KEYS } from '@shared/bots/bot-settings';
+import { botSnapshotSchema, type BotSnapshot } from '@shared/contracts/bot-versions';
+import { fieldLabel, settingChanges } from './compare';
+
+const snapshot = (over: Partial<BotSnapshot> = {}): BotSnapshot => ({
+  name: 'Chef',
+  description: 'Plans meals',
+  purpose: 'planning',
+  icon: 'utensils',
+  capabilities: ['web_search'],
+  config: { tone: 'friendly', systemPrompt: 'You are Chef.' },
+  exampleQueries: [],
+  ...over,
+});
+
+describe('version comparison', () => {
+  it('names every field a version can change in words', () => {
+    const fields = [...Object.keys(botSnapshotSchema.shape).filter((f) => f !== 'config'), ...SETTING_KEYS];
+    for (const field of fields) {
+      expect(fieldLabel(field), field).not.toBe(field);
+      expect(fieldLabel(field), field).toMatch(/^[A-Z]/);
+    }
+    expect(fieldLabel('systemPrompt')).toBe('Prompt');
+    expect(fieldLabel('maxContextMessages')).toBe('Context window');
+  });
+
+  it('lists the settings that differ in the settings order, leaving the prompts to the text diff', () => {
+    const before = snapshot();
+    const after = snapshot({
+      capabilities: ['web_search', 'document_analysis'],
+      config: { maxContextMessages: 4, tone: 'professional', webBrowsing: true, systemPrompt: 'You are Remy.' },
+    });
+    expect(settingChanges(before, after)).toEqual([
+      { field: 'capabilities', label: 'Capabilities', before: 'Web search', after: 'Document analysis, Web search' },
+      { field: 'tone', label: 'Tone', before: 'friendly', after: 'professional' },
+      { field: 'webBrowsing', label: 'Web browsing', before: '—', after: 'On' },
+      { field: 'maxContextMessages', label: 'Context window', before: '—', after: '4' },
+    ]);
+  });
+});
