@@ -1,7 +1,19 @@
 import type { Selectable } from 'kysely';
+import type { Activity, ActivityType } from '@shared/contracts/activities';
 import type { ActivitiesTable, Executor } from '../../db/database';
 
 export type ActivityRow = Selectable<ActivitiesTable>;
+
+export function toActivity(row: ActivityRow): Activity {
+  return {
+    id: row.id,
+    type: row.type as ActivityType,
+    description: row.description,
+    botId: row.bot_id,
+    botName: row.bot_name,
+    createdAt: row.created_at,
+  };
+}
 
 export interface NewActivity {
   userId: number;

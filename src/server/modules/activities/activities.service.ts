@@ -1,7 +1,7 @@
-import type { Activity, ActivityType } from '@shared/contracts/activities';
+import type { ActivityType } from '@shared/contracts/activities';
 import type { Db, Executor } from '../../db/database';
 import { notFound } from '../../lib/errors';
-import { findRecentActivities, insertActivity, type ActivityRow } from './activities.repository';
+import { findRecentActivities, insertActivity, toActivity } from './activities.repository';
 
 const DESCRIPTIONS: Record<ActivityType, (botName: string) => string> = {
   bot_created: (name) => `Created ${name}`,
@@ -32,17 +32,6 @@ export async function recordActivity(db: Executor, input: ActivityInput): Promis
     botName: input.bot.name,
     createdAt: input.at,
   });
-}
-
-export function toActivity(row: ActivityRow): Activity {
-  return {
-    id: row.id,
-    type: row.type as ActivityType,
-    description: row.description,
-    botId: row.bot_id,
-    botName: row.bot_name,
-    createdAt: row.created_at,
-  };
 }
 
 /** A user's own history only: asking for anyone else's answers 404, as if they did not exist (decisions §1). */

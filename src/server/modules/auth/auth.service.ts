@@ -15,18 +15,18 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passw
 import { hashToken, newToken } from '../../lib/tokens';
 import type { Mail, Mailer } from '../../mail/mailer';
 import { passwordResetMail, verificationMail } from '../../mail/templates';
+import type { UserRow } from '../users/users.repository';
 import {
   findUserByEmail,
-  findUserById,
   findUserByLogin,
   findUserByUsername,
+  findUserWithPassword,
   insertUser,
   isFirstUser,
   toUser,
   updateUser,
   usernameTaken,
-  type UserRow,
-} from '../users/users.repository';
+} from '../users/users.service';
 import {
   consumeEmailToken,
   deleteExpiredEmailTokens,
@@ -271,10 +271,8 @@ export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
 }
 
 export async function changePassword(deps: AuthDeps, session: Session, body: ChangePasswordBody) {
-  const row = await findUserById(deps.db.kysely, session.user.id);
-  if (!row || !(await verifyPassword(row.password_hash, body.currentPassword))) {
-    throw new AppError('BAD_REQUEST', AUTH_MESSAGES.currentPasswordWrong);
-  }
+  const row = await findUserWithPassword(deps.db.kysely, session.user.id, body.currentPassword);
+  if (!row) throw new AppError('BAD_REQUEST', AUTH_MESSAGES.currentPasswordWrong);
   const passwordHash = await hashPassword(body.newPassword);
   await deps.db.kysely.transaction().execute(async (tx) => {
     await updateUser(tx, row.id, { passwordHash }, isoNow(deps.clock));

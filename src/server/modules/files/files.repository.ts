@@ -37,9 +37,6 @@ export const findKnowledgeFiles = (db: Executor, botId: number) =>
     .orderBy('id')
     .execute();
 
-export const findFilesOfUser = (db: Executor, userId: number) =>
-  db.selectFrom('files').selectAll().where('user_id', '=', userId).orderBy('id').execute();
-
 /** A bot's knowledge files, or a conversation's attachments. */
 export async function countFiles(db: Executor, of: { botId: number } | { conversationId: number }): Promise<number> {
   const row = await db
