@@ -9,8 +9,7 @@ import {
 } from '@shared/contracts/bot-export';
 import type { Bot } from '@shared/contracts/bots';
 import { isoNow } from '../../lib/clock';
-import { findKnowledgeFiles, type FileRow } from '../files/files.repository';
-import type { FilesDeps } from '../files/files.service';
+import { knowledgeContents, type FilesDeps, type KnowledgeContent } from '../files/files.service';
 import { requireOwnedBot } from './bots.service';
 
 /** A bot file to download: its name and its bytes, at once (JSON) or as they are zipped (archive). */
@@ -51,7 +50,7 @@ function fileStem(name: string): string {
 }
 
 /** Knowledge files may share a name; in the archive each needs its own, so later ones get " (2)", " (3)"… */
-function uniqueNames(files: FileRow[]): string[] {
+function uniqueNames(files: KnowledgeContent[]): string[] {
   const taken = new Set<string>();
   return files.map(({ name }) => {
     const dot = name.lastIndexOf('.');
@@ -74,7 +73,7 @@ const STORED_AS_IS = new Set([
  * response can take (the files together may be far larger than memory). A failure, or the client going away,
  * ends the stream.
  */
-function zipStream(json: string, files: FileRow[], deps: FilesDeps): Readable {
+function zipStream(json: string, files: KnowledgeContent[]): Readable {
   const out = new PassThrough();
   const zip = new Zip((err, chunk, final) => {
     if (err) out.destroy(err);
@@ -96,9 +95,9 @@ function zipStream(json: string, files: FileRow[], deps: FilesDeps): Readable {
     const names = uniqueNames(files);
     for (const [i, file] of files.entries()) {
       const path = BOT_ARCHIVE_KNOWLEDGE + names[i]!;
-      const entry = STORED_AS_IS.has(file.media_type) ? new ZipPassThrough(path) : new ZipDeflate(path, { level: 6 });
+      const entry = STORED_AS_IS.has(file.mediaType) ? new ZipPassThrough(path) : new ZipDeflate(path, { level: 6 });
       zip.add(entry);
-      const content = await deps.storage.get(file.storage_key);
+      const content = await file.open();
       for await (const chunk of content) {
         entry.push(chunk as Uint8Array);
         await writable();
@@ -121,6 +120,6 @@ export async function exportBot(deps: FilesDeps, userId: number, botId: number, 
   const json = `${JSON.stringify(botExportOf(bot, isoNow(deps.clock)), null, 2)}\n`;
   const stem = `${fileStem(bot.name)}.botty`;
   if (!knowledge) return { name: `${stem}.json`, mediaType: 'application/json; charset=utf-8', body: json };
-  const files = await findKnowledgeFiles(deps.db.kysely, bot.id);
-  return { name: `${stem}.zip`, mediaType: 'application/zip', body: zipStream(json, files, deps) };
+  const files = await knowledgeContents(deps, bot.id);
+  return { name: `${stem}.zip`, mediaType: 'application/zip', body: zipStream(json, files) };
 }

@@ -43,9 +43,9 @@ export async function requireUsableBot(db: Executor, userId: number, botId: numb
 }
 
 /**
- * requireUsableBot for a reply in the caller's conversation, read with the conversation in one statement:
- * null when the conversation is not theirs (the caller answers that 404), 404 like requireUsableBot when the
- * bot (`botId`, or else the conversation's own) is not usable.
+ * requireUsableBot for a reply (or an attachment) in the caller's conversation, read with the conversation in
+ * one statement: null when the conversation is not theirs (the caller answers that 404), 404 like
+ * requireUsableBot when the bot (`botId`, or else the conversation's own) is not usable.
  */
 export async function findConversationForReply(
   db: Executor,

@@ -7,8 +7,7 @@ import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { requireOwnedBot, updateBot } from '../bots/bots.service';
-import { requireUsableBot } from '../bots/sharing.service';
-import { findOwnedConversation } from '../chat/conversations.repository';
+import { findConversationForReply } from '../bots/sharing.service';
 import { detectType, type DetectedType } from './detect-type';
 import type { FileJobs } from './file-jobs';
 import {
@@ -154,9 +153,9 @@ export async function addAttachment(
   conversationId: number,
   upload: Upload,
 ): Promise<KnowledgeFile> {
-  const conversation = await findOwnedConversation(deps.db.kysely, userId, conversationId);
-  if (!conversation) throw new AppError('NOT_FOUND', CHAT_MESSAGES.conversationNotFound);
-  const bot = await requireUsableBot(deps.db.kysely, userId, conversation.bot_id);
+  const found = await findConversationForReply(deps.db.kysely, userId, conversationId);
+  if (!found) throw new AppError('NOT_FOUND', CHAT_MESSAGES.conversationNotFound);
+  const { bot } = found;
   const type = await checkUpload(deps, userId, upload);
   if (type.file.kind === 'document' && !bot.capabilities.includes('document_analysis')) {
     throw new AppError('FORBIDDEN', FILE_MESSAGES.documentsOff);
@@ -168,6 +167,22 @@ export async function addAttachment(
     throw tooLarge(FILE_MESSAGES.tooManyAttachments(deps.limits.filesPerBot));
   }
   return storeUpload(deps, { userId, botId: bot.id, conversationId }, upload, type);
+}
+
+/** A knowledge file as a bot's export carries it: its name, its type and its bytes, read from storage on `open`. */
+export interface KnowledgeContent {
+  name: string;
+  mediaType: string;
+  open: () => Promise<Readable>;
+}
+
+/** The bot's knowledge files, oldest first, with their bytes to read; the caller has checked who may have them. */
+export async function knowledgeContents(deps: FilesDeps, botId: number): Promise<KnowledgeContent[]> {
+  return (await findKnowledgeFiles(deps.db.kysely, botId)).map((row) => ({
+    name: row.name,
+    mediaType: row.media_type,
+    open: () => deps.storage.get(row.storage_key),
+  }));
 }
 
 export async function listKnowledgeFiles(deps: FilesDeps, userId: number, botId: number): Promise<KnowledgeFile[]> {
