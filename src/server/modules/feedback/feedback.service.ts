@@ -3,8 +3,13 @@ import { FEEDBACK_MESSAGES } from '@shared/contracts/feedback';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
-import { findOwnedConversation } from '../chat/conversations.repository';
-import { findConversationRatings, findOwnedMessage, setRating, toFeedback } from './feedback.repository';
+import {
+  findConversationRatings,
+  findOwnedMessage,
+  ownsConversation,
+  setRating,
+  toFeedback,
+} from './feedback.repository';
 
 export interface FeedbackDeps {
   db: Db;
@@ -37,6 +42,6 @@ export async function rateMessage(
 /** The ratings in one of the caller's conversations, so a chat can show them. */
 export async function conversationRatings(deps: FeedbackDeps, userId: number, conversationId: number) {
   const db = deps.db.kysely;
-  if (!(await findOwnedConversation(db, userId, conversationId))) throw notFound('Conversation');
+  if (!(await ownsConversation(db, userId, conversationId))) throw notFound('Conversation');
   return (await findConversationRatings(db, conversationId)).map(toFeedback);
 }

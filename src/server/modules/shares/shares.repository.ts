@@ -2,6 +2,25 @@ import type { Snapshot } from '@shared/contracts/shares';
 import type { Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
 
+/** The caller's conversation, what a snapshot shows of it; undefined when it is missing or someone else's. */
+export const findOwnedConversation = (db: Executor, userId: number, conversationId: number) =>
+  db
+    .selectFrom('conversations')
+    .select(['id', 'bot_id', 'title'])
+    .where('id', '=', conversationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+
+/** The conversation's active branch in the order it was written, with what a snapshot shows of each message. */
+export const findActiveBranch = (db: Executor, conversationId: number) =>
+  db
+    .selectFrom('messages')
+    .select(['role', 'content', 'status', 'sources', 'created_at'])
+    .where('conversation_id', '=', conversationId)
+    .where('active', '=', true)
+    .orderBy('id', 'asc')
+    .execute();
+
 export interface NewShare {
   conversationId: number;
   userId: number;

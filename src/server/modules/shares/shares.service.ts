@@ -14,11 +14,11 @@ import { AppError, notFound } from '../../lib/errors';
 import { isExpired, requireFutureExpiry } from '../../lib/expiry';
 import { newToken, hashToken } from '../../lib/tokens';
 import { requireUsableBot } from '../bots/sharing.service';
-import { findOwnedConversation } from '../chat/conversations.repository';
-import { findMessages } from '../chat/messages.repository';
 import {
   deleteExpiredShares,
   deleteShareOfConversation,
+  findActiveBranch,
+  findOwnedConversation,
   findShareOfConversation,
   findSnapshotByHash,
   replaceShare,
@@ -43,7 +43,7 @@ async function takeSnapshot(db: Executor, userId: number, conversationId: number
   const conversation = await requireConversation(db, userId, conversationId);
   // A visitor shares their own conversation with a shared bot as long as they may still use it.
   const bot = await requireUsableBot(db, userId, conversation.bot_id);
-  const messages = (await findMessages(db, conversationId))
+  const messages = (await findActiveBranch(db, conversationId))
     .filter((m) => m.content && SHOWN_STATUSES.has(m.status))
     .map((m) => ({
       role: m.role,
