@@ -84,6 +84,10 @@ export const findOwnedReplyBot = preparedQuery((db, v: { userId: number; botId: 
   db.selectFrom('bots').select(REPLY_BOT_COLUMNS).where('id', '=', v.botId).where('user_id', '=', v.userId),
 );
 
+/** Any bot by id as a reply reads it, whoever owns it. */
+export const findReplyBot = (db: Executor, botId: number) =>
+  db.selectFrom('bots').select(REPLY_BOT_COLUMNS).where('id', '=', botId).executeTakeFirst();
+
 export interface BotFields {
   name: string;
   description: string;

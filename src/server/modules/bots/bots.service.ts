@@ -11,10 +11,13 @@ import {
   deleteBotWithConversations,
   findBotsOfUser,
   findOwnedBot,
+  findReplyBot,
   insertBot,
   toBot,
+  toReplyBot,
   updateBotFields,
   type BotFields,
+  type ReplyBot,
 } from './bots.repository';
 import { insertVersion } from './versions.repository';
 
@@ -28,6 +31,15 @@ export async function requireOwnedBot(db: Executor, userId: number, botId: numbe
   const row = await findOwnedBot(db, userId, botId);
   if (!row) throw new AppError('NOT_FOUND', BOT_MESSAGES.notFound);
   return toBot(row);
+}
+
+/**
+ * Any bot by id as a reply uses it, whoever owns it, or undefined: for the widget, whose visitors are nobody's
+ * users, so the caller checks the bot's sharing itself.
+ */
+export async function findAnyReplyBot(db: Executor, botId: number): Promise<ReplyBot | undefined> {
+  const row = await findReplyBot(db, botId);
+  return row && toReplyBot(row);
 }
 
 export async function listBots(deps: BotsDeps, userId: number): Promise<Bot[]> {

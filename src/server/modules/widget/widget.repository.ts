@@ -1,5 +1,4 @@
 import type { Executor } from '../../db/database';
-import { REPLY_BOT_COLUMNS } from '../bots/bots.repository';
 
 /** The visitor's widget conversation with the bot, the latest when a race made two. */
 export const findVisitorConversation = (db: Executor, botId: number, visitorHash: string) =>
@@ -69,10 +68,3 @@ export const findWidgetConversation = (db: Executor, botId: number, conversation
     .where('bot_id', '=', botId)
     .where('channel', '=', 'widget')
     .executeTakeFirst();
-
-/**
- * Any bot by id, as a reply reads it: the widget is for visitors, so who owns it is checked by the caller
- * against its sharing.
- */
-export const findBot = (db: Executor, botId: number) =>
-  db.selectFrom('bots').select(REPLY_BOT_COLUMNS).where('id', '=', botId).executeTakeFirst();

@@ -5,12 +5,11 @@ import { VISITOR_KEY_PATTERN, WIDGET_MESSAGES } from '@shared/chat/widget-protoc
 import { isoNow } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { hashToken } from '../../lib/tokens';
-import { toReplyBot, type ReplyBot } from '../bots/bots.repository';
-import { requireOwnedBot } from '../bots/bots.service';
+import type { ReplyBot } from '../bots/bots.repository';
+import { findAnyReplyBot, requireOwnedBot } from '../bots/bots.service';
 import * as chat from '../chat/chat.service';
 import {
   countWidgetQuestionsSince,
-  findBot,
   findVisitorConversation,
   findWidgetConversation,
   findWidgetConversations,
@@ -30,10 +29,9 @@ const notAvailable = () => new AppError('NOT_FOUND', WIDGET_MESSAGES.notAvailabl
  * missing bot included, is the same 404, so a site learns nothing about bots it may not embed.
  */
 export async function requireEmbeddableBot(deps: chat.ChatDeps, botId: number, origin: string | undefined) {
-  const row = await findBot(deps.db.kysely, botId);
+  const bot = await findAnyReplyBot(deps.db.kysely, botId);
   const normalized = origin ? normalizeOrigin(origin) : null;
-  if (!row || !normalized) throw notAvailable();
-  const bot = toReplyBot(row);
+  if (!bot || !normalized) throw notAvailable();
   if (bot.sharing.visibility === 'private' || !bot.sharing.embedOrigins.includes(normalized)) throw notAvailable();
   return { bot, origin: normalized };
 }
