@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach } from 'vitest';
 import type { DatabaseKind } from '../../src/server/db/database';
 import type { KnowledgeFile } from '../../src/shared/contracts/files';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app';
+import { until } from './wait';
 
 /** A real multipart upload in the form field `file`, as a browser's FormData sends it. */
 export async function uploadFile(t: TestApp, token: string, path: string, name: string, bytes: Uint8Array) {
@@ -19,15 +19,19 @@ export async function uploadFile(t: TestApp, token: string, path: string, name: 
   return { status: res.status, body: (await res.json()) as KnowledgeFile & { message: string } };
 }
 
-/** Polls the file until its job has run (ready or failed), as the UI does. */
+/** Polls the file until its job has run (ready or failed), as the UI does, though every 10 ms. */
 export async function settledFile(t: TestApp, token: string, id: number): Promise<KnowledgeFile> {
-  for (let i = 0; i < 300; i++) {
-    const res = await t.request<KnowledgeFile>('GET', `/api/files/${id}`, { token });
-    if (res.status !== 200) throw new Error(`GET file ${id}: ${res.status}`);
-    if (res.body.status !== 'processing') return res.body;
-    await sleep(100);
-  }
-  throw new Error(`file ${id} still processing`);
+  let file: KnowledgeFile | undefined;
+  await until(
+    async () => {
+      const res = await t.request<KnowledgeFile>('GET', `/api/files/${id}`, { token });
+      if (res.status !== 200) throw new Error(`GET file ${id}: ${res.status}`);
+      file = res.body;
+      return file.status !== 'processing';
+    },
+    { what: `file ${id} to be processed`, timeoutMs: 30_000, intervalMs: 10 },
+  );
+  return file!;
 }
 
 /** Uploads and waits for the outcome; throws unless the upload was accepted. */
@@ -39,8 +43,9 @@ export async function uploadSettled(t: TestApp, token: string, path: string, nam
 
 /**
  * How a suite that stores files starts its apps: each keeps its files in a directory of its own (unless
- * `env.FILES_DIR` names one), runs its file jobs every 100 ms and is closed after its test; the directories
- * go after the suite. Registers the hooks that do so.
+ * `env.FILES_DIR` names one), looks for file jobs every 25 ms (an upload wakes its runner at once; the bytes of a
+ * deleted bot, conversation or account wait for the next look) and is closed after its test; the directories go
+ * after the suite. Registers the hooks that do so.
  */
 export function appsWithFiles(kind: DatabaseKind, dirPrefix = 'botty-files-') {
   const dirs: string[] = [];
@@ -57,7 +62,7 @@ export function appsWithFiles(kind: DatabaseKind, dirPrefix = 'botty-files-') {
         kind,
         ...options,
         env: { FILES_DIR: dir, ...options.env },
-        fileJobs: { pollMs: 100, ...options.fileJobs },
+        fileJobs: { pollMs: 25, ...options.fileJobs },
       });
       apps.push(t);
       return t;

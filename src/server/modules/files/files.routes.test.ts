@@ -1,5 +1,4 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { KnowledgeFile } from '@shared/contracts/files';
 import { UNSUPPORTED_TYPE_MESSAGE } from './detect-type';
@@ -22,6 +21,7 @@ import {
   zipBombDocx,
 } from '../../../../tests/support/files';
 import { signUp, type TestApp } from '../../../../tests/support/test-app';
+import { until } from '../../../../tests/support/wait';
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -30,14 +30,6 @@ const uploadSettled = (t: TestApp, token: string, botId: number, name: string, b
 
 const storedBlobs = (dir: string) =>
   existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()) : [];
-
-async function until(condition: () => boolean | Promise<boolean>, what: string) {
-  for (let i = 0; i < 100; i++) {
-    if (await condition()) return;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe.each(databaseKinds)('knowledge files API (%s)', (kind) => {
   /** Each server keeps its files in a directory of its own, unless told to share one. */
@@ -263,7 +255,7 @@ describe.each(databaseKinds)('knowledge files API (%s)', (kind) => {
             .executeTakeFirstOrThrow()
         ).n,
       );
-    const bytesGone = () => until(() => storedBlobs(filesDir).length === 0, 'stored bytes to be removed');
+    const bytesGone = () => until(() => storedBlobs(filesDir).length === 0, { what: 'stored bytes to be removed' });
 
     const bot = await createBot(t, token, { capabilities: ['document_analysis'] });
     const file = await uploadSettled(t, token, bot.id, 'a.txt', text('alpha'));
@@ -283,7 +275,7 @@ describe.each(databaseKinds)('knowledge files API (%s)', (kind) => {
     );
     expect(storedBlobs(filesDir)).toHaveLength(2);
     expect((await t.request('DELETE', `/api/conversations/${conversation.id}`, { token })).status).toBe(200);
-    await until(() => storedBlobs(filesDir).length === 1, 'the attachment bytes to be removed');
+    await until(() => storedBlobs(filesDir).length === 1, { what: 'the attachment bytes to be removed' });
     expect((await t.request('DELETE', `/api/bots/${bot.id}`, { token })).status).toBe(200);
     await bytesGone();
     expect(await chunkCount()).toBe(0);

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddingModel } from '../../ai/providers';
 import { createConversation } from '../../../../tests/support/chat-api';
@@ -9,6 +8,7 @@ import { pdfWithPages } from '../../../../tests/support/files';
 import { appsWithFiles, uploadSettled as upload } from '../../../../tests/support/files-api';
 import { startS3Server } from '../../../../tests/support/s3-server';
 import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
+import { until } from '../../../../tests/support/wait';
 import { createEmbeddings } from './embeddings';
 import { searchChunks, type RetrievalDeps } from './retrieval';
 
@@ -184,8 +184,7 @@ describe('files in S3-compatible storage', () => {
       const objectUrl = `${s3.endpoint}/${s3.bucket}/${key}`;
       expect((await fetch(objectUrl)).status).toBe(200);
       await t.request('DELETE', `/api/files/${file.id}`, { token });
-      for (let i = 0; i < 100 && (await fetch(objectUrl)).status === 200; i++) await sleep(50);
-      expect((await fetch(objectUrl)).status).toBe(404);
+      await until(async () => (await fetch(objectUrl)).status === 404, { what: 'the object to be deleted' });
     } finally {
       await t.close();
     }
