@@ -38,7 +38,7 @@ export async function startServerProcess(env: Record<string, string>, { readyTim
       child.kill('SIGKILL');
       throw new Error(`server not ready in ${readyTimeoutMs} ms: ${stderr}`);
     }
-    await sleep(100);
+    await sleep(20);
   }
 
   return {
