@@ -60,9 +60,5 @@ export function manualTime(start = Date.now()) {
       }
       now = until;
     },
-    /** How many timers are set and not yet run or cleared. */
-    pending: () => pending.size,
   };
 }
-
-export type ManualTime = ReturnType<typeof manualTime>;
