@@ -1,4 +1,5 @@
 import { buffer } from 'node:stream/consumers';
+import { capabilityEnables } from '@shared/bots/capabilities';
 import type { ReplyContextProvider } from '../replies/reply-context';
 import { addSource } from '../replies/reply-context';
 import { formatByMediaType } from './file-formats';
@@ -23,7 +24,7 @@ const PASSAGE_MAX_CHARS = 2_000;
 export function knowledgeReplyContext(deps: KnowledgeContextDeps): ReplyContextProvider {
   return async ({ userId, bot, question, log }, context) => {
     // A draft of the wizard (no bot yet) has no files to read.
-    if (bot.id !== null && bot.capabilities.includes('document_analysis')) {
+    if (bot.id !== null && capabilityEnables(bot, 'knowledge')) {
       const passages = await searchChunks(
         { ...deps, log },
         {
@@ -52,7 +53,7 @@ export function knowledgeReplyContext(deps: KnowledgeContextDeps): ReplyContextP
         );
       }
     }
-    if (bot.capabilities.includes('image_understanding')) {
+    if (capabilityEnables(bot, 'images')) {
       for (const attachment of question.attachments) {
         if (formatByMediaType(attachment.mediaType)?.kind !== 'image') continue;
         const file = await findOwnedFile(deps.db.kysely, userId, attachment.id);

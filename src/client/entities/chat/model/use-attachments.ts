@@ -1,20 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { Capability } from '@shared/bots/capabilities';
+import { CAPABILITY_INFO, type Capability } from '@shared/bots/capabilities';
 import type { Attachment } from '@shared/contracts/chat';
 import { seedAttachmentPreview } from '@/entities/chat/api/get-attachment-preview';
 import { uploadAttachment } from '@/entities/chat/api/upload-attachment';
 import { isAbortError } from '@/lib/upload-with-progress';
 
-/** What the file picker offers for the bot's capabilities; the server reads the type from the bytes anyway. */
-const ACCEPT: Partial<Record<Capability, string>> = {
-  document_analysis: '.pdf,.docx,.txt,.md,.markdown,.csv,.json,.html,.htm',
-  image_understanding: 'image/png,image/jpeg,image/gif,image/webp',
-};
-
-/** The picker's `accept`, or null when the bot can read neither documents nor images. */
+/**
+ * The picker's `accept` for the attachments the bot's capabilities let in, or null when they let in none; the
+ * server reads the type from the bytes anyway.
+ */
 export function attachmentAccept(capabilities: readonly Capability[]): string | null {
-  const accepted = capabilities.flatMap((capability) => ACCEPT[capability] ?? []);
+  const accepted = capabilities.flatMap((capability) => CAPABILITY_INFO[capability].accepts?.picker ?? []);
   return accepted.length ? accepted.join(',') : null;
 }
 
