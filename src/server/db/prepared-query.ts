@@ -23,9 +23,9 @@ interface Compiled {
 }
 
 /**
- * A query that Kysely builds and compiles once per database (dialect), then runs with each call's values. On
- * the chat's hot path a reply runs a dozen small statements, and building and compiling them (~60 µs each)
- * cost as much as SQLite running them (decision 0013, round 6). Kysely has no parameterised queries of its own
+ * A query that Kysely builds and compiles once per database (dialect), then runs with each call's values. On the chat's
+ * hot path a reply runs a dozen small statements, and building and compiling them (~60 µs each) cost as much as SQLite
+ * running them (docs/perf/streaming-relay-diary.md, round 6). Kysely has no parameterised queries of its own
  * (kysely-params targets 0.24), so the values are placeholders while the query is built.
  *
  * The SQL text must not depend on the values: `build` receives placeholders typed as the values, so it may put

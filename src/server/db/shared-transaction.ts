@@ -11,9 +11,9 @@ interface Unit {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
- * Work of one turn is committed in transactions of at most this many units: a burst of requests made one
- * transaction of hundreds, whose first caller waited for every other one's work before its commit (a reply's
- * first token waits for it), and which cost more SQLite time than several smaller ones (decision 0013, round 9).
+ * Work of one turn is committed in transactions of at most this many units: a burst of requests made one transaction of
+ * hundreds, whose first caller waited for every other one's work before its commit (a reply's first token waits for
+ * it), and which cost more SQLite time than several smaller ones (docs/perf/streaming-relay-diary.md, round 9).
  */
 export const SHARED_TRANSACTION_MAX_UNITS = 32;
 

@@ -39,8 +39,9 @@ declare module 'fastify' {
 }
 
 /**
- * Helmet's headers on every response. Each policy's middleware is built once: @fastify/helmet builds one per
- * request, re-reading the whole configuration, which cost 4% of a chat reply's server time (decision 0013).
+ * Helmet's headers on every response. Each policy's middleware is built once: @fastify/helmet builds one per request,
+ * re-reading the whole configuration, which cost 4% of a chat reply's server time (docs/perf/streaming-relay-diary.md
+ * round 8).
  */
 export const securityPlugin = fp(async (app: FastifyInstance) => {
   const middlewares = Object.fromEntries(

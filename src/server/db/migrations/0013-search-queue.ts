@@ -2,17 +2,17 @@ import { sql } from 'kysely';
 import type { Migration } from './migration';
 
 /**
- * Issue 10 (streaming speed, decision 0013 round 4): on SQLite, writing a message into the FTS5 index was most of
- * a reply's database time, paid inside the commits of the user message and of the finished reply. Now those
- * commits only note the message in `messages_fts_pending` (a primary-key insert), and indexMessages
- * (search.repository.ts) writes the noted messages into the index in batches, off the request path: a periodic
- * task, and every search before it reads the index, so search still finds every saved message.
+ * Issue 10 (streaming speed, decision 0013; docs/perf/streaming-relay-diary.md round 4): on SQLite, writing a message
+ * into the FTS5 index was most of a reply's database time, paid inside the commits of the user message and of the
+ * finished reply. Now those commits only note the message in `messages_fts_pending` (a primary-key insert), and
+ * indexMessages (search.repository.ts) writes the noted messages into the index in batches, off the request path: a
+ * periodic task, and every search before it reads the index, so search still finds every saved message.
  *
  * Text already in the index still leaves it in the same statement that changes or deletes it: FTS5 (external
  * content) removes a row by its old text, which is gone afterwards. Edits and deletions are rare.
  *
- * Existing messages are all indexed already (the triggers of 0006), so there is nothing to carry over.
- * PostgreSQL keeps its generated tsvector column: measured, its cost per reply is small (decision 0013).
+ * Existing messages are all indexed already (the triggers of 0006), so there is nothing to carry over. PostgreSQL keeps
+ * its generated tsvector column: measured, its cost per reply is small (docs/perf/streaming-relay-diary.md round 4).
  */
 export const searchQueue: Migration = {
   async up(db, t) {

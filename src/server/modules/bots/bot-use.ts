@@ -15,9 +15,9 @@ const writeUses = coalescedWritesPer(
 );
 
 /**
- * Counts a reply of the bot (usageCount, lastUsed). Every reply of a bot updates the same row, and on PostgreSQL
- * the updates of a row wait for each other's commit: the replies of a bot many people use at once queued behind
- * one another (12 ms per update at 500 concurrent replies, decision 0013). Uses that come while the bot's count is
- * being written are added up and written together next, so a bot has one update under way per instance.
+ * Counts a reply of the bot (usageCount, lastUsed). Every reply of a bot updates the same row, and on PostgreSQL the
+ * updates of a row wait for each other's commit: the replies of a bot many people use at once queued behind one another
+ * (12 ms per update at 500 concurrent replies, docs/perf/streaming-relay-diary.md round 8). Uses that come while the
+ * bot's count is being written are added up and written together next, so a bot has one update under way per instance.
  */
 export const recordBotUse = (db: Kysely<Database>, botId: number, at: string) => writeUses(db, botId, { count: 1, at });
