@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { acceptsUpload, hasCapability } from '@shared/bots/capabilities';
 import { FILE_MESSAGES, type KnowledgeFile } from '@shared/contracts/files';
 import { CHAT_MESSAGES } from '@shared/contracts/chat';
 import type { FilesConfig } from '../../config';
@@ -121,7 +122,7 @@ export async function addKnowledgeFile(
     throw tooLarge(FILE_MESSAGES.tooManyFiles(deps.limits.filesPerBot));
   }
   const file = await storeKnowledgeFile(deps, userId, botId, upload, type);
-  if (!bot.capabilities.includes('document_analysis')) {
+  if (!hasCapability(bot, 'document_analysis')) {
     await updateBot(deps, userId, botId, { capabilities: [...bot.capabilities, 'document_analysis'] });
   }
   return file;
@@ -157,11 +158,8 @@ export async function addAttachment(
   if (!found) throw new AppError('NOT_FOUND', CHAT_MESSAGES.conversationNotFound);
   const { bot } = found;
   const type = await checkUpload(deps, userId, upload);
-  if (type.file.kind === 'document' && !bot.capabilities.includes('document_analysis')) {
-    throw new AppError('FORBIDDEN', FILE_MESSAGES.documentsOff);
-  }
-  if (type.file.kind === 'image' && !bot.capabilities.includes('image_understanding')) {
-    throw new AppError('FORBIDDEN', FILE_MESSAGES.imagesOff);
+  if (!acceptsUpload(bot, type.file.kind)) {
+    throw new AppError('FORBIDDEN', type.file.kind === 'image' ? FILE_MESSAGES.imagesOff : FILE_MESSAGES.documentsOff);
   }
   if ((await countFiles(deps.db.kysely, { conversationId })) >= deps.limits.filesPerBot) {
     throw tooLarge(FILE_MESSAGES.tooManyAttachments(deps.limits.filesPerBot));
