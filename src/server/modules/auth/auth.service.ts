@@ -155,7 +155,7 @@ export async function register(deps: AuthDeps, body: RegisterBody) {
   const row = await createUser(
     deps,
     { username: body.username, email: body.email, password: body.password, fullName: body.fullName || null },
-    async (tx) => ((await isFirstUser(tx, deps.db.kind)) ? 'superadmin' : 'user'),
+    async (tx) => ((await isFirstUser(tx)) ? 'superadmin' : 'user'),
   );
   const needsVerification = !row.email_verified;
   if (needsVerification) {

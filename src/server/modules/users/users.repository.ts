@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { User } from '@shared/contracts/auth';
-import type { DatabaseKind, Executor, UsersTable } from '../../db/database';
+import type { Executor, UsersTable } from '../../db/database';
+import { engineOf } from '../../db/engine';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -79,9 +80,9 @@ export async function countUsers(db: Executor): Promise<number> {
  * SQLite runs one write transaction at a time already; PostgreSQL's read-committed transactions would all count
  * zero, so there the first sign-ups queue on a table lock and count again once the earlier ones committed.
  */
-export async function isFirstUser(db: Executor, kind: DatabaseKind): Promise<boolean> {
+export async function isFirstUser(db: Executor): Promise<boolean> {
   if ((await countUsers(db)) > 0) return false;
-  if (kind === 'postgres') await sql`lock table users in share row exclusive mode`.execute(db);
+  if (engineOf(db) === 'postgres') await sql`lock table users in share row exclusive mode`.execute(db);
   return (await countUsers(db)) === 0;
 }
 
