@@ -21,9 +21,10 @@ import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { evaluationsRoutes } from './modules/evaluations/evaluations.routes';
 import { insightsRoutes } from './modules/insights/insights.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
-import { indexNewMessages, markInterruptedReplies, SEARCH_INDEX_MS } from './modules/chat/chat.service';
+import { indexNewMessages, SEARCH_INDEX_MS } from './modules/chat/conversations.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
 import { replySharing } from './modules/replies/reply-sharing';
+import { createReplyStore } from './modules/replies/reply-store';
 import { createEmbeddings } from './modules/files/embeddings';
 import { createFileJobs, DEFAULT_FILE_JOBS, type FileJobsOptions } from './modules/files/file-jobs';
 import { filesRoutes } from './modules/files/files.routes';
@@ -148,10 +149,14 @@ export async function buildApp(options: AppOptions) {
     totalMs: config.chat.totalTimeoutMs,
     ...options.chatTimeouts,
   };
+  // This instance's checkpoints of the replies it writes; closed after the server stops taking requests.
+  const replyStore = createReplyStore({ db, clock, log: app.log });
+  app.addHook('onClose', async () => replyStore.close());
   const chatDeps = {
     db,
     clock,
     ai,
+    replyStore,
     background: chatBackground,
     ...(await replySharing(app, config)),
     contextProviders,
@@ -194,7 +199,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(periodicTaskPlugin, {
         name: 'mark interrupted replies',
         intervalMs: config.chat.staleReplyMs,
-        run: () => markInterruptedReplies(chatDeps, config.chat.staleReplyMs),
+        run: () => replyStore.sweep(config.chat.staleReplyMs),
       });
       await api.register(periodicTaskPlugin, {
         name: 'index new messages for search',

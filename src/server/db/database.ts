@@ -275,6 +275,15 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
+/**
+ * An executor with the engine it runs on: what repositories whose SQL differs by engine take, so that services
+ * pass one value around and never branch on the engine themselves. A Db is one; writeAtomically hands out others.
+ */
+export interface DbScope {
+  kysely: Executor;
+  kind: DatabaseKind;
+}
+
 export interface Db {
   kysely: Kysely<Database>;
   kind: DatabaseKind;

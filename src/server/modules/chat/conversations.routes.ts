@@ -15,10 +15,12 @@ import {
 import { errorResponseSchema, idParamsSchema, messageResponseSchema } from '@shared/contracts/common';
 import { currentUserId } from '../../plugins/auth-guard';
 import { signedInRoutes } from '../../plugins/signed-in';
-import * as chat from './chat.service';
+import type { ChatDeps } from './chat-deps';
+import * as conversations from './conversations.service';
+import * as messages from './messages.service';
 
 /** Conversations and their messages; the routes that ask the model for a reply are in replies.routes.ts. */
-export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async (app, { deps }) => {
+export const conversationsRoutes = signedInRoutes<{ deps: ChatDeps }>(async (app, { deps }) => {
   const tags = ['chat'];
 
   app.post(
@@ -40,7 +42,11 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
       },
     },
     async (request, reply) => {
-      const { conversation, created } = await chat.openConversation(deps, currentUserId(request), request.body);
+      const { conversation, created } = await conversations.openConversation(
+        deps,
+        currentUserId(request),
+        request.body,
+      );
       return reply.status(created ? 201 : 200).send(conversation);
     },
   );
@@ -57,7 +63,7 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
         response: { 200: conversationPageSchema, 400: errorResponseSchema },
       },
     },
-    async (request) => chat.listConversationPage(deps, currentUserId(request), request.query),
+    async (request) => conversations.listConversationPage(deps, currentUserId(request), request.query),
   );
 
   app.get(
@@ -73,7 +79,7 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
         response: { 200: conversationSearchResponseSchema, 400: errorResponseSchema },
       },
     },
-    async (request) => chat.searchConversations(deps, currentUserId(request), request.query),
+    async (request) => conversations.searchConversations(deps, currentUserId(request), request.query),
   );
 
   app.get(
@@ -85,7 +91,7 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
         response: { 200: z.array(conversationSchema), 404: errorResponseSchema },
       },
     },
-    async (request) => chat.listConversations(deps, currentUserId(request), request.params.id),
+    async (request) => conversations.listConversations(deps, currentUserId(request), request.params.id),
   );
 
   app.get(
@@ -100,7 +106,7 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
         response: { 200: conversationSummarySchema, 404: errorResponseSchema },
       },
     },
-    async (request) => chat.getConversation(deps, currentUserId(request), request.params.id),
+    async (request) => conversations.getConversation(deps, currentUserId(request), request.params.id),
   );
 
   app.patch(
@@ -113,7 +119,8 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
         response: { 200: conversationSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => chat.renameConversation(deps, currentUserId(request), request.params.id, request.body.title),
+    async (request) =>
+      conversations.renameConversation(deps, currentUserId(request), request.params.id, request.body.title),
   );
 
   app.delete(
@@ -125,7 +132,7 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
         response: { 200: messageResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => chat.deleteConversation(deps, currentUserId(request), request.params.id),
+    async (request) => conversations.deleteConversation(deps, currentUserId(request), request.params.id),
   );
 
   app.get(
@@ -142,7 +149,7 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
         response: { 200: z.array(messageSchema), 400: errorResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => chat.listMessages(deps, currentUserId(request), request.params.id, request.query),
+    async (request) => messages.listMessages(deps, currentUserId(request), request.params.id, request.query),
   );
 
   app.post(
@@ -157,7 +164,7 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
         response: { 200: z.array(messageSchema), 404: errorResponseSchema, 409: errorResponseSchema },
       },
     },
-    async (request) => chat.activateMessage(deps, currentUserId(request), request.params.id),
+    async (request) => messages.activateMessage(deps, currentUserId(request), request.params.id),
   );
 
   app.post(
@@ -172,6 +179,8 @@ export const conversationsRoutes = signedInRoutes<{ deps: chat.ChatDeps }>(async
     async (request, reply) =>
       reply
         .status(201)
-        .send(await chat.postMessage(deps, currentUserId(request), request.body.conversationId, request.body.content)),
+        .send(
+          await messages.postMessage(deps, currentUserId(request), request.body.conversationId, request.body.content),
+        ),
   );
 });

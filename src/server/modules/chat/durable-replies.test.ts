@@ -5,8 +5,8 @@ import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/supp
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm } from '../../../../tests/support/fake-llm';
 import { startServerProcess } from '../../../../tests/support/server-process';
-import { REPLY_CHECKPOINT_MS } from './chat.service';
 import { signUp } from '../../../../tests/support/test-app';
+import { REPLY_CHECKPOINT_MS } from '../replies/reply-store';
 
 /** How the server process reaches the test database: a file, or the test's own PostgreSQL schema. */
 function databaseUrl(testDb: TestDb) {
@@ -49,7 +49,13 @@ describe.each(databaseKinds)('a reply survives its server being killed, on %s', 
       body: { content: 'Tell me a long story' },
     });
     const start = await stream.waitFor((e) => e.event === 'start');
-    await sleep(2_200);
+    // Killed once a checkpoint has saved some of the reply (the first comes within a second).
+    await expect
+      .poll(async () => (await messagesOf(first, token, conversation.id)).at(-1)?.content, {
+        timeout: 5_000,
+        interval: 50,
+      })
+      .toMatch(/word/);
     const seen = deltasOf(stream.events).join('');
     const killedAt = performance.now();
     await first.kill();
@@ -59,7 +65,7 @@ describe.each(databaseKinds)('a reply survives its server being killed, on %s', 
     const second = await startServerProcess(env);
     try {
       let reply;
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(200)) {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(50)) {
         reply = (await messagesOf(second, token, conversation.id)).find((m) => m.role === 'assistant');
         if (reply?.status === 'interrupted') break;
       }

@@ -79,13 +79,20 @@ describe.each(databaseKinds)('message rows on %s', (kind) => {
         content,
         status: 'complete' as const,
       });
-      const first = await insertMessageTouching(db, kind, message(null, 'First'), now);
+      const first = await insertMessageTouching({ kysely: db, kind }, message(null, 'First'), now);
       expect(first?.row.content).toBe('First');
       // Both read "no message yet" (null) or "First" as the end; only the first to save wins.
-      expect(await insertMessageTouching(db, kind, message(null, 'Also first'), now)).toBeNull();
-      const second = await insertMessageTouching(db, kind, message(first!.row.id, 'Second'), now, owner.botId);
+      expect(await insertMessageTouching({ kysely: db, kind }, message(null, 'Also first'), now)).toBeNull();
+      const second = await insertMessageTouching(
+        { kysely: db, kind },
+        message(first!.row.id, 'Second'),
+        now,
+        owner.botId,
+      );
       expect(second?.replyId).toBeDefined();
-      expect(await insertMessageTouching(db, kind, message(first!.row.id, 'Also second'), now, owner.botId)).toBeNull();
+      expect(
+        await insertMessageTouching({ kysely: db, kind }, message(first!.row.id, 'Also second'), now, owner.botId),
+      ).toBeNull();
       const rows = await db
         .selectFrom('messages')
         .select('content')

@@ -1,7 +1,7 @@
 import { sql, type QueryCreator, type Selectable } from 'kysely';
 import type { Attachment, Message, MessageRole, MessageStatus, ReplyStep, Source } from '@shared/contracts/chat';
-import type { Database, DatabaseKind, MessagesTable } from '../../db/database';
-import { fromJson, jsonRows, toJson } from '../../db/json';
+import type { Database, DbScope, MessagesTable } from '../../db/database';
+import { fromJson, toJson } from '../../db/json';
 import { toStorableText } from '../../lib/storable-text';
 import { preparedQuery } from '../../db/prepared-query';
 import { touchConversation, touchConversationQuery } from './conversations.repository';
@@ -326,8 +326,7 @@ const insertWithReplyPg = preparedQuery((db, v: ReplyValues) => {
  * in the same transaction, which no other writer can enter.
  */
 export async function insertMessageTouching(
-  db: Executor,
-  kind: DatabaseKind,
+  { kysely: db, kind }: DbScope,
   m: NewMessage,
   now: string,
   replyOfBot?: number,
@@ -352,156 +351,6 @@ export async function insertMessageTouching(
   await touchConversation(db, m.conversationId, now);
   return { row: row!, replyId: reply?.id };
 }
-
-/** A reply's text so far, saved while it is written, so a crash loses at most the time since. */
-const checkpoint = preparedQuery((db, v: { id: number; content: string; now: string }) =>
-  db
-    .updateTable('messages')
-    .set({ content: v.content, updated_at: v.now })
-    .where('id', '=', v.id)
-    .where('status', '=', 'streaming'),
-);
-
-const touchReplies = (db: Executor, ids: number[], now: string) =>
-  db
-    .updateTable('messages')
-    .set({ updated_at: now })
-    .where('id', 'in', ids)
-    .where('status', '=', 'streaming')
-    .execute();
-
-// PostgreSQL: the rows of a group as one JSON parameter, so a group of any size is one (named) statement.
-const checkpointManyPg = preparedQuery(
-  (_, v: ReturnType<typeof jsonRows> & { now: string }) =>
-    sql<never>`update messages set content = coalesce(r.content, messages.content), updated_at = ${v.now}
-    from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text)
-    where messages.id = r.id and messages.id = any(${v.ids}::integer[]) and messages.status = 'streaming'`,
-);
-
-/**
- * The text so far of replies being written (`content` null: no new text since the last checkpoint, only the
- * checkpoint's time, the heartbeat the stale-reply sweeper reads), so a crash loses at most the time since.
- * PostgreSQL: one statement for them all; SQLite: one per reply, in the caller's transaction.
- */
-export async function checkpointReplies(
-  db: Executor,
-  kind: DatabaseKind,
-  replies: { id: number; content: string | null }[],
-  now: string,
-) {
-  const stored = replies.map(({ id, content }) => ({ id, content: content === null ? null : toStorableText(content) }));
-  if (kind === 'postgres') return void (await checkpointManyPg(db, { ...jsonRows(stored), now }));
-  for (const { id, content } of stored) if (content !== null) await checkpoint(db, { id, content, now });
-  const unchanged = stored.filter((r) => r.content === null).map((r) => r.id);
-  if (unchanged.length) await touchReplies(db, unchanged, now);
-}
-
-export interface FinishedReply {
-  content: string;
-  status: MessageStatus;
-  sources: Source[];
-  steps: ReplyStep[];
-  inputTokens: number | null;
-  outputTokens: number | null;
-  firstTokenMs: number | null;
-  replyMs: number;
-}
-
-const finishValues = ({ id, reply, now }: { id: number; reply: FinishedReply; now: string }) => ({
-  id,
-  content: toStorableText(reply.content),
-  status: reply.status,
-  sources: reply.sources.length ? reply.sources : null,
-  steps: reply.steps.length ? reply.steps : null,
-  input_tokens: reply.inputTokens,
-  output_tokens: reply.outputTokens,
-  first_token_ms: reply.firstTokenMs,
-  reply_ms: reply.replyMs,
-  updated_at: now,
-});
-type FinishValues = ReturnType<typeof finishValues>;
-
-const finish = preparedQuery(
-  (db, v: Omit<FinishValues, 'sources' | 'steps'> & { sources: string | null; steps: string | null }) =>
-    db
-      .updateTable('messages')
-      .set({
-        content: v.content,
-        status: v.status,
-        sources: v.sources,
-        steps: v.steps,
-        input_tokens: v.input_tokens,
-        output_tokens: v.output_tokens,
-        first_token_ms: v.first_token_ms,
-        reply_ms: v.reply_ms,
-        updated_at: v.updated_at,
-      })
-      .where('id', '=', v.id)
-      .returning(MESSAGE_COLUMNS),
-);
-
-const finishManyPg = preparedQuery(
-  (_, v: ReturnType<typeof jsonRows> & { conversationIds: number[] }) =>
-    sql<MessageRow>`with finished as (
-      update messages set content = r.content, status = r.status, sources = r.sources, steps = r.steps,
-        input_tokens = r.input_tokens, output_tokens = r.output_tokens, first_token_ms = r.first_token_ms,
-        reply_ms = r.reply_ms, updated_at = r.updated_at
-      from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text, status text, sources jsonb,
-        steps jsonb, input_tokens integer, output_tokens integer, first_token_ms integer, reply_ms integer,
-        updated_at timestamptz)
-      where messages.id = r.id and messages.id = any(${v.ids}::integer[])
-      returning ${sql.join(MESSAGE_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}
-    ), touched as (
-      update conversations set updated_at = finished.updated_at from finished
-      where conversations.id = finished.conversation_id and conversations.id = any(${v.conversationIds}::integer[])
-    )
-    select * from finished`,
-);
-
-/**
- * Saves finished replies and marks their conversations active at the same time; answers the saved rows by id
- * (a reply whose row is gone is missing). PostgreSQL: one statement for them all, atomic without a transaction
- * (each round trip of the end of a reply delays its `done`); SQLite: two per reply, in the caller's transaction.
- */
-export async function finishReplies(
-  db: Executor,
-  kind: DatabaseKind,
-  replies: { id: number; conversationId: number; reply: FinishedReply; now: string }[],
-): Promise<Map<number, MessageRow>> {
-  const values = replies.map(finishValues);
-  const rows: MessageRow[] = [];
-  if (kind === 'postgres') {
-    const conversationIds = replies.map((reply) => reply.conversationId);
-    rows.push(...(await finishManyPg(db, { ...jsonRows(values), conversationIds })));
-  } else {
-    for (const v of values) {
-      const [row] = await finish(db, {
-        ...v,
-        sources: v.sources && toJson(v.sources),
-        steps: v.steps && toJson(v.steps),
-      });
-      if (!row) continue;
-      await touchConversation(db, row.conversation_id, v.updated_at);
-      rows.push(row);
-    }
-  }
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-export const deleteMessage = (db: Executor, id: number) => db.deleteFrom('messages').where('id', '=', id).execute();
-
-/**
- * Replies still `streaming` whose last checkpoint is older than `staleBefore` lost the instance writing them
- * (a crash, a kill): they keep what had streamed and are marked `interrupted`, so the user can retry. A live
- * reply checkpoints every second, so this is safe with several instances sharing the database.
- */
-export const markStaleRepliesInterrupted = (db: Executor, staleBefore: string) =>
-  db
-    .updateTable('messages')
-    .set({ status: 'interrupted' })
-    .where('status', '=', 'streaming')
-    .where('updated_at', '<', staleBefore)
-    .executeTakeFirst();
 
 const activeBranchRows = (db: Executor, conversationId: number) =>
   db.selectFrom('messages').where('conversation_id', '=', conversationId).where('active', '=', true);
@@ -565,15 +414,6 @@ export function contextFromRecent(recent: ContextRow[], limit: number): ContextR
   const kept = recent.filter(inContext);
   return recent.length < limit || kept.length === recent.length ? kept.reverse() : undefined;
 }
-
-/** The replies to a user message, which a regenerated reply (`keepId`) replaces. */
-export const deleteRepliesTo = (db: Executor, messageId: number, keepId: number) =>
-  db
-    .deleteFrom('messages')
-    .where('parent_id', '=', messageId)
-    .where('role', '=', 'assistant')
-    .where('id', '!=', keepId)
-    .execute();
 
 /** Cuts the active branch at `messageId`: it and what follows it leave the branch (they stay, as a version). */
 export const deactivateFrom = (db: Executor, conversationId: number, messageId: number) =>

@@ -14,12 +14,15 @@ import { AppError } from '../../lib/errors';
 import { currentUserId } from '../../plugins/auth-guard';
 import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
-import * as chat from './chat.service';
+import type { ChatDeps, ReplyDeps } from './chat-deps';
+import { getConversation } from './conversations.service';
+import { conversationOfEdit } from './messages.service';
+import * as replies from './replies.service';
 import { parseReplyEventId } from '../replies/reply-events';
 import { openSse, type SseEvent } from './sse';
 
 export interface RepliesRoutesOptions {
-  deps: chat.ChatDeps;
+  deps: ChatDeps;
   /** Model calls per user, shared by bot-message, stream and regenerate. */
   rateLimit: RateLimit;
 }
@@ -43,9 +46,9 @@ const failureDetails = (outcome: { message: { id: number } | null }) =>
  */
 export async function streamReply(
   reply: FastifyReply,
-  deps: chat.ChatDeps,
+  deps: ChatDeps,
   conversationId: number,
-  pending: chat.PendingReply,
+  pending: replies.PendingReply,
   /** What this client is sent of each event; the log keeps them whole. */
   present: (event: ChatStreamEvent) => SseEvent = (event) => event,
 ) {
@@ -68,7 +71,7 @@ export async function streamReply(
 
 export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { deps, rateLimit }) => {
   const tags = ['chat'];
-  const replyDeps = (request: FastifyRequest): chat.ReplyDeps => ({ ...deps, log: request.log });
+  const replyDeps = (request: FastifyRequest): ReplyDeps => ({ ...deps, log: request.log });
   // One budget per user (not per address) across the routes that call the model; a preHandler, so it runs
   // after the signed-in check.
   const limitModelCalls = limitPerUser(app, rateLimit, 'model-calls');
@@ -99,7 +102,7 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
     },
     async (request, reply) => {
       const { conversationId, botId, userMessageContent } = request.body;
-      const pending = await chat.beginReply(replyDeps(request), currentUserId(request), {
+      const pending = await replies.beginReply(replyDeps(request), currentUserId(request), {
         conversationId,
         botId,
         target: { kind: 'message', content: userMessageContent, reuseIfLatest: true },
@@ -126,7 +129,7 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
       },
     },
     async (request, reply) => {
-      const pending = await chat.beginReply(replyDeps(request), currentUserId(request), {
+      const pending = await replies.beginReply(replyDeps(request), currentUserId(request), {
         conversationId: request.params.id,
         target: { kind: 'message', content: request.body.content, fileIds: request.body.fileIds },
       });
@@ -146,7 +149,7 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
       },
     },
     async (request, reply) => {
-      const pending = await chat.beginReply(replyDeps(request), currentUserId(request), {
+      const pending = await replies.beginReply(replyDeps(request), currentUserId(request), {
         conversationId: request.params.id,
         target: { kind: 'regenerate' },
       });
@@ -171,8 +174,8 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
     },
     async (request, reply) => {
       const userId = currentUserId(request);
-      const conversationId = await chat.conversationOfEdit(deps, userId, request.params.id);
-      const pending = await chat.beginReply(replyDeps(request), userId, {
+      const conversationId = await conversationOfEdit(deps, userId, request.params.id);
+      const pending = await replies.beginReply(replyDeps(request), userId, {
         conversationId,
         target: { kind: 'edit', messageId: request.params.id, content: request.body.content },
       });
@@ -196,7 +199,7 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
     },
     async (request, reply) => {
       const conversationId = request.params.id;
-      await chat.getConversation(deps, currentUserId(request), conversationId);
+      await getConversation(deps, currentUserId(request), conversationId);
       const after = request.headers['last-event-id'] ?? request.query.after;
       if (after !== undefined && (typeof after !== 'string' || !parseReplyEventId(after))) {
         throw new AppError('BAD_REQUEST', 'Last-Event-ID is not an event id of this stream');
@@ -222,6 +225,6 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
         response: { 200: stopResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => chat.stopReply(deps, currentUserId(request), request.params.id),
+    async (request) => replies.stopReply(deps, currentUserId(request), request.params.id),
   );
 });

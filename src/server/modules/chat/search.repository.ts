@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { HighlightedText } from '@shared/contracts/chat';
-import type { Db, DatabaseKind, Executor } from '../../db/database';
+import type { Db, DatabaseKind, DbScope, Executor } from '../../db/database';
 
 /** Messages written into the index per transaction: a batch stays a few milliseconds of the writer's time. */
 const INDEX_BATCH = 500;
@@ -78,8 +78,7 @@ async function findMessageHitsPostgres(db: Executor, userId: number, q: string, 
 
 /** The user's messages (active branches only) and titles that match all of `terms`, newest first. */
 export async function findSearchHits(
-  db: Executor,
-  kind: DatabaseKind,
+  { kysely: db, kind }: DbScope,
   userId: number,
   terms: string[],
   limit: number,

@@ -16,7 +16,7 @@ import { AppError } from '../../lib/errors';
 import { currentUserId } from '../../plugins/auth-guard';
 import { limitBy, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
-import type { ChatDeps } from '../chat/chat.service';
+import type { ChatDeps } from '../chat/chat-deps';
 import { streamReply } from '../chat/replies.routes';
 import { refusalPage, widgetPage, widgetPagePolicy } from './widget-page';
 import * as widget from './widget.service';

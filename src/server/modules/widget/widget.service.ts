@@ -7,7 +7,9 @@ import { AppError, notFound } from '../../lib/errors';
 import { hashToken } from '../../lib/tokens';
 import type { ReplyBot } from '../bots/bots.repository';
 import { findAnyReplyBot, requireOwnedBot } from '../bots/bots.service';
-import * as chat from '../chat/chat.service';
+import type { ChatDeps, ReplyDeps } from '../chat/chat-deps';
+import { listMessages } from '../chat/messages.service';
+import { beginReply } from '../chat/replies.service';
 import {
   countWidgetQuestionsSince,
   findVisitorConversation,
@@ -28,7 +30,7 @@ const notAvailable = () => new AppError('NOT_FOUND', WIDGET_MESSAGES.notAvailabl
  * The bot when `origin` may embed it: shared (link or public) and listed by its owner. Anything else, a
  * missing bot included, is the same 404, so a site learns nothing about bots it may not embed.
  */
-export async function requireEmbeddableBot(deps: chat.ChatDeps, botId: number, origin: string | undefined) {
+export async function requireEmbeddableBot(deps: ChatDeps, botId: number, origin: string | undefined) {
   const bot = await findAnyReplyBot(deps.db.kysely, botId);
   const normalized = origin ? normalizeOrigin(origin) : null;
   if (!bot || !normalized) throw notAvailable();
@@ -73,11 +75,11 @@ export function toWidgetEvent(event: ChatStreamEvent): WidgetStreamEvent {
 }
 
 /** The visitor's conversation with the bot (their key's, nobody else's); empty before their first question. */
-export async function visitorMessages(deps: chat.ChatDeps, botId: number, caller: WidgetCaller) {
+export async function visitorMessages(deps: ChatDeps, botId: number, caller: WidgetCaller) {
   const { bot } = await requireEmbeddableBot(deps, botId, caller.origin);
   const conversation = await findVisitorConversation(deps.db.kysely, bot.id, visitorHashOf(caller.visitorKey));
   if (!conversation) return { messages: [] };
-  const messages = await chat.listMessages(deps, bot.userId, conversation.id);
+  const messages = await listMessages(deps, bot.userId, conversation.id);
   return { messages: messages.map(toWidgetMessage) };
 }
 
@@ -91,7 +93,7 @@ const secondsToUtcMidnight = (now: Date) =>
  * Refuses once the bot's widget visitors together asked its daily cap since midnight UTC. Two questions
  * arriving at the same instant may both pass at the edge: the cap bounds cost, it is not an exact quota.
  */
-async function requireUnderDailyCap(deps: chat.ChatDeps, bot: ReplyBot) {
+async function requireUnderDailyCap(deps: ChatDeps, bot: ReplyBot) {
   const now = deps.clock.now();
   const asked = await countWidgetQuestionsSince(deps.db.kysely, bot.id, startOfUtcDay(now));
   if (asked >= bot.sharing.embedDailyCap) {
@@ -104,7 +106,7 @@ async function requireUnderDailyCap(deps: chat.ChatDeps, bot: ReplyBot) {
  * (channel `widget`, told apart by the visitor's key hash), so the bot's prompt, settings, knowledge and web
  * research apply exactly as in the app.
  */
-export async function beginWidgetReply(deps: chat.ReplyDeps, botId: number, caller: WidgetCaller, content: string) {
+export async function beginWidgetReply(deps: ReplyDeps, botId: number, caller: WidgetCaller, content: string) {
   const { bot } = await requireEmbeddableBot(deps, botId, caller.origin);
   const visitorHash = visitorHashOf(caller.visitorKey);
   await requireUnderDailyCap(deps, bot);
@@ -116,7 +118,7 @@ export async function beginWidgetReply(deps: chat.ReplyDeps, botId: number, call
       { botId: bot.id, ownerId: bot.userId, visitorHash, title: conversationTitle(bot.name) },
       isoNow(deps.clock),
     ));
-  const pending = await chat.beginReply(deps, bot.userId, {
+  const pending = await beginReply(deps, bot.userId, {
     conversationId: conversation.id,
     target: { kind: 'message', content },
   });
@@ -127,7 +129,7 @@ export async function beginWidgetReply(deps: chat.ReplyDeps, botId: number, call
 const OWNER_LIST_LIMIT = 100;
 
 export async function listWidgetConversations(
-  deps: chat.ChatDeps,
+  deps: ChatDeps,
   ownerId: number,
   botId: number,
 ): Promise<WidgetConversations> {
@@ -151,7 +153,7 @@ export async function listWidgetConversations(
 }
 
 export async function widgetConversationMessages(
-  deps: chat.ChatDeps,
+  deps: ChatDeps,
   ownerId: number,
   botId: number,
   conversationId: number,
@@ -159,5 +161,5 @@ export async function widgetConversationMessages(
   const db = deps.db.kysely;
   const bot = await requireOwnedBot(db, ownerId, botId);
   if (!(await findWidgetConversation(db, bot.id, conversationId))) throw notFound('Conversation');
-  return chat.listMessages(deps, ownerId, conversationId);
+  return listMessages(deps, ownerId, conversationId);
 }

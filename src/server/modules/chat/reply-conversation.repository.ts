@@ -2,8 +2,11 @@ import { sql } from 'kysely';
 import { CONTEXT_WINDOW_DEFAULT } from '@shared/constants';
 import type { Db, Executor } from '../../db/database';
 import { preparedQuery } from '../../db/prepared-query';
-import { conversationWithBot } from '../bots/sharing.repository';
-import { findConversationForReply, toConversationForReply } from '../bots/sharing.service';
+import {
+  conversationWithBot,
+  findConversationWithUsableBot,
+  type ConversationWithBotRow,
+} from '../bots/sharing.repository';
 import type { ContextRow } from './messages.repository';
 
 /**
@@ -33,22 +36,28 @@ const otherBotWithMemory = preparedQuery((db, v: { userId: number; conversationI
 );
 
 /**
- * findConversationForReply, and on PostgreSQL the model's memory of the conversation (`recent`, as
+ * The caller's conversation with the bot that would answer (findConversationWithUsableBot: its `id` is null when
+ * the caller may not use it), and on PostgreSQL the model's memory of the conversation (`recent`, as
  * findLastMessages answers it for a new message) in the same statement: the reply's first token waits for one
  * round trip less. It is read before the conversation's reply lock is taken (which must not be taken for
  * someone else's conversation), so a reply still being written when it was read makes it stale: the caller
- * reads again then.
+ * reads again then. Null when the conversation is not the caller's.
  */
-export async function findReplyConversation(db: Db, userId: number, conversationId: number, botId?: number) {
+export async function findReplyConversation(
+  db: Db,
+  userId: number,
+  conversationId: number,
+  botId?: number,
+): Promise<{ row: ConversationWithBotRow; recent?: ContextRow[] } | null> {
   if (db.kind !== 'postgres') {
-    const found = await findConversationForReply(db.kysely, userId, conversationId, botId);
-    return found && { ...found, recent: undefined };
+    const row = await findConversationWithUsableBot(db.kysely, userId, conversationId, botId);
+    return row ? { row } : null;
   }
-  const [row] =
+  const [found] =
     botId === undefined
       ? await ownBotWithMemory(db.kysely, { userId, conversationId })
       : await otherBotWithMemory(db.kysely, { userId, conversationId, botId });
-  if (!row) return null;
-  const { recent, ...rest } = row;
-  return { ...toConversationForReply(rest), recent };
+  if (!found) return null;
+  const { recent, ...row } = found;
+  return { row, recent };
 }

@@ -1,0 +1,190 @@
+import { CHAT_MESSAGES, type ChatStreamEvent, type Message } from '@shared/contracts/chat';
+import { contextWindowOf } from '../../ai/compose-prompt';
+import { conversationTitleFor } from '../../ai/tasks/conversation-title';
+import { CHAT_ERRORS } from '../../ai/tasks/chat-reply';
+import { isoNow } from '../../lib/clock';
+import { notFound } from '../../lib/errors';
+import { recordBotUse } from '../bots/bot-use';
+import type { ReplyBot } from '../bots/bots.repository';
+import { endOf } from '../replies/reply-lifecycle';
+import { runReply, type ReplyResult } from '../replies/reply-pipeline';
+import type { ReplyClaim } from '../replies/reply-registry';
+import type { ReplyDeps } from './chat-deps';
+import { findOwnedConversation, findReplyOwners, setAutomaticTitle } from './conversations.repository';
+import { findContextMessages, toMessage, type ContextRow } from './messages.repository';
+
+/** A reply in a conversation, its row saved (`streaming`) and its conversation claimed. */
+export interface ReplyJob {
+  userId: number;
+  bot: ReplyBot;
+  question: Message;
+  /** Regenerating: the earlier replies to `question` are replaced once the new one is saved. */
+  replaces: boolean;
+  claim: ReplyClaim;
+  /** The reply's own row, saved with status `streaming` before the model is asked. */
+  replyId: number;
+  /** The conversation's title was its default one when the reply began, so the reply may name it. */
+  untitled: boolean;
+  /** The model's memory of the conversation, when it was read with the question (else it is read here). */
+  history?: ContextRow[];
+}
+
+export type ReplyOutcome =
+  | { status: 'complete' | 'stopped'; message: Message | null }
+  | { status: 'failed'; error: string; message: Message | null };
+
+/** What the model part of a reply needs: the question need not be saved yet (see beginReply). */
+type WritingJob = Pick<ReplyJob, 'userId' | 'bot' | 'question' | 'claim' | 'history'>;
+
+/** The model's part of a reply, under way; its events wait until someone attaches to them. */
+export interface Writing {
+  text(): string;
+  /** Hands the events so far, then each as it comes, to `onEvent`. */
+  attach(onEvent: (event: ChatStreamEvent) => void): void;
+  /** Never rejects. */
+  done: Promise<ReplyResult>;
+}
+
+/** A question that is being saved: what the model and the context providers read of it. */
+export const unsavedQuestion = (conversationId: number, content: string, at: string): Message => ({
+  id: 0,
+  conversationId,
+  role: 'user',
+  content,
+  status: 'complete',
+  createdAt: at,
+  sources: [],
+  steps: [],
+  attachments: [],
+});
+
+/** Runs the reply pipeline for a conversation's question, collecting the reply's text and holding its events. */
+export function startWriting(deps: ReplyDeps, job: WritingJob): Writing {
+  const { bot, question, claim } = job;
+  let text = '';
+  let onEvent: ((event: ChatStreamEvent) => void) | null = null;
+  const waiting: ChatStreamEvent[] = [];
+  const done = (async () => {
+    const history =
+      job.history ??
+      (await findContextMessages(deps.db.kysely, question.conversationId, question.id, contextWindowOf(bot.config)));
+    return runReply(
+      deps,
+      { userId: job.userId, bot, question, history, signal: claim.signal, log: deps.log },
+      (event) => {
+        if (event.event === 'delta') text += event.data.text;
+        if (onEvent) onEvent(event);
+        else waiting.push(event);
+      },
+    );
+  })().catch((err: unknown): ReplyResult => {
+    deps.log.error({ err }, 'chat reply failed');
+    return {
+      text,
+      error: CHAT_ERRORS.unknown,
+      usage: { inputTokens: null, outputTokens: null },
+      sources: [],
+      steps: [],
+      firstTokenMs: null,
+      replyMs: 0,
+    };
+  });
+  return {
+    text: () => text,
+    attach(to) {
+      onEvent = to;
+      for (const event of waiting.splice(0)) to(event);
+    },
+    done,
+  };
+}
+
+/**
+ * The reply's life on this instance: `start`, the pipeline's events, checkpoints while it is written, then its
+ * end (reply-lifecycle.ts) saved once — `complete`, `stopped` with the part written before the stop, or `failed`
+ * with the part written before the failure; a reply without text has its row removed (`message` null).
+ */
+export async function writeReply(
+  deps: ReplyDeps,
+  job: ReplyJob,
+  onEvent: (event: ChatStreamEvent) => void,
+  writing = startWriting(deps, job),
+): Promise<ReplyOutcome> {
+  onEvent({ event: 'start', data: { messageId: job.replyId } });
+  writing.attach(onEvent);
+  const stopCheckpoints = deps.replyStore.track(job.replyId, writing.text);
+  const written = await writing.done;
+  await stopCheckpoints();
+  let { error } = written;
+  const status = endOf({ error, stopped: job.claim.signal.aborted });
+  let message: Message | null = null;
+  const at = isoNow(deps.clock);
+  try {
+    const row = await deps.replyStore.finish({
+      id: job.replyId,
+      now: at,
+      conversationId: job.question.conversationId,
+      replacesRepliesTo: job.replaces ? job.question.id : null,
+      reply: {
+        content: writing.text(),
+        status,
+        sources: written.sources,
+        steps: written.steps,
+        ...written.usage,
+        firstTokenMs: written.firstTokenMs,
+        replyMs: written.replyMs,
+      },
+    });
+    if (row === undefined) throw notFound('Message');
+    message = row && toMessage(row);
+    if (message && status !== 'failed') await countUse(deps, job.bot.id, at);
+  } catch (err) {
+    // E.g. the conversation was deleted while its reply was being written.
+    deps.log.warn({ err, conversationId: job.question.conversationId }, 'chat reply: could not save the reply');
+    error = (await whatWasDeleted(deps, job)) ?? error ?? CHAT_ERRORS.unknown;
+  }
+  if (message?.status === 'complete' && job.untitled) nameConversation(deps, job, message.content);
+  return error
+    ? { status: 'failed', error, message }
+    : { status: status === 'stopped' ? 'stopped' : 'complete', message };
+}
+
+/** Counted after the reply is saved, outside its transaction (see recordBotUse); a failure only costs the count. */
+const countUse = (deps: ReplyDeps, botId: number, at: string) =>
+  recordBotUse(deps.db.kysely, botId, at).catch((err: unknown) =>
+    deps.log.warn({ err, botId }, "chat reply: could not count the bot's use"),
+  );
+
+/** Says what went away when a reply could not be saved: the account, the bot or the conversation. */
+async function whatWasDeleted(deps: ReplyDeps, job: ReplyJob): Promise<string | null> {
+  try {
+    const exists = await findReplyOwners(deps.db.kysely, {
+      userId: job.userId,
+      botId: job.bot.id,
+      conversationId: job.question.conversationId,
+    });
+    if (!exists.user) return CHAT_MESSAGES.accountDeletedMidReply;
+    if (!exists.bot) return CHAT_MESSAGES.botDeletedMidReply;
+    if (!exists.conversation) return CHAT_MESSAGES.conversationDeletedMidReply;
+  } catch (err) {
+    deps.log.warn({ err }, 'chat reply: could not tell why the reply was not saved');
+  }
+  return null;
+}
+
+/**
+ * Names a conversation still titled 'Conversation with {name}' after its subject (decision 0014), in the
+ * background: the reply never waits for it, and a user's rename in the meantime wins. Only asked for when the
+ * title was the default one as the reply began: a title never goes back to the default.
+ */
+function nameConversation(deps: ReplyDeps, job: ReplyJob, reply: string) {
+  const task = (async () => {
+    const db = deps.db.kysely;
+    const conversation = await findOwnedConversation(db, job.userId, job.question.conversationId);
+    if (conversation?.title_source !== 'default') return;
+    const title = await conversationTitleFor(deps, { question: job.question.content, reply });
+    await setAutomaticTitle(db, conversation.id, title);
+  })().catch((err: unknown) => deps.log.warn({ err }, 'conversation title: could not name the conversation'));
+  deps.background?.add(task);
+  void task.finally(() => deps.background?.delete(task));
+}

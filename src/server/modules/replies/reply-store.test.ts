@@ -1,0 +1,164 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { insertUserWithBot } from '../../../../tests/support/rows';
+import type { Clock } from '../../lib/clock';
+import { insertConversation } from '../chat/conversations.repository';
+import { insertMessage, newReply } from '../chat/messages.repository';
+import type { FinishedReply } from './replies.repository';
+import { canTransition, endOf, REPLY_TRANSITIONS, type ReplyState } from './reply-lifecycle';
+import { createReplyStore, type ReplyStore } from './reply-store';
+
+/** A clock the test moves by hand: checkpoint times and staleness without waiting. */
+function manualClock(start = Date.parse('2026-11-26T10:00:00Z')) {
+  let now = start;
+  const clock: Clock = { now: () => new Date(now) };
+  return { clock, advance: (ms: number) => (now += ms) };
+}
+
+const finished = (content: string, status: FinishedReply['status'] = 'complete'): FinishedReply => ({
+  content,
+  status,
+  sources: [],
+  steps: [],
+  inputTokens: null,
+  outputTokens: null,
+  firstTokenMs: null,
+  replyMs: 1,
+});
+
+describe('the reply lifecycle', () => {
+  it('ends a streaming reply once, and never moves an ended one', () => {
+    const states = Object.keys(REPLY_TRANSITIONS) as ReplyState[];
+    for (const from of states)
+      for (const to of states) expect(canTransition(from, to)).toBe(from === 'streaming' && to !== 'streaming');
+  });
+
+  it('tells a failure over a stop, a stop over completion', () => {
+    expect(endOf({ error: 'down', stopped: true })).toBe('failed');
+    expect(endOf({ error: null, stopped: true })).toBe('stopped');
+    expect(endOf({ error: null, stopped: false })).toBe('complete');
+  });
+});
+
+describe.each(databaseKinds)('the reply store on %s', (kind) => {
+  let t: TestDb;
+  let conversationId: number;
+  let questionId: number;
+  const time = manualClock();
+  let store: ReplyStore;
+  beforeAll(async () => {
+    t = await createTestDb(kind);
+    const owner = await insertUserWithBot(t.db.kysely);
+    const at = time.clock.now().toISOString();
+    conversationId = (await insertConversation(t.db.kysely, { ...owner, title: 'T', titleSource: 'user' }, at)).id;
+    questionId = (
+      await insertMessage(
+        t.db.kysely,
+        { conversationId, parentId: null, role: 'user', content: 'Q', status: 'complete' },
+        at,
+      )
+    ).id;
+    // A checkpoint interval no test reaches: rounds run when the test says so.
+    store = createReplyStore({ db: t.db, clock: time.clock, log: pino({ enabled: false }), checkpointMs: 3_600_000 });
+  });
+  afterAll(async () => {
+    await store.close();
+    await t.drop();
+  });
+
+  const at = () => time.clock.now().toISOString();
+  const newReplyRow = async () =>
+    (await insertMessage(t.db.kysely, newReply(conversationId, questionId, 1), time.clock.now().toISOString())).id;
+  const row = (id: number) =>
+    t.db.kysely
+      .selectFrom('messages')
+      .select(['content', 'status', 'updated_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  it('checkpoints the text of every tracked reply, and keeps one with no new text alive', async () => {
+    const ids = [await newReplyRow(), await newReplyRow()];
+    const texts = ['first ', 'second '];
+    const untrack = ids.map((id, i) => store.track(id, () => texts[i]!));
+    time.advance(1_000);
+    await store.checkpoint();
+    const saved = await Promise.all(ids.map(row));
+    expect(saved.map((r) => [r.content, r.status])).toEqual([
+      ['first ', 'streaming'],
+      ['second ', 'streaming'],
+    ]);
+    // No new text: the round only moves the checkpoint time on, which the sweeper reads.
+    time.advance(1_000);
+    await store.checkpoint();
+    const later = await Promise.all(ids.map(row));
+    for (const [i, r] of later.entries()) {
+      expect(r.content).toBe(texts[i]);
+      expect(new Date(r.updated_at!).getTime()).toBeGreaterThan(new Date(saved[i]!.updated_at!).getTime());
+    }
+    expect(await store.sweep(1_500)).toBe(0);
+    await Promise.all(untrack.map((stop) => stop()));
+    // Untracked, they stay as they were: only the sweeper ends them now.
+    time.advance(2_000);
+    expect(await store.sweep(1_500)).toBe(2);
+    expect((await Promise.all(ids.map(row))).map((r) => r.status)).toEqual(['interrupted', 'interrupted']);
+  });
+
+  it('never lets a late checkpoint or finish overwrite a reply that has ended', async () => {
+    const id = await newReplyRow();
+    let text = 'partial';
+    const untrack = store.track(id, () => text);
+    await store.checkpoint();
+    time.advance(10_000);
+    expect(await store.sweep(5_000)).toBe(1);
+    text = 'partial and more';
+    await store.checkpoint();
+    await untrack();
+    expect(await row(id)).toMatchObject({ content: 'partial', status: 'interrupted' });
+    expect(
+      await store.finish({ now: at(), id, conversationId, replacesRepliesTo: null, reply: finished('all of it') }),
+    ).toBe(undefined);
+    expect(await row(id)).toMatchObject({ content: 'partial', status: 'interrupted' });
+  });
+
+  it('ends replies that finish together in one group, removing a reply without text', async () => {
+    const [a, b, empty] = [await newReplyRow(), await newReplyRow(), await newReplyRow()];
+    const results = await Promise.all([
+      store.finish({ now: at(), id: a, conversationId, replacesRepliesTo: null, reply: finished('A') }),
+      store.finish({ now: at(), id: b, conversationId, replacesRepliesTo: null, reply: finished('B', 'stopped') }),
+      store.finish({ now: at(), id: empty, conversationId, replacesRepliesTo: null, reply: finished('', 'stopped') }),
+    ]);
+    expect(results.map((r) => r && [r.content, r.status])).toEqual([['A', 'complete'], ['B', 'stopped'], null]);
+    const left = await t.db.kysely.selectFrom('messages').select('id').where('id', '=', empty).execute();
+    expect(left).toEqual([]);
+  });
+
+  it('replaces the earlier replies to a question only once the regenerated one is saved', async () => {
+    const earlier = await newReplyRow();
+    await store.finish({ now: at(), id: earlier, conversationId, replacesRepliesTo: null, reply: finished('Old') });
+    const failedEarly = await newReplyRow();
+    await store.finish({
+      now: at(),
+      id: failedEarly,
+      conversationId,
+      replacesRepliesTo: questionId,
+      reply: finished('', 'failed'),
+    });
+    expect(await row(earlier)).toMatchObject({ content: 'Old' });
+    const regenerated = await newReplyRow();
+    await store.finish({
+      now: at(),
+      id: regenerated,
+      conversationId,
+      replacesRepliesTo: questionId,
+      reply: finished('New'),
+    });
+    const replies = await t.db.kysely
+      .selectFrom('messages')
+      .select(['id', 'content'])
+      .where('parent_id', '=', questionId)
+      .where('role', '=', 'assistant')
+      .execute();
+    expect(replies).toEqual([{ id: regenerated, content: 'New' }]);
+  });
+});

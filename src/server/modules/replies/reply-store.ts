@@ -1,0 +1,128 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/database';
+import { isoIn, isoNow, type Clock } from '../../lib/clock';
+import { batchPerTurn } from '../../lib/turn-batch';
+import type { MessageRow } from '../chat/messages.repository';
+import {
+  checkpointReplies,
+  finishReplies,
+  markStaleRepliesInterrupted,
+  type ReplyToFinish,
+} from './replies.repository';
+
+/** How often a reply's text so far is saved: a crash loses at most this much of it. */
+export const REPLY_CHECKPOINT_MS = 1_000;
+
+export interface ReplyStoreDeps {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** REPLY_CHECKPOINT_MS unless a test wants another rhythm. */
+  checkpointMs?: number;
+}
+
+/** What the instance writing a reply saves of it, from its `streaming` row to its end (reply-lifecycle.ts). */
+export interface ReplyStore {
+  /**
+   * Saves the reply's text so far every checkpointMs, with the replies this instance writes in one round of writes,
+   * and refreshes its checkpoint time even when no text came (a long research step), so other instances can tell a
+   * live reply from a dead one. The returned function ends that, after any round under way.
+   */
+  track(replyId: number, textSoFar: () => string): () => Promise<void>;
+  /** One round of checkpoints now, as the timer runs it. */
+  checkpoint(): Promise<void>;
+  /**
+   * Ends the reply (finishReplies): replies that end in the same turn of the event loop share one commit (under
+   * load many end together, and a commit costs more than its statements). A failed group is saved again reply by
+   * reply, so one reply's failure stays its own.
+   */
+  finish(reply: ReplyToFinish): Promise<MessageRow | null | undefined>;
+  /**
+   * Marks replies whose instance died mid-reply as `interrupted`; they keep what had streamed. `staleMs` (see
+   * CHAT_STALE_REPLY_MS) must stay well above the checkpoint interval, or live replies would be taken for dead.
+   */
+  sweep(staleMs: number): Promise<number>;
+  /** Stops the checkpoint timer, after the round under way. */
+  close(): Promise<void>;
+}
+
+interface Tracked {
+  replyId: number;
+  textSoFar: () => string;
+  /** The text last written; the row starts empty. */
+  saved: string;
+}
+
+interface PendingFinish {
+  reply: ReplyToFinish;
+  resolve: (row: MessageRow | null | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One per app instance: its timer and queues are its own, so apps in one process (tests) never share them. */
+export function createReplyStore(deps: ReplyStoreDeps): ReplyStore {
+  const { db, clock, log } = deps;
+  const tracked = new Set<Tracked>();
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> = Promise.resolve();
+
+  async function checkpointRound() {
+    if (!tracked.size) return;
+    const texts = [...tracked].map((t) => ({ t, text: t.textSoFar() }));
+    try {
+      const replies = texts.map(({ t, text }) => ({ id: t.replyId, content: text === t.saved ? null : text }));
+      await checkpointReplies(db, replies, isoNow(clock));
+      for (const { t, text } of texts) t.saved = text;
+    } catch (err) {
+      log.warn({ err, replies: texts.length }, 'chat reply: checkpoint failed');
+    }
+  }
+  const checkpoint = () => (round = round.then(checkpointRound));
+
+  const settle = (pending: PendingFinish, result: MessageRow | null | undefined) => pending.resolve(result);
+  async function finishGroup(group: PendingFinish[]) {
+    try {
+      const rows = await finishReplies(
+        db,
+        group.map((p) => p.reply),
+      );
+      group.forEach((pending, i) => settle(pending, rows[i]));
+    } catch (error) {
+      if (group.length === 1) return group[0]!.reject(error);
+      for (const pending of group) {
+        finishReplies(db, [pending.reply]).then(([row]) => settle(pending, row), pending.reject);
+      }
+    }
+  }
+  const queueFinish = batchPerTurn<'finish', PendingFinish>((_, group) => void finishGroup(group));
+
+  return {
+    track(replyId, textSoFar) {
+      const entry: Tracked = { replyId, textSoFar, saved: '' };
+      tracked.add(entry);
+      if (!timer) {
+        timer = setInterval(checkpoint, deps.checkpointMs ?? REPLY_CHECKPOINT_MS);
+        timer.unref();
+      }
+      return async () => {
+        tracked.delete(entry);
+        if (!tracked.size) {
+          clearInterval(timer);
+          timer = undefined;
+        }
+        await round;
+      };
+    },
+    checkpoint,
+    finish: (reply) => new Promise((resolve, reject) => queueFinish('finish', { reply, resolve, reject })),
+    async sweep(staleMs) {
+      const result = await markStaleRepliesInterrupted(db.kysely, isoIn(clock, -staleMs));
+      return Number(result.numUpdatedRows);
+    },
+    async close() {
+      clearInterval(timer);
+      timer = undefined;
+      await round;
+    },
+  };
+}
