@@ -18,7 +18,6 @@ export default mergeConfig(
             name: 'dom',
             include: ['src/client/**/*.test.tsx'],
             environment: 'jsdom',
-            testTimeout: 10_000,
             // The fake server stands in for fetch one test at a time.
             unstubGlobals: true,
             setupFiles: ['tests/support/dom-setup.ts'],

@@ -18,6 +18,7 @@ window.matchMedia = (query) =>
     addEventListener: () => {},
     removeEventListener: () => {},
   }) as unknown as MediaQueryList;
+window.scrollTo = () => {};
 window.ResizeObserver = class {
   observe() {}
   unobserve() {}
@@ -25,8 +26,10 @@ window.ResizeObserver = class {
 };
 
 // Testing Library unmounts by itself only where test globals are on; they are off here. The app's one query
-// client is emptied too, so that no answer of one test reaches the next.
+// client and the browser's storage are emptied too, so that nothing of one test reaches the next.
 afterEach(() => {
   cleanup();
   queryClient.clear();
+  localStorage.clear();
+  sessionStorage.clear();
 });

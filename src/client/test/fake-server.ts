@@ -8,6 +8,7 @@ export interface SentRequest {
   body: unknown;
 }
 
+type JsonBody = Record<string, unknown> | unknown[];
 type Handler = (request: SentRequest, signal: AbortSignal | undefined) => Response | Promise<Response>;
 
 /** A reply stream the test writes as the server would (STREAM_DESCRIPTION in replies.routes.ts). */
@@ -84,7 +85,7 @@ export function fakeServer() {
       routes.set(key(method, path), handler);
     },
     /** Answers with JSON: a fixed body, or one per request. */
-    json(method: string, path: string, body: unknown | ((request: SentRequest) => unknown), status = 200) {
+    json(method: string, path: string, body: JsonBody | ((request: SentRequest) => JsonBody), status = 200) {
       routes.set(key(method, path), (request) => json(status, typeof body === 'function' ? body(request) : body));
     },
     /** Answers with reply streams; `next()` waits for the client to open the next one. */

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '@shared/contracts/chat';
 import { fakeServer } from '@/test/fake-server';
@@ -58,7 +59,7 @@ const problem = async (text: string) => {
   return { alert, retry: within(alert).getByRole('button', { name: 'Retry' }) };
 };
 
-async function send(user: ReturnType<typeof renderScreen>['user'], text: string) {
+async function send(user: UserEvent, text: string) {
   await user.type(screen.getByRole('textbox', { name: 'Message' }), `${text}{Enter}`);
 }
 
