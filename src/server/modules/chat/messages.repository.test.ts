@@ -2,15 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
 import { insertUserWithBot } from '../../../../tests/support/rows';
 import { insertConversation } from './conversations.repository';
-import {
-  CONTEXT_COLUMNS,
-  findContextMessages,
-  findLastMessages,
-  findMessage,
-  insertMessage,
-  insertMessageTouching,
-  MESSAGE_COLUMNS,
-} from './messages.repository';
+import { CONTEXT_COLUMNS, insertMessage, insertMessageTouching, MESSAGE_COLUMNS } from './messages.repository';
+import { findContextMessages, findLastMessages, findMessage } from './branches.repository';
 
 describe.each(databaseKinds)('message rows on %s', (kind) => {
   let t: TestDb;

@@ -10,22 +10,24 @@ import type { ChatDeps } from './chat-deps';
 import { requireConversation } from './conversations.service';
 import { findOwnedConversation } from './conversations.repository';
 import {
-  activateBranch,
-  contextFromRecent,
   countConversationFiles,
-  deactivateFrom,
   findAttachments,
-  findBranchThrough,
-  findLastMessages,
-  findMessage,
-  findMessagePage,
-  findMessages,
   findVersions,
   insertMessageTouching,
   toMessage,
   type ContextRow,
   type MessageRow,
 } from './messages.repository';
+import {
+  activateBranch,
+  contextFromRecent,
+  deactivateFrom,
+  findBranchThrough,
+  findLastMessages,
+  findMessage,
+  findMessagePage,
+  findMessages,
+} from './branches.repository';
 
 /** Messages as the client shows them: with their attachments, and user messages with their versions. */
 export async function toMessages(db: Executor, conversationId: number, rows: MessageRow[]): Promise<Message[]> {

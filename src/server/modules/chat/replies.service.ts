@@ -8,16 +8,8 @@ import type { ReplyBot } from '../bots/bots.repository';
 import { toConversationForReply } from '../bots/sharing.service';
 import type { ChatDeps, ReplyDeps } from './chat-deps';
 import { requireConversation } from './conversations.service';
-import {
-  fileIdsOf,
-  findAttachments,
-  findLastMessage,
-  findMessage,
-  insertMessage,
-  newReply,
-  toMessage,
-  type ContextRow,
-} from './messages.repository';
+import { fileIdsOf, findAttachments, insertMessage, newReply, toMessage, type ContextRow } from './messages.repository';
+import { findLastMessage, findMessage } from './branches.repository';
 import { saveUserMessage, type NewUserMessage } from './messages.service';
 import { findReplyConversation } from './reply-conversation.repository';
 import {

@@ -5,7 +5,8 @@ import { insertUserWithBot } from '../../../../tests/support/rows';
 import { contextWindowOf } from '../../ai/compose-prompt';
 import { fromJson, toJson } from '../../db/json';
 import { insertConversation } from './conversations.repository';
-import { findLastMessages, insertMessage } from './messages.repository';
+import { insertMessage } from './messages.repository';
+import { findLastMessages } from './branches.repository';
 import { findReplyConversation } from './reply-conversation.repository';
 
 describe.each(databaseKinds)('the conversation a reply starts from, on %s', (kind) => {

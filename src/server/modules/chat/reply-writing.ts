@@ -11,7 +11,8 @@ import { runReply, type ReplyResult } from '../replies/reply-pipeline';
 import type { ReplyClaim } from '../replies/reply-registry';
 import type { ReplyDeps } from './chat-deps';
 import { findOwnedConversation, findReplyOwners, setAutomaticTitle } from './conversations.repository';
-import { findContextMessages, toMessage, type ContextRow } from './messages.repository';
+import { toMessage, type ContextRow } from './messages.repository';
+import { findContextMessages } from './branches.repository';
 
 /** A reply in a conversation, its row saved (`streaming`) and its conversation claimed. */
 export interface ReplyJob {
