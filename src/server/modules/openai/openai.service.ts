@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { acceptsUpload } from '@shared/bots/capabilities';
 import type { Bot } from '@shared/contracts/bots';
 import type { HistoryMessage } from '../../ai/compose-prompt';
 import type { Ai } from '../../ai/providers';
@@ -97,7 +98,7 @@ async function readMessage(
     if (part.type === 'text') texts.push(part.text ?? '');
     else if (part.type === 'image_url') {
       if (message.role !== 'user') throw invalidRequest(IMAGE_MESSAGES.notInUserMessage, param);
-      if (!bot.capabilities.includes('image_understanding')) throw imagesOff(bot.name, param);
+      if (!acceptsUpload(bot, 'image')) throw imagesOff(bot.name, param);
       if (++imageCount.n > MAX_IMAGES_PER_REQUEST) throw tooManyImages();
       if (typeof part.image_url?.url !== 'string') {
         throw invalidRequest('image_url.url is required', `${param}.image_url.url`);

@@ -24,7 +24,7 @@ export const trainingRoutes = signedInRoutes<TrainingRoutesOptions>(async (app, 
         description:
           "Answers the test queries of the wizard's draft (a bot being created, or with `botId` one being edited, " +
           'whose knowledge files it then reads as the chat does) with its prompt and settings, streamed as application/x-ndjson: one line per query in order, `answer` ({ index, query, ' +
-          'answer }) or `failed` ({ index, query, message }), then `done` ({ answered }). Closing the request ' +
+          'answer, sources }) or `failed` ({ index, query, message }), then `done` ({ answered }). Closing the request ' +
           'cancels the rest. Offline: 503, nothing to answer with.',
         body: previewAnswersBodySchema,
         response: { 404: errorResponseSchema, 503: errorResponseSchema },
