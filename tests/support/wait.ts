@@ -12,7 +12,7 @@ export async function until(
   const deadline = Date.now() + timeoutMs;
   for (let looked = 0; !(await check()); looked++) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    // Within the process (promises, a socket already read), the next turn of the event loop is enough.
+    // The first look again is on the next turn of the event loop, enough for what happens within the process.
     await (looked === 0 ? new Promise((resolve) => setImmediate(resolve)) : sleep(intervalMs));
   }
 }

@@ -157,8 +157,8 @@ export class ReplyLogs {
 }
 
 /**
- * Reply events within one instance: what a single server without Redis needs. `timers` forget a reply `keepMs`
- * after its end (a test's move time by hand).
+ * Reply events within one instance: what a single server without Redis needs. `timers` forget each reply
+ * `keepMs` after its end; a test passes its own to move that time by hand.
  */
 export function inProcessReplyEvents(options: { keepMs?: number; timers?: Timers } = {}): ReplyEvents {
   const logs = new ReplyLogs(options.keepMs ?? REPLY_EVENTS_KEEP_MS, options.timers);
