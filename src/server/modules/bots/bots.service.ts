@@ -11,6 +11,7 @@ import {
   deleteBotWithConversations,
   findBotsOfUser,
   findOwnedBot,
+  findOwnedReplyBot,
   findReplyBot,
   insertBot,
   toBot,
@@ -40,6 +41,18 @@ export async function requireOwnedBot(db: Executor, userId: number, botId: numbe
 export async function findAnyReplyBot(db: Executor, botId: number): Promise<ReplyBot | undefined> {
   const row = await findReplyBot(db, botId);
   return row && toReplyBot(row);
+}
+
+/** The caller's bot as a reply reads it, or undefined (the OpenAI-compatible API answers its own 404). */
+export async function findOwnedReplyBotOf(db: Executor, userId: number, botId: number): Promise<ReplyBot | undefined> {
+  const [row] = await findOwnedReplyBot(db, { userId, botId });
+  return row && toReplyBot(row);
+}
+
+/** The caller's bot, or undefined. */
+export async function findOwnedBotOf(db: Executor, userId: number, botId: number): Promise<Bot | undefined> {
+  const row = await findOwnedBot(db, userId, botId);
+  return row && toBot(row);
 }
 
 export async function listBots(deps: BotsDeps, userId: number): Promise<Bot[]> {

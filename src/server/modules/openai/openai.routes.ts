@@ -6,7 +6,6 @@ import { bearerToken } from '../../plugins/auth-guard';
 import { limitBy, type RateLimit } from '../../plugins/rate-limit';
 import { openSse } from '../chat/sse';
 import type { ApiKeyRow } from '../keys/keys.repository';
-import { authenticateKey } from '../keys/keys.service';
 import { invalidApiKey, OpenAiError, toOpenAiError, useOpenAiErrors } from './openai-errors';
 import { apiBodyLimit, MAX_IMAGES_PER_REQUEST } from './openai-images';
 import {
@@ -16,7 +15,15 @@ import {
   openAiErrorSchema,
   type ChatCompletion,
 } from './openai.schemas';
-import { complete, listModels, readMessages, requireModelBot, usageOf, type OpenAiDeps } from './openai.service';
+import {
+  authenticateApiKey,
+  complete,
+  listModels,
+  readMessages,
+  requireModelBot,
+  usageOf,
+  type OpenAiDeps,
+} from './openai.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,7 +63,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<{ deps: OpenAiDeps; rateLimit: 
   app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request) => {
     const key = bearerToken(request);
-    request.apiKey = key ? await authenticateKey(deps, key) : null;
+    request.apiKey = key ? await authenticateApiKey(deps, key) : null;
     if (!request.apiKey) throw invalidApiKey();
   });
   const perKey = limitBy(app, rateLimit, 'api-key', (request) => String(apiKeyOf(request).id));

@@ -7,14 +7,9 @@ import type { ChatTimeouts, ReplyUsage } from '../../ai/tasks/chat-reply';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
 import { recordBotUse } from '../bots/bot-use';
-import {
-  findBotsOfUser,
-  findOwnedBot,
-  findOwnedReplyBot,
-  toBot,
-  toReplyBot,
-  type ReplyBot,
-} from '../bots/bots.repository';
+import type { ReplyBot } from '../bots/bots.repository';
+import { findOwnedBotOf, findOwnedReplyBotOf, listBots } from '../bots/bots.service';
+import { authenticateKey } from '../keys/keys.service';
 import type { ReplyContextProvider } from '../replies/reply-context';
 import { runReply } from '../replies/reply-pipeline';
 import type { ApiKeyRow } from '../keys/keys.repository';
@@ -48,17 +43,19 @@ type ImageLimits = Pick<OpenAiDeps, 'imageBytes' | 'download'>;
 const modelIdOf = (bot: Pick<Bot, 'id'>) => `bot-${bot.id}`;
 const unixSeconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 
+/** The caller's API key, or null when it is not one (unknown, revoked, expired). */
+export const authenticateApiKey = (deps: OpenAiDeps, key: string) => authenticateKey(deps, key);
+
 /** The active bots the key reaches: its one bot, or every bot of its owner. */
 export async function listModels(deps: OpenAiDeps, key: ApiKeyRow) {
   const db = deps.db.kysely;
   const rows =
     key.bot_id === null
-      ? await findBotsOfUser(db, key.user_id)
-      : [await findOwnedBot(db, key.user_id, key.bot_id)].flatMap((row) => row ?? []);
+      ? await listBots(deps, key.user_id)
+      : [await findOwnedBotOf(db, key.user_id, key.bot_id)].flatMap((bot) => bot ?? []);
   return {
     object: 'list' as const,
     data: rows
-      .map(toBot)
       .filter((bot) => bot.active)
       .map((bot) => ({
         id: modelIdOf(bot),
@@ -75,9 +72,9 @@ export async function requireModelBot(deps: OpenAiDeps, key: ApiKeyRow, model: s
   const id = /^bot-(\d{1,10})$/.exec(model)?.[1];
   const botId = id === undefined ? NaN : Number(id);
   if (!Number.isSafeInteger(botId) || (key.bot_id !== null && key.bot_id !== botId)) throw modelNotFound(model);
-  const [row] = await findOwnedReplyBot(deps.db.kysely, { userId: key.user_id, botId });
-  if (!row || !row.active) throw modelNotFound(model);
-  return toReplyBot(row);
+  const bot = await findOwnedReplyBotOf(deps.db.kysely, key.user_id, botId);
+  if (!bot?.active) throw modelNotFound(model);
+  return bot;
 }
 
 /** One message's text and images; `imageCount` runs across the request, so no more than the limit are decoded. */
