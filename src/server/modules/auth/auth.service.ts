@@ -8,7 +8,8 @@ import type {
   User,
 } from '@shared/contracts/auth';
 import { ConfigError, type Config } from '../../config';
-import type { Db, EmailTokenPurpose, Executor } from '../../db/database';
+import type { Db, DbScope, EmailTokenPurpose, Executor } from '../../db/database';
+import { inTransaction } from '../../db/write-atomically';
 import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
@@ -126,13 +127,14 @@ const conflictMessage = (clash: 'email' | 'username') =>
 async function createUser(
   deps: AuthDeps,
   input: { username: string; email: string; password: string; fullName: string | null },
-  role: (db: Executor) => Promise<'user' | 'superadmin'>,
+  role: (scope: DbScope) => Promise<'user' | 'superadmin'>,
 ): Promise<UserRow> {
   const passwordHash = await hashPassword(input.password);
   try {
-    return await deps.db.kysely.transaction().execute(async (tx) => {
+    return await inTransaction(deps.db, async (scope) => {
+      const tx = scope.kysely;
       await assertAvailable(tx, input.username, input.email);
-      const assigned = await role(tx);
+      const assigned = await role(scope);
       return insertUser(tx, {
         username: input.username,
         email: input.email.toLowerCase(),
@@ -155,7 +157,7 @@ export async function register(deps: AuthDeps, body: RegisterBody) {
   const row = await createUser(
     deps,
     { username: body.username, email: body.email, password: body.password, fullName: body.fullName || null },
-    async (tx) => ((await isFirstUser(tx)) ? 'superadmin' : 'user'),
+    async (scope) => ((await isFirstUser(scope)) ? 'superadmin' : 'user'),
   );
   const needsVerification = !row.email_verified;
   if (needsVerification) {

@@ -1,7 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { User } from '@shared/contracts/auth';
-import type { Executor, UsersTable } from '../../db/database';
-import { engineOf } from '../../db/engine';
+import type { DbScope, Executor, UsersTable } from '../../db/database';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -80,9 +79,9 @@ export async function countUsers(db: Executor): Promise<number> {
  * SQLite runs one write transaction at a time already; PostgreSQL's read-committed transactions would all count
  * zero, so there the first sign-ups queue on a table lock and count again once the earlier ones committed.
  */
-export async function isFirstUser(db: Executor): Promise<boolean> {
+export async function isFirstUser({ kysely: db, kind }: DbScope): Promise<boolean> {
   if ((await countUsers(db)) > 0) return false;
-  if (engineOf(db) === 'postgres') await sql`lock table users in share row exclusive mode`.execute(db);
+  if (kind === 'postgres') await sql`lock table users in share row exclusive mode`.execute(db);
   return (await countUsers(db)) === 0;
 }
 
