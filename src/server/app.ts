@@ -51,6 +51,13 @@ import { securityPlugin } from './plugins/security';
 import { staticClientPlugin } from './plugins/static-client';
 import { textSafetyPlugin } from './plugins/text-safety';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Resolves once the work replies left running (naming conversations) has ended; shutdown waits for it too. */
+    backgroundSettled(): Promise<void>;
+  }
+}
+
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const HOUR = 60 * 60 * 1000;
 
@@ -135,9 +142,9 @@ export async function buildApp(options: AppOptions) {
   app.addHook('onClose', async () => fileJobs.stop());
   // Work that outlives a reply (naming its conversation) finishes before the database closes.
   const chatBackground = new Set<Promise<unknown>>();
-  app.addHook('onClose', async () => {
-    await Promise.allSettled([...chatBackground]);
-  });
+  const backgroundSettled = async () => void (await Promise.allSettled([...chatBackground]));
+  app.decorate('backgroundSettled', backgroundSettled);
+  app.addHook('onClose', backgroundSettled);
   // The chat and the OpenAI-compatible API answer with the same context: one per app, so the page cache is shared.
   // PDFs stay refused until a bounded reader exists for them.
   const contextProviders = [

@@ -76,7 +76,7 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
       expect(asked).toContain('Hello from the fake model.');
 
       await send(conversation.id, 'And how often do I feed it?');
-      await sleep(200);
+      await t.app.backgroundSettled();
       expect(fake.titleRequests.length).toBe(before + 1);
       expect((await conversationOf(conversation.id)).title).toBe('Fake conversation title');
     });
@@ -86,7 +86,7 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
       await t.request('PATCH', `/api/conversations/${renamedFirst.id}`, { token: alice, body: { title: 'Mine' } });
       const before = fake.titleRequests.length;
       await send(renamedFirst.id, 'What should I cook tonight?');
-      await sleep(200);
+      await t.app.backgroundSettled();
       expect(fake.titleRequests.length).toBe(before);
       expect(await conversationOf(renamedFirst.id)).toMatchObject({ title: 'Mine', titleSource: 'user' });
 
@@ -102,7 +102,7 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
         body: { title: 'Picnic' },
       });
       release();
-      await sleep(200);
+      await t.app.backgroundSettled();
       expect(await conversationOf(racing.conversation.id)).toMatchObject({ title: 'Picnic', titleSource: 'user' });
     });
 

@@ -75,7 +75,7 @@ describe.runIf(databaseKinds.includes('postgres'))('two instances on one Postgre
 
     // Stop through B while B's client follows: A's reply ends, saved as stopped.
     const stopper = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 50));
       return b.request('POST', `/api/conversations/${conversation.id}/stop`, { token });
     })();
     const rest = await readEvents(resumedRes);
