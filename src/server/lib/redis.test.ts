@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect, it } from 'vitest';
 import { recordingLogger, startRedisProxy } from '../../../tests/support/redis';
+import { until } from '../../../tests/support/wait';
 import { connectRedis } from './redis';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -12,20 +12,22 @@ it('fails calls at once while Redis is away, logs the outage once, and reconnect
   const proxy = await startRedisProxy();
   cleanups.push(proxy.close);
   const { log, lines } = recordingLogger();
-  const redis = await connectRedis(proxy.url, { log, name: 'main' });
+  // Reconnection attempts every 10 ms instead of backing off from 100 ms: the same path, in less time.
+  const redis = await connectRedis(proxy.url, { log, name: 'main', overrides: { retryStrategy: () => 10 } });
   cleanups.push(() => redis.disconnect());
   expect(await redis.ping()).toBe('PONG');
+  let attempts = 0;
+  redis.on('reconnecting', () => (attempts += 1));
 
   proxy.cut();
-  await sleep(1200); // several reconnection attempts
+  await until(() => attempts >= 5, { what: 'several reconnection attempts' });
   const started = Date.now();
   await expect(redis.ping()).rejects.toThrow();
   expect(Date.now() - started).toBeLessThan(50);
   expect(lines.map((line) => line.msg)).toEqual(['Redis connection "main" lost; retrying in the background']);
 
   proxy.restore();
-  const deadline = Date.now() + 8000;
-  while (redis.status !== 'ready' && Date.now() < deadline) await sleep(50);
+  await until(() => redis.status === 'ready', { what: 'the connection to be back', timeoutMs: 8000 });
   expect(await redis.ping()).toBe('PONG');
   expect(lines.map((line) => line.msg)).toEqual([
     'Redis connection "main" lost; retrying in the background',
