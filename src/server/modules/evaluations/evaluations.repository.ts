@@ -98,9 +98,15 @@ export const deleteEvaluation = async (db: Executor, id: number) => {
   await db.deleteFrom('evaluations').where('id', '=', id).execute();
 };
 
-/** Newest first. */
-export async function findEvaluations(db: Executor, botId: number): Promise<EvaluationSummary[]> {
-  return (await withPassed(db).where('bot_id', '=', botId).orderBy('id', 'desc').execute()).map(toSummary);
+/** Newest first; only the finished ones (`done`) with `finished`. */
+export async function findEvaluations(
+  db: Executor,
+  botId: number,
+  { finished = false } = {},
+): Promise<EvaluationSummary[]> {
+  let query = withPassed(db).where('bot_id', '=', botId);
+  if (finished) query = query.where('status', '=', 'done');
+  return (await query.orderBy('id', 'desc').execute()).map(toSummary);
 }
 
 export async function findEvaluation(db: Executor, botId: number, id: number) {

@@ -10,7 +10,7 @@ import { EVALUATION_MESSAGES } from '@shared/contracts/evaluations';
 import type { Ai, Model } from '../../ai/providers';
 import { ChatReplyError, CHAT_ERRORS } from '../../ai/tasks/chat-reply';
 import { judgeAnswer } from '../../ai/tasks/judge-answer';
-import type { Db } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
 import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { snapshotOf } from '../bots/bot-snapshot';
@@ -128,6 +128,9 @@ async function evaluateQuery(
     return { ...none, answer, error: JUDGE_FAILED };
   }
 }
+
+/** The bot's finished test runs, newest first, whoever asks (the caller checked the bot is theirs). */
+export const finishedEvaluationsOf = (db: Executor, botId: number) => findEvaluations(db, botId, { finished: true });
 
 export async function listEvaluations(deps: EvaluationsDeps, userId: number, botId: number) {
   await requireOwnedBot(deps.db.kysely, userId, botId);

@@ -26,24 +26,3 @@ export const findMessageFacts = (db: Executor, botId: number, since: string) =>
     .where('conversations.bot_id', '=', botId)
     .where('messages.created_at', '>=', since)
     .execute();
-
-/**
- * The bot's finished test runs, newest first, with how many of their queries passed (PostgreSQL counts as
- * bigint, which its driver hands back as text).
- */
-export const findFinishedEvaluations = (db: Executor, botId: number) =>
-  db
-    .selectFrom('evaluations')
-    .select(['bot_version', 'total', 'created_at'])
-    .select((eb) =>
-      eb
-        .selectFrom('evaluation_results')
-        .select((r) => r.fn.countAll().as('n'))
-        .whereRef('evaluation_results.evaluation_id', '=', 'evaluations.id')
-        .where('verdict', '=', 'pass')
-        .as('passed'),
-    )
-    .where('bot_id', '=', botId)
-    .where('status', '=', 'done')
-    .orderBy('id', 'desc')
-    .execute();

@@ -2,7 +2,8 @@ import type { Insights } from '@shared/contracts/insights';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { requireOwnedBot } from '../bots/bots.service';
-import { findConversationDates, findFinishedEvaluations, findMessageFacts } from './insights.repository';
+import { finishedEvaluationsOf } from '../evaluations/evaluations.service';
+import { findConversationDates, findMessageFacts } from './insights.repository';
 
 export interface InsightsDeps {
   db: Db;
@@ -33,7 +34,7 @@ export async function botInsights(deps: InsightsDeps, userId: number, botId: num
   const [conversations, messages, evaluations] = await Promise.all([
     findConversationDates(db, botId, since),
     findMessageFacts(db, botId, since),
-    findFinishedEvaluations(db, botId),
+    finishedEvaluationsOf(db, botId),
   ]);
 
   const perDay = Array.from({ length: days }, (_, i) => ({
@@ -57,9 +58,8 @@ export async function botInsights(deps: InsightsDeps, userId: number, botId: num
   const usage = replies.filter((r) => r.input_tokens !== null || r.output_tokens !== null);
   const latestPerVersion = new Map<number, Insights['testPassRates'][number]>();
   for (const e of evaluations) {
-    if (!latestPerVersion.has(e.bot_version)) {
-      const passed = Number(e.passed);
-      latestPerVersion.set(e.bot_version, { version: e.bot_version, passed, total: e.total, at: e.created_at });
+    if (!latestPerVersion.has(e.version)) {
+      latestPerVersion.set(e.version, { version: e.version, passed: e.passed, total: e.total, at: e.createdAt });
     }
   }
 
