@@ -1,13 +1,18 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { WizardState } from '../src/client/features/create-bot/model/wizard';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
 import { signUp, startTestAppWithModel } from '../tests/support/test-app';
 import { appInBrowser, expectAccessible, newPage, snap, toastWith, VIEWPORTS } from './support/browser';
 
-const suite = appInBrowser(startTestAppWithModel);
+const filesDir = mkdtempSync(join(tmpdir(), 'botty-e2e-wizard-files-'));
+afterAll(() => rmSync(filesDir, { recursive: true, force: true }));
+const suite = appInBrowser(() => startTestAppWithModel({ env: { FILES_DIR: filesDir }, fileJobs: { pollMs: 50 } }));
 
 const TRAINED_PROMPT = 'You are Chef Remy, a meal-planning expert. Plan balanced weekly menus and explain each choice.';
 const GENERATED_QUERIES = ['Plan my dinners for this week.', 'What can I cook with leftover rice?'];
@@ -242,6 +247,51 @@ describe('create-bot wizard', () => {
     await page.goto('/create-bot');
     await expectStep(page, 'Define Bot');
     expect(await page.getByLabel('Name').inputValue()).toBe('');
+    await close();
+  });
+
+  it('forgets the draft after creating a bot with knowledge files, so New Botty starts afresh (phone)', async () => {
+    const { page, close, account, userId } = await signedIn(VIEWPORTS.phone);
+    const draft: WizardState = {
+      step: 2,
+      draft: {
+        name: 'Manual Reader',
+        description: 'Answers questions from the Zephyr manual.',
+        purpose: 'answering',
+        icon: 'book',
+        capabilities: [],
+        config: { systemPrompt: 'You answer from the Zephyr manual.' },
+      },
+      exampleQueries: ['How often is recalibration?', 'What does the warranty cover?'],
+      generatedQueries: [],
+      promptSource: 'model',
+      answers: [],
+      testNotes: [],
+    };
+    await page.evaluate(([key, state]) => sessionStorage.setItem(key, state), [
+      `botDraft:${userId}`,
+      JSON.stringify(draft),
+    ] as const);
+    await page.goto('/create-bot');
+    await expectStep(page, 'Customize');
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), button(page, 'Add files').click()]);
+    await chooser.setFiles([
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Recalibrate every 42 days.') },
+    ]);
+    await button(page, 'Continue').click();
+    await expectStep(page, 'Train');
+    await button(page, 'Review Botty').click();
+    await expectStep(page, 'Finish');
+    await button(page, 'Create Botty').click();
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 15_000 });
+
+    // The upload turned on Document analysis after the draft was forgotten; that must not store it again.
+    expect(await storedDraft(page, userId)).toBeNull();
+    await page.goto('/create-bot');
+    await expectStep(page, 'Define Bot');
+    expect(await page.getByLabel('Name').inputValue()).toBe('');
+    const bots = (await suite.t.request<Bot[]>('GET', '/api/bots', { token: account.token })).body;
+    expect(bots.map((b) => b.name)).toEqual(['Manual Reader']);
     await close();
   });
 

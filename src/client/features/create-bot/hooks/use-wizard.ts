@@ -54,10 +54,15 @@ export type CustomizationChange = Partial<Customization>;
 export function useWizard(initial: WizardState, storageKey: string | null) {
   const [state, setState] = useState(initial);
   const latest = useRef(state);
+  /**
+   * Set once the bot is created: changes still arrive afterwards (an uploaded file turns on Document analysis)
+   * and must not store the finished draft again, or the next New Botty would open on its Finish step.
+   */
+  const discarded = useRef(false);
 
   useEffect(() => {
     latest.current = state;
-    if (!storageKey) return;
+    if (!storageKey || discarded.current) return;
     try {
       storeWizard(storageKey, state);
     } catch {
@@ -137,7 +142,7 @@ export function useWizard(initial: WizardState, storageKey: string | null) {
   const savePrompt = useCallback(
     (systemPrompt: string) => {
       const next = withPrompt(latest.current, systemPrompt);
-      if (storageKey) storeWizard(storageKey, next);
+      if (storageKey && !discarded.current) storeWizard(storageKey, next);
       setState(next);
     },
     [storageKey],
@@ -150,6 +155,7 @@ export function useWizard(initial: WizardState, storageKey: string | null) {
 
   /** After creation the page is left a moment later; resetting the state instead would flash step 1 meanwhile. */
   const discard = useCallback(() => {
+    discarded.current = true;
     if (storageKey) forgetWizard(storageKey);
   }, [storageKey]);
 
