@@ -1,5 +1,6 @@
 import { generateText } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
+import { fromMarkdown } from 'mdast-util-from-markdown';
 import { CONVERSATION_TITLE_MAX } from '@shared/constants';
 import type { Ai } from '../providers';
 import { errorSummary } from './chat-reply';
@@ -12,15 +13,41 @@ const TITLE_WORDS_MAX = 10;
 
 export const CONVERSATION_TITLE_INSTRUCTIONS = `You name chat conversations. Reply with a title of 3 to 6 words that says what the conversation is about, in the language of the conversation. No quotes, no final punctuation, nothing else.`;
 
-/** The first words of the first message, the title used offline or when the model fails. */
-export function fallbackTitle(question: string): string {
-  const words = question.trim().split(/\s+/).filter(Boolean);
-  const title = words.slice(0, FALLBACK_WORDS).join(' ');
-  return clip(words.length > FALLBACK_WORDS ? `${title}…` : title);
+/**
+ * A title as it is stored: plain text (a model's `**bold**` or `[link](…)`, a question's markdown, become their
+ * words) on one line, at most CONVERSATION_TITLE_MAX characters cut at a word. No "…": the lists truncate with
+ * CSS, so a title is never shown with two ellipses, nor with one where it fits.
+ */
+export function plainTitle(text: string): string {
+  const plain = textOf(fromMarkdown(text)).replace(/\s+/g, ' ').trim();
+  if (plain.length <= CONVERSATION_TITLE_MAX) return plain;
+  const cut = plain.slice(0, CONVERSATION_TITLE_MAX + 1);
+  const atWord = cut.lastIndexOf(' ');
+  return (atWord > CONVERSATION_TITLE_MAX / 2 ? cut.slice(0, atWord) : cut.slice(0, CONVERSATION_TITLE_MAX)).trimEnd();
 }
 
-const clip = (title: string) =>
-  title.length <= CONVERSATION_TITLE_MAX ? title : `${title.slice(0, CONVERSATION_TITLE_MAX - 1).trimEnd()}…`;
+type MarkdownNode = { type: string; value?: string; children?: MarkdownNode[] };
+/** Nodes whose children run on within one line of text; the children of any other (blocks) are words apart. */
+const PHRASING = new Set([
+  'paragraph',
+  'heading',
+  'emphasis',
+  'strong',
+  'delete',
+  'link',
+  'linkReference',
+  'tableCell',
+]);
+
+function textOf(node: MarkdownNode): string {
+  if (node.value !== undefined) return node.value;
+  return (node.children ?? []).map(textOf).join(PHRASING.has(node.type) ? '' : ' ');
+}
+
+/** The first words of the first message, the title used offline or when the model fails. */
+export function fallbackTitle(question: string): string {
+  return plainTitle(plainTitle(question).split(' ').slice(0, FALLBACK_WORDS).join(' '));
+}
 
 /** Models like to wrap titles in quotes, a "Title:" label or a trailing full stop. */
 function tidy(text: string): string | null {
@@ -28,8 +55,9 @@ function tidy(text: string): string | null {
     .replace(/^(title|titre|titel)\s*:\s*/i, '')
     .replace(/^["'“”‘’*#\s]+|["'“”‘’*.\s]+$/g, '')
     .trim();
-  if (!line || line.split(/\s+/).length > TITLE_WORDS_MAX) return null;
-  return clip(line);
+  const title = plainTitle(line);
+  if (!title || title.split(' ').length > TITLE_WORDS_MAX) return null;
+  return title;
 }
 
 export interface ConversationTitleDeps {

@@ -113,7 +113,7 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
         () => conversationOf(conversation.id),
         (c) => c.titleSource === 'auto',
       );
-      expect(named.title).toBe('Which houseplants survive a dark north-facing…');
+      expect(named.title).toBe('Which houseplants survive a dark north-facing');
     });
   });
 

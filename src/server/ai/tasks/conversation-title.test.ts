@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { CONVERSATION_TITLE_MAX } from '@shared/constants';
+import { fallbackTitle, plainTitle } from './conversation-title';
+
+describe('conversation titles as stored', () => {
+  it('keep the words of markdown, not its marks', () => {
+    expect(plainTitle('**Sourdough** starter _care_ with `flour`')).toBe('Sourdough starter care with flour');
+    expect(plainTitle('See [the guide](https://example.com/guide) now')).toBe('See the guide now');
+    expect(plainTitle('# Heading\n\nand a second line')).toBe('Heading and a second line');
+  });
+
+  it('are cut at a word within the limit, with no stored ellipsis', () => {
+    const long = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    const title = plainTitle(long);
+    expect(title.length).toBeLessThanOrEqual(CONVERSATION_TITLE_MAX);
+    expect(long.startsWith(title)).toBe(true);
+    expect(long[title.length]).toBe(' ');
+    expect(title).not.toContain('…');
+  });
+
+  it('fall back to the first six words of the question, in plain text', () => {
+    expect(fallbackTitle('Which **houseplants** survive a dark north-facing flat?')).toBe(
+      'Which houseplants survive a dark north-facing',
+    );
+    expect(fallbackTitle('Hi')).toBe('Hi');
+  });
+});
