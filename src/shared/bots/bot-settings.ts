@@ -188,7 +188,7 @@ export const BOT_SETTINGS = {
       section: 'web',
       rows: null,
       maxLength: TRUSTED_SOURCES_MAX,
-      hint: 'Comma-separated domains to prefer, e.g. nature.com, arxiv.org',
+      hint: 'Comma-separated domains, e.g. nature.com, arxiv.org. Web research reads only these sites.',
       placeholder: 'nature.com, arxiv.org',
       spellCheck: false,
     },

@@ -26,12 +26,18 @@ export function stepText(step: ReplyStep): string {
   return `Could not read ${page}${step.error ? `: ${step.error}` : ''}`;
 }
 
-/** "Researched 3 sources": the web pages the reply cites, or else the steps that worked. */
+/**
+ * "Researched 3 sources": the web pages the reply cites, or else the pages it read. A search that found nothing
+ * is no source, so research that found none says so.
+ */
 export function researchSummary(steps: readonly ReplyStep[], sources: readonly Source[]): string {
   const found =
-    sources.filter((source) => source.kind === 'web').length || steps.filter((s) => s.status === 'done').length;
+    sources.filter((source) => source.kind === 'web').length ||
+    steps.filter((s) => s.kind === 'open' && s.status === 'done').length;
   const failed = steps.filter((step) => step.status === 'failed').length;
-  const summary = `Researched ${found} ${found === 1 ? 'source' : 'sources'}`;
+  const summary = found
+    ? `Researched ${found} ${found === 1 ? 'source' : 'sources'}`
+    : 'Researched the web: no source found';
   return failed ? `${summary} · ${failed} ${failed === 1 ? 'step' : 'steps'} failed` : summary;
 }
 
