@@ -5,17 +5,45 @@ import { isStorableText } from '../lib/storable-text';
 
 export const UNSAFE_TEXT_MESSAGE = 'Text must not contain NUL characters or broken Unicode (lone surrogates)';
 
-function findUnsafeText(value: unknown, path: string[]): string[] | null {
-  if (typeof value === 'string') return isStorableText(value) ? null : path;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = findUnsafeText(item, [...path, String(i)]);
-      if (found) return found;
-    }
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const found = findUnsafeText(key, path) ?? findUnsafeText(item, [...path, key]);
-      if (found) return found;
+/** Far deeper than any request Botty takes (a chat's messages are 4 levels deep), far below a stack's depth. */
+export const MAX_JSON_DEPTH = 64;
+export const TOO_DEEP_MESSAGE = `JSON must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`;
+
+const [OPEN_BRACE, OPEN_BRACKET, CLOSE_BRACE, CLOSE_BRACKET, QUOTE, BACKSLASH] = [...'{[}]"\\'].map((c) =>
+  c.charCodeAt(0),
+);
+
+/** How deeply `json` nests, counted on the text before parsing, so a hostile body costs one linear scan. */
+export function jsonDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) deepest = Math.max(deepest, ++depth);
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+  }
+  return deepest;
+}
+
+/** The path to the first string (key or value) that cannot be stored; walked with a stack, not recursion. */
+function findUnsafeText(root: unknown): string[] | null {
+  const pending: { value: unknown; path: string[] }[] = [{ value: root, path: [] }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value === 'string') {
+      if (!isStorableText(value)) return path;
+    } else if (value && typeof value === 'object') {
+      const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
+      // Reversed onto the stack, so the first field in the body is the first one reported.
+      for (const [key, item] of entries.reverse()) {
+        pending.push({ value: item, path: [...path, key] });
+        if (!Array.isArray(value)) pending.push({ value: key, path });
+      }
     }
   }
   return null;
@@ -23,12 +51,25 @@ function findUnsafeText(value: unknown, path: string[]): string[] | null {
 
 /**
  * Every request's JSON body, query and path parameters are checked before validation, so no route can hand the
- * database a string it cannot store: a 400 naming the field, the same shape as any validation error.
+ * database a string it cannot store: a 400 naming the field, the same shape as any validation error. JSON nested
+ * beyond MAX_JSON_DEPTH is refused while parsing, before anything walks it.
  */
 export const textSafetyPlugin = fp(async (app: FastifyInstance) => {
+  // Fastify's own parser, with its defaults (refuse `__proto__` and `constructor.prototype`).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const json = body as string;
+    if (jsonDepth(json) > MAX_JSON_DEPTH) {
+      done(new AppError('BAD_REQUEST', TOO_DEEP_MESSAGE), undefined);
+      return;
+    }
+    parseJson(request, json, done);
+  });
+
   app.addHook('preValidation', async (request) => {
     for (const part of [request.params, request.query, request.body]) {
-      const path = findUnsafeText(part, []);
+      const path = findUnsafeText(part);
       if (path) {
         const field = path.join('.');
         throw new AppError('VALIDATION', UNSAFE_TEXT_MESSAGE, {
