@@ -23,6 +23,7 @@ import { insightsRoutes } from './modules/insights/insights.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
 import { indexNewMessages, SEARCH_INDEX_MS } from './modules/chat/conversations.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
+import { sweepInterruptedReplies } from './modules/chat/replies.service';
 import { replySharing } from './modules/replies/reply-sharing';
 import { createReplyStore } from './modules/replies/reply-store';
 import { createEmbeddings } from './modules/files/embeddings';
@@ -205,8 +206,9 @@ export async function buildApp(options: AppOptions) {
       await api.register(botTransferRoutes, { deps: { ...filesDeps, importMaxBytes: config.botImportMaxBytes } });
       await api.register(periodicTaskPlugin, {
         name: 'mark interrupted replies',
-        intervalMs: config.chat.staleReplyMs,
-        run: () => replyStore.sweep(config.chat.staleReplyMs),
+        // Often, so a dead instance's reply ends soon after it goes stale (one cheap indexed update).
+        intervalMs: Math.ceil(config.chat.staleReplyMs / 4),
+        run: () => sweepInterruptedReplies(chatDeps, config.chat.staleReplyMs),
       });
       await api.register(periodicTaskPlugin, {
         name: 'index new messages for search',

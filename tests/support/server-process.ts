@@ -3,6 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { apiClient } from './api-client';
+import type { TestDb } from './databases';
 
 const MAIN = fileURLToPath(new URL('../../src/server/main.ts', import.meta.url));
 
@@ -12,6 +13,15 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** How a server process reaches the test database: a file, or the test's own PostgreSQL schema. */
+export function databaseUrl(testDb: Pick<TestDb, 'target'>) {
+  const target = testDb.target;
+  if (target.kind === 'sqlite') return target.path;
+  const url = new URL(target.url);
+  url.searchParams.set('options', `-c search_path=${target.searchPath}`);
+  return url.toString();
 }
 
 /**

@@ -4,18 +4,9 @@ import { messagesOf, openChatStream, createConversation, deltasOf } from '../../
 import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm } from '../../../../tests/support/fake-llm';
-import { startServerProcess } from '../../../../tests/support/server-process';
+import { databaseUrl, startServerProcess } from '../../../../tests/support/server-process';
 import { signUp } from '../../../../tests/support/test-app';
 import { REPLY_CHECKPOINT_MS } from '../replies/reply-store';
-
-/** How the server process reaches the test database: a file, or the test's own PostgreSQL schema. */
-function databaseUrl(testDb: TestDb) {
-  const target = testDb.target;
-  if (target.kind === 'sqlite') return target.path;
-  const url = new URL(target.url);
-  url.searchParams.set('options', `-c search_path=${target.searchPath}`);
-  return url.toString();
-}
 
 describe.each(databaseKinds)('a reply survives its server being killed, on %s', (kind) => {
   let testDb: TestDb;

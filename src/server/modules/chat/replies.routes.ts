@@ -191,6 +191,7 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
         description:
           "Resumes the conversation's running (or just finished) reply: the events after `Last-Event-ID` (or the " +
           '`after` query parameter; all of them without either), then the live ones until `done` or `error`. ' +
+          'A reply whose server went away ends with `done` carrying the saved message, status `interrupted`. ' +
           '204 when no reply is running or recently finished.',
         params: idParamsSchema,
         querystring: resumeQuerySchema,
@@ -204,8 +205,16 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
       if (after !== undefined && (typeof after !== 'string' || !parseReplyEventId(after))) {
         throw new AppError('BAD_REQUEST', 'Last-Event-ID is not an event id of this stream');
       }
-      if (!(await deps.replyEvents.current(conversationId))) return reply.status(204).send(null);
+      const latest = await deps.replyEvents.current(conversationId);
+      if (!latest) return reply.status(204).send(null);
+      const replyId = after === undefined ? latest.replyId : parseReplyEventId(after)!.replyId;
+      // Its instance died: the saved message ends it now, even when that instance could not record the end.
+      const interrupted = await replies.interruptedReply(deps, conversationId, Number(replyId));
       const sse = openSse(reply);
+      if (interrupted) {
+        sse.send({ event: 'done', data: interrupted });
+        return sse.end();
+      }
       try {
         for await (const { id, event } of deps.replyEvents.follow(conversationId, { after, signal: sse.gone })) {
           sse.send(event, id);

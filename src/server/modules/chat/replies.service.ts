@@ -26,6 +26,28 @@ export async function stopReply(deps: ChatDeps, userId: number, conversationId: 
   return { stopped: await deps.replies.stop(conversationId) };
 }
 
+/**
+ * Marks the replies whose instance died as `interrupted` and lets go of what they held: their readers on every
+ * instance get `done` with the saved message (shown as interrupted, its text replacing what had streamed), and
+ * their conversations take a new message at once.
+ */
+export async function sweepInterruptedReplies(deps: ChatDeps, staleMs: number) {
+  const { marked, freed } = await deps.replyStore.sweep(staleMs);
+  await Promise.all(freed.map((conversationId) => deps.replies.release(conversationId)));
+  await Promise.all(
+    marked.map((row) =>
+      deps.replyEvents.interrupt(row.conversation_id, String(row.id), { event: 'done', data: toMessage(row) }),
+    ),
+  );
+  return marked.length;
+}
+
+/** The conversation's reply `replyId` when the sweeper marked it interrupted: nothing more will come of it. */
+export async function interruptedReply(deps: ChatDeps, conversationId: number, replyId: number) {
+  const row = Number.isSafeInteger(replyId) ? await findMessage(deps.db.kysely, replyId) : undefined;
+  return row?.conversation_id === conversationId && row.status === 'interrupted' ? toMessage(row) : null;
+}
+
 /** What a reply answers: a new message, or (regenerate) the conversation's last user message. */
 export type ReplyTarget =
   | {

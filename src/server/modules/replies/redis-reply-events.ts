@@ -79,6 +79,16 @@ for i = 1, #KEYS / 2 do
 end
 return stored`;
 
+// The end of a reply whose writer died, after its last stored batch, unless that batch already ended it.
+const APPEND_END = `local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+if not last then return 0 end
+local events = cjson.decode(last[2][2])
+local kind = events[#events].event
+if kind == 'done' or kind == 'error' then return 0 end
+redis.call('XADD', KEYS[1], '0-' .. (tonumber(string.sub(last[1], 3)) + 1), 'e', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
 /**
  * Reply events shared through Redis Streams. A reply's events are kept in memory, where followers on this
  * instance read them, and copied to a stream per reply (`<prefix>reply-events:<conversation>:<reply>`; its
@@ -365,6 +375,17 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
     async current(conversationId) {
       const replyId = await latestReplyId(conversationId);
       return replyId === undefined ? null : { replyId };
+    },
+
+    async interrupt(conversationId, replyId, event) {
+      if (logs.get(conversationId, replyId)) return;
+      try {
+        await redis.eval(APPEND_END, 1, streamKey(conversationId, replyId), JSON.stringify([event]), keepMs);
+        fallback.succeeded();
+      } catch (err) {
+        // Followers give up after idleMs; a client asking again meanwhile is answered from the database.
+        fallback.failed(err);
+      }
     },
 
     async close() {

@@ -135,6 +135,17 @@ export async function redisReplyRegistry(redis: Redis, options: RedisReplyRegist
       }
     },
 
+    async release(conversationId) {
+      if (running.has(conversationId)) return;
+      try {
+        await redis.del(lockKey(conversationId));
+        fallback.succeeded();
+      } catch (err) {
+        // The lock expires by itself within lockTtlMs.
+        fallback.failed(err);
+      }
+    },
+
     async stopAll() {
       for (const { controller } of running.values()) controller.abort();
     },

@@ -145,10 +145,11 @@ async function finishRows(
 const deleteEmptyReply = (db: Executor, id: number) =>
   db.deleteFrom('messages').where('id', '=', id).where('status', '=', LIVE_REPLY_STATE).execute();
 
-/** The replies to a user message, which a regenerated reply (`keepId`) replaces. */
-const deleteRepliesTo = (db: Executor, messageId: number, keepId: number) =>
+/** The other replies to a question leave the active branch for a regenerated one (`keepId`); they stay versions. */
+const deactivateRepliesTo = (db: Executor, messageId: number, keepId: number) =>
   db
-    .deleteFrom('messages')
+    .updateTable('messages')
+    .set({ active: false })
     .where('parent_id', '=', messageId)
     .where('role', '=', 'assistant')
     .where('id', '!=', keepId)
@@ -159,15 +160,15 @@ export interface ReplyToFinish {
   conversationId: number;
   reply: FinishedReply;
   now: string;
-  /** Regenerating: the other replies to this question go once this one is saved. */
+  /** Regenerating: the other replies to this question leave the active branch (as versions) once this one is saved. */
   replacesRepliesTo: number | null;
 }
 
 /**
  * Ends replies together (group commit): each one's saved row; null when it had no text (its row removed);
  * undefined when its row is gone or had already ended (deleted with its conversation, swept as interrupted).
- * Only once a regenerated reply is saved are the earlier replies removed, so a regeneration that fails before
- * writing anything leaves the previous reply in place. PostgreSQL, when every reply has text and none replaces
+ * Only once a regenerated reply is saved do the earlier replies leave the branch, so a regeneration that fails
+ * before writing anything leaves the previous reply in place. PostgreSQL, when every reply has text and none replaces
  * another: one statement, atomic by itself, without the round trips of BEGIN and COMMIT that each reply's `done`
  * would wait for.
  */
@@ -181,7 +182,7 @@ export function finishReplies(db: Db, group: ReplyToFinish[]): Promise<(MessageR
     const results: (MessageRow | null | undefined)[] = [];
     for (const r of group) {
       const row = r.reply.content ? rows.get(r.id) : null;
-      if (row && r.replacesRepliesTo !== null) await deleteRepliesTo(scope.kysely, r.replacesRepliesTo, r.id);
+      if (row && r.replacesRepliesTo !== null) await deactivateRepliesTo(scope.kysely, r.replacesRepliesTo, r.id);
       results.push(row);
     }
     return results;
@@ -193,12 +194,26 @@ export function finishReplies(db: Db, group: ReplyToFinish[]): Promise<(MessageR
 /**
  * Replies still `streaming` whose last checkpoint is older than `staleBefore` lost the instance writing them
  * (a crash, a kill): they keep what had streamed and are marked `interrupted`, so the user can retry. A live
- * reply checkpoints every second, so this is safe with several instances sharing the database.
+ * reply checkpoints every second, so this is safe with several instances sharing the database. Returns the
+ * marked rows, whose readers and conversations the sweeper then lets go.
  */
-export const markStaleRepliesInterrupted = (db: Executor, staleBefore: string) =>
+export const markStaleRepliesInterrupted = (db: Executor, staleBefore: string): Promise<MessageRow[]> =>
   db
     .updateTable('messages')
     .set({ status: 'interrupted' })
     .where('status', '=', LIVE_REPLY_STATE)
     .where('updated_at', '<', staleBefore)
-    .executeTakeFirst();
+    .returning(MESSAGE_COLUMNS)
+    .execute();
+
+/** Those of `conversationIds` with a reply still being written. */
+export async function conversationsWithLiveReplies(db: Executor, conversationIds: number[]) {
+  if (conversationIds.length === 0) return new Set<number>();
+  const rows = await db
+    .selectFrom('messages')
+    .select('conversation_id')
+    .where('conversation_id', 'in', conversationIds)
+    .where('status', '=', LIVE_REPLY_STATE)
+    .execute();
+  return new Set(rows.map((r) => r.conversation_id));
+}

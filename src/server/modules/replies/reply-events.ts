@@ -34,6 +34,12 @@ export interface ReplyEvents {
   follow(conversationId: number, options: FollowOptions): AsyncIterable<ReplyEventEntry>;
   /** The conversation's latest reply, running or recorded. */
   current(conversationId: number): Promise<{ replyId: string } | null>;
+  /**
+   * Ends the events of a reply whose instance died (the sweeper marked it interrupted) with `event`, so its
+   * followers on every instance end at once instead of waiting for it. Nothing when the reply already ended,
+   * or runs here.
+   */
+  interrupt(conversationId: number, replyId: string, event: ChatStreamEvent): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -182,6 +188,8 @@ export function inProcessReplyEvents(options: { keepMs?: number; timers?: Timers
       const log = logs.get(conversationId);
       return log ? { replyId: log.replyId } : null;
     },
+    // Every reply followed here was written by this process: the process that died took its followers along.
+    async interrupt() {},
     async close() {},
   };
 }

@@ -15,6 +15,11 @@ export interface ReplyRegistry {
   claim(conversationId: number): Promise<ReplyClaim | null>;
   /** Stops the conversation's running reply; false when none was running. */
   stop(conversationId: number): Promise<boolean>;
+  /**
+   * Frees a conversation whose reply the sweeper marked interrupted (its instance died), so a new message is
+   * taken at once rather than when the dead instance's lock expires. A reply running here is left alone.
+   */
+  release(conversationId: number): Promise<void>;
   /** Stops every running reply, e.g. on shutdown, so each saves what it has and ends its response. */
   stopAll(): Promise<void>;
   /** Lets go of what the registry holds open (connections, timers); after `stopAll` on shutdown. */
@@ -42,6 +47,8 @@ export function inProcessReplyRegistry(): ReplyRegistry {
       controller.abort();
       return true;
     },
+    // Every reply of this registry runs in this process, whose own end frees its conversation.
+    async release() {},
     async stopAll() {
       for (const controller of running.values()) controller.abort();
     },

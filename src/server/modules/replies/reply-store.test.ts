@@ -96,11 +96,11 @@ describe.each(databaseKinds)('the reply store on %s', (kind) => {
       expect(r.content).toBe(texts[i]);
       expect(new Date(r.updated_at!).getTime()).toBeGreaterThan(new Date(saved[i]!.updated_at!).getTime());
     }
-    expect(await store.sweep(1_500)).toBe(0);
+    expect((await store.sweep(1_500)).marked).toHaveLength(0);
     await Promise.all(untrack.map((stop) => stop()));
     // Untracked, they stay as they were: only the sweeper ends them now.
     time.advance(2_000);
-    expect(await store.sweep(1_500)).toBe(2);
+    expect((await store.sweep(1_500)).marked).toHaveLength(2);
     expect((await Promise.all(ids.map(row))).map((r) => r.status)).toEqual(['interrupted', 'interrupted']);
   });
 
@@ -110,7 +110,7 @@ describe.each(databaseKinds)('the reply store on %s', (kind) => {
     const untrack = store.track(id, () => text);
     await store.checkpoint();
     time.advance(10_000);
-    expect(await store.sweep(5_000)).toBe(1);
+    expect(await store.sweep(5_000)).toMatchObject({ marked: [{ id }], freed: [conversationId] });
     text = 'partial and more';
     await store.checkpoint();
     await untrack();
@@ -133,7 +133,7 @@ describe.each(databaseKinds)('the reply store on %s', (kind) => {
     expect(left).toEqual([]);
   });
 
-  it('replaces the earlier replies to a question only once the regenerated one is saved', async () => {
+  it('takes the earlier replies to a question off the branch, as versions, only once the regenerated one is saved', async () => {
     const earlier = await newReplyRow();
     await store.finish({ now: at(), id: earlier, conversationId, replacesRepliesTo: null, reply: finished('Old') });
     const failedEarly = await newReplyRow();
@@ -158,7 +158,9 @@ describe.each(databaseKinds)('the reply store on %s', (kind) => {
       .select(['id', 'content'])
       .where('parent_id', '=', questionId)
       .where('role', '=', 'assistant')
+      .where('active', '=', true)
       .execute();
     expect(replies).toEqual([{ id: regenerated, content: 'New' }]);
+    expect(await row(earlier)).toMatchObject({ content: 'Old' });
   });
 });

@@ -5,6 +5,7 @@ import { batchPerTurn } from '../../lib/turn-batch';
 import type { MessageRow } from '../chat/messages.repository';
 import {
   checkpointReplies,
+  conversationsWithLiveReplies,
   finishReplies,
   markStaleRepliesInterrupted,
   type ReplyToFinish,
@@ -40,8 +41,10 @@ export interface ReplyStore {
   /**
    * Marks replies whose instance died mid-reply as `interrupted`; they keep what had streamed. `staleMs` (see
    * CHAT_STALE_REPLY_MS) must stay well above the checkpoint interval, or live replies would be taken for dead.
+   * Returns the marked rows, and which of their conversations have no other reply being written (a new reply
+   * may have claimed one since its lock expired): those are free for a new message.
    */
-  sweep(staleMs: number): Promise<number>;
+  sweep(staleMs: number): Promise<{ marked: MessageRow[]; freed: number[] }>;
   /** Stops the checkpoint timer, after the round under way. */
   close(): Promise<void>;
 }
@@ -116,8 +119,10 @@ export function createReplyStore(deps: ReplyStoreDeps): ReplyStore {
     checkpoint,
     finish: (reply) => new Promise((resolve, reject) => queueFinish('finish', { reply, resolve, reject })),
     async sweep(staleMs) {
-      const result = await markStaleRepliesInterrupted(db.kysely, isoIn(clock, -staleMs));
-      return Number(result.numUpdatedRows);
+      const marked = await markStaleRepliesInterrupted(db.kysely, isoIn(clock, -staleMs));
+      const conversations = [...new Set(marked.map((row) => row.conversation_id))];
+      const live = await conversationsWithLiveReplies(db.kysely, conversations);
+      return { marked, freed: conversations.filter((id) => !live.has(id)) };
     },
     async close() {
       clearInterval(timer);

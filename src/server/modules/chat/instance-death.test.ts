@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '@shared/contracts/chat';
+import { openDatabase } from '../../db/dialect';
+import { createConversation, deltasOf, openChatStream, readEvents } from '../../../../tests/support/chat-api';
+import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { createBot } from '../../../../tests/support/factories';
+import { startFakeLlm } from '../../../../tests/support/fake-llm';
+import { redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
+import { databaseUrl, startServerProcess } from '../../../../tests/support/server-process';
+import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
+
+const STALE_MS = 1500;
+// The sweep runs every quarter of the stale limit; a second more for the last checkpoint and a loaded machine.
+const ENDED_WITHIN_MS = STALE_MS + STALE_MS / 4 + 1000;
+
+// Instance A is a real process, to be killed; B serves the same PostgreSQL schema and Redis in this process.
+describe.runIf(databaseKinds.includes('postgres'))('a reply whose instance dies', () => {
+  const space = redisTestSpace();
+  let fake: Awaited<ReturnType<typeof startFakeLlm>>;
+  let shared: TestDb;
+  let b: TestApp;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+    shared = await createTestDb('postgres');
+    env = {
+      LLM_BASE_URL: fake.baseUrl,
+      LLM_MODEL: fake.model,
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_KEY_PREFIX: space.prefix,
+      CHAT_STALE_REPLY_MS: String(STALE_MS),
+    };
+    const second = { db: openDatabase(shared.target), target: shared.target, drop: async () => {} };
+    b = await startTestApp({ testDb: second, env });
+  });
+  afterAll(async () => {
+    await b.close();
+    await shared.drop();
+    await fake.close();
+    await space.cleanup();
+  });
+
+  it(
+    'ends its reader on the surviving instance as interrupted with the saved text, and frees the conversation',
+    { timeout: 60_000 },
+    async () => {
+      const a = await startServerProcess({ ...env, DATABASE_URL: databaseUrl(shared) });
+      const { token } = await signUp(a);
+      const bot = await createBot(a, token);
+      const conversation = await createConversation(a, token, bot.id);
+      const path = `/api/conversations/${conversation.id}/stream`;
+      // 300 words, one every 20 ms: six seconds of reply, killed after about two.
+      const words = Array.from({ length: 300 }, (_, i) => `word${i} `);
+      const answer = words.join('');
+      fake.enqueue({ text: answer, chunks: words, chunkDelayMs: 20 });
+      const onA = await openChatStream(a, path, { token, body: { content: 'Tell me a long story' } });
+      await onA.waitFor((e) => e.event === 'delta');
+
+      // The client lost A and follows the reply through B (as a balancer retries it), from its last event.
+      const seenOnA = [...onA.events];
+      const reader = fetch(`${b.url}${path}`, {
+        headers: { authorization: `Bearer ${token}`, 'last-event-id': seenOnA.at(-1)!.id! },
+      });
+      const readerEvents = reader.then((res) => {
+        expect(res.status).toBe(200);
+        return readEvents(res);
+      });
+      // Killed once a checkpoint has saved some of the reply.
+      await expect
+        .poll(
+          async () =>
+            (await b.request<Message[]>('GET', `/api/conversations/${conversation.id}/messages`, { token })).body.at(-1)
+              ?.content,
+          { timeout: 5_000, interval: 50 },
+        )
+        .toMatch(/word/);
+      await a.kill();
+      const killedAt = performance.now();
+      onA.disconnect();
+
+      const events = await readerEvents;
+      const end = events.at(-1)!;
+      expect(end.at - killedAt).toBeLessThan(ENDED_WITHIN_MS);
+      expect(end).toMatchObject({ event: 'done', data: { role: 'assistant', status: 'interrupted' } });
+      const saved = (end.data as Message).content;
+      expect(saved.length).toBeGreaterThan(0);
+      expect(answer.startsWith(saved)).toBe(true);
+      // What the client saw, through A then B, with no gap and no duplicate.
+      expect(answer.startsWith(deltasOf([...seenOnA, ...events]).join(''))).toBe(true);
+
+      // Asked again, the interrupted reply answers at once, with no Last-Event-ID too.
+      const again = await readEvents(await fetch(`${b.url}${path}`, { headers: { authorization: `Bearer ${token}` } }));
+      expect(again).toMatchObject([{ event: 'done', data: { status: 'interrupted', content: saved } }]);
+
+      // The dead instance's lock no longer holds the conversation.
+      fake.enqueue({ text: 'Here again.' });
+      const next = await openChatStream(b, path, { token, body: { content: 'Are you there?' } });
+      expect((await next.finished).at(-1)).toMatchObject({ event: 'done', data: { content: 'Here again.' } });
+    },
+  );
+});
