@@ -2,6 +2,7 @@ import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { unzipSync, zipSync } from 'fflate';
 import { PDFDocument, PDFHexString, StandardFonts } from 'pdf-lib';
 import { PNG } from 'pngjs';
+import { pngOfText } from './bitmap-text';
 
 /** Real files for the knowledge tests, made with the libraries people's own tools use. */
 
@@ -66,4 +67,13 @@ export function png(width = 4, height = 3): Uint8Array {
   const image = new PNG({ width, height });
   image.data.fill(200);
   return PNG.sync.write(image);
+}
+
+/** A scanned page: no text layer, only a picture of `lines` (capitals) filling the page. */
+export async function scannedPdf(lines: string[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const image = await doc.embedPng(pngOfText(lines));
+  const page = doc.addPage([595, 842]);
+  page.drawImage(image, { x: 20, y: 842 - 20 - (image.height * 555) / image.width, width: 555 });
+  return doc.save();
 }

@@ -45,7 +45,7 @@ const HEADING = /^H([1-6])$/;
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** Collects the text of `root` block by block: inline whitespace collapsed, one blank line between blocks. */
-function blockText(root: Node): string {
+export function blockText(root: Node): string {
   const blocks: string[] = [];
   let line = '';
   const flush = () => {
@@ -88,7 +88,7 @@ function blockText(root: Node): string {
 }
 
 /** linkedom leaves a fragment or plain text without a document element, so those are wrapped in a page. */
-function parseDocument(html: string) {
+export function parseDocument(html: string) {
   const { document } = parseHTML(html);
   if (document.documentElement?.tagName.toUpperCase() === 'HTML') return document;
   return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`).document;

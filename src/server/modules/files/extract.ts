@@ -1,17 +1,22 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import mammoth from 'mammoth';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { readableHtml } from '../../lib/readable-html';
+import { ocrPages, OCR_LIMITS } from './extract-ocr';
 import { ExtractionError } from './extraction-error';
 import type { DocumentFormat } from './file-formats';
+import { htmlDocumentText } from './html-document';
 import { checkZipBounds, DOCX_BOUNDS } from './zip-bounds';
 
 /** What a document holds, in the shape its citations need: pages, headed text, or a table's rows. */
-export type ExtractedDocument =
+export type ExtractedDocument = (
   | { kind: 'pages'; pages: string[] }
-  /** `headings`: `#` lines start sections (Markdown, and HTML/DOCX as rendered by readableHtml). */
+  /** `headings`: `#` lines start sections (Markdown, and HTML/DOCX as rendered by blockText). */
   | { kind: 'text'; text: string; headings: boolean }
-  | { kind: 'table'; header: string[]; rows: string[][] };
+  | { kind: 'table'; header: string[]; rows: string[][] }
+) & {
+  /** Something the owner should know about a file that was read (OCR, little text), shown with the file. */
+  notice?: string;
+};
 
 export const EMPTY_FILE_MESSAGE = 'The file is empty';
 export const NO_TEXT_MESSAGE = 'The file has no text to read';
@@ -31,14 +36,45 @@ async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
   }
   try {
     const { text } = await extractText(pdf, { mergePages: false });
-    if (text.every((page) => page.trim() === '')) throw new ExtractionError('This PDF has no text layer (scanned?)');
-    return { kind: 'pages', pages: text };
+    const blank = text.flatMap((page, i) => (page.trim() === '' ? [i] : []));
+    if (blank.length === 0) return { kind: 'pages', pages: text };
+    const { texts, skipped } = await ocrPages(pdf, blank);
+    const pages = text.map((page, i) => texts.get(i) ?? page);
+    if (pages.every((page) => page.trim() === '')) throw new ExtractionError('This PDF has no text layer (scanned?)');
+    return { kind: 'pages', pages, notice: ocrNotice(texts.size, skipped) };
   } catch (err) {
     if (err instanceof ExtractionError) throw err;
     throw new ExtractionError('This PDF could not be read: some of its pages are damaged.');
   } finally {
     await pdf.destroy();
   }
+}
+
+const pagesOf = (n: number) => `${n} ${n === 1 ? 'page' : 'pages'}`;
+
+function ocrNotice(read: number, skipped: number): string | undefined {
+  const notes = [];
+  if (read > 0) notes.push(`${pagesOf(read)} had no text layer and ${read === 1 ? 'was' : 'were'} read by OCR.`);
+  if (skipped > 0) {
+    const { maxPages, budgetMs } = OCR_LIMITS;
+    notes.push(
+      `${pagesOf(skipped)} without a text layer ${skipped === 1 ? 'was' : 'were'} not read (OCR stops after ${maxPages} pages or ${budgetMs / 1000} s).`,
+    );
+  }
+  return notes.length > 0 ? notes.join(' ') : undefined;
+}
+
+/** Below one character of text in this many bytes, a file has lost most of its text (or is mostly markup). */
+const SPARSE_RATIO = 25;
+
+function sparseTextNotice(chars: number, bytes: number): string | undefined {
+  if (bytes < 16 * 1024 || chars * SPARSE_RATIO >= bytes) return undefined;
+  return `Only ${chars.toLocaleString('en')} characters of text were found in this ${Math.round(bytes / 1024)} KB file.`;
+}
+
+function extractHtml(bytes: Uint8Array): ExtractedDocument {
+  const text = htmlDocumentText(utf8.decode(bytes));
+  return { kind: 'text', text, headings: true, notice: sparseTextNotice(text.length, bytes.length) };
 }
 
 async function extractDocx(bytes: Uint8Array): Promise<ExtractedDocument> {
@@ -49,7 +85,7 @@ async function extractDocx(bytes: Uint8Array): Promise<ExtractedDocument> {
   } catch {
     throw new ExtractionError('This DOCX file could not be read: it is damaged or not a Word document.');
   }
-  return { kind: 'text', text: readableHtml(html).text, headings: true };
+  return { kind: 'text', text: htmlDocumentText(html), headings: true };
 }
 
 function extractCsv(text: string): ExtractedDocument {
@@ -77,7 +113,7 @@ export async function extractDocument(bytes: Uint8Array, format: DocumentFormat)
     case 'json':
       return { kind: 'text', text: JSON.stringify(JSON.parse(utf8.decode(bytes)), null, 2), headings: false };
     case 'html':
-      return { kind: 'text', text: readableHtml(utf8.decode(bytes)).text, headings: true };
+      return extractHtml(bytes);
     case 'markdown':
       return { kind: 'text', text: utf8.decode(bytes), headings: true };
     case 'txt':

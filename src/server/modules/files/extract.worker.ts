@@ -8,8 +8,10 @@ import type { ExtractionOutcome, ExtractionRequest } from './extraction-worker';
 parentPort!.on('message', async ({ bytes, format }: ExtractionRequest) => {
   let outcome: ExtractionOutcome;
   try {
-    const chunks = chunkDocument(await extractDocument(bytes, format));
-    outcome = chunks.length > 0 ? { ok: true, chunks } : { ok: false, error: NO_TEXT_MESSAGE };
+    const document = await extractDocument(bytes, format);
+    const chunks = chunkDocument(document);
+    outcome =
+      chunks.length > 0 ? { ok: true, chunks, notice: document.notice ?? null } : { ok: false, error: NO_TEXT_MESSAGE };
   } catch (err) {
     outcome =
       err instanceof ExtractionError

@@ -12,7 +12,8 @@ export interface ExtractionRequest {
 }
 
 export type ExtractionOutcome =
-  | { ok: true; chunks: Chunk[] }
+  /** `notice`: what the owner should know about a file that was read (pages read by OCR, little text found). */
+  | { ok: true; chunks: Chunk[]; notice: string | null }
   /** `error` is for the file's owner; `detail`, when present, only for the log. */
   | { ok: false; error: string; detail?: string };
 

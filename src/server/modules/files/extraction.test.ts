@@ -61,8 +61,8 @@ describe('document extraction in a worker', () => {
       ),
     );
     expect(chunks.map((c) => [c.section, c.text])).toEqual([
-      ['Opening hours', '## Opening hours\n\nWe open at nine.'],
-      ['Prices', '## Prices\n\nTea costs two euros.'],
+      ['Opening hours', '# Opening hours\n\nWe open at nine.'],
+      ['Prices', '# Prices\n\nTea costs two euros.'],
     ]);
   });
 
@@ -85,7 +85,7 @@ describe('document extraction in a worker', () => {
     expect(chunks[1]!.text).toContain(tail);
   });
 
-  it('reads HTML through Readability and JSON pretty-printed', async () => {
+  it('reads HTML as a whole document and JSON pretty-printed', async () => {
     const html = chunksOf(
       await extract(
         text(

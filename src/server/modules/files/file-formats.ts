@@ -10,7 +10,7 @@ export const DOCUMENT_FORMATS = {
   markdown: { mediaType: 'text/markdown', extensions: ['md', 'markdown'], label: 'Markdown' },
   csv: { mediaType: 'text/csv', extensions: ['csv'], label: 'CSV' },
   json: { mediaType: 'application/json', extensions: ['json'], label: 'JSON' },
-  html: { mediaType: 'text/html', extensions: ['html', 'htm'], label: 'HTML' },
+  html: { mediaType: 'text/html', extensions: ['html', 'htm', 'xhtml'], label: 'HTML' },
 } as const;
 
 export const IMAGE_FORMATS = {
