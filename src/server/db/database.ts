@@ -76,6 +76,8 @@ export interface BotsTable {
   embed_origins: JsonWithDefault;
   /** Questions the widget's anonymous visitors may ask per day, all together. */
   embed_daily_cap: Generated<number>;
+  /** The widget's colour, title, corner, greeting and starters (contracts/widget.ts); `{}` reads as the defaults. */
+  embed_appearance: JsonWithDefault;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -13,6 +13,7 @@ import { searchSpeed } from './migrations/0010-search-speed';
 import { sharing } from './migrations/0011-sharing';
 import { knowledgeRanking } from './migrations/0012-knowledge-ranking';
 import { searchQueue } from './migrations/0013-search-queue';
+import { widgetAppearance } from './migrations/0014-widget-appearance';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-sharing': sharing,
   '0012-knowledge-ranking': knowledgeRanking,
   '0013-search-queue': searchQueue,
+  '0014-widget-appearance': widgetAppearance,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

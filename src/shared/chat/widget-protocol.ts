@@ -39,3 +39,14 @@ export const WIDGET_MESSAGES = {
   capReached: 'This chat has answered all the questions it can take today. Please come back tomorrow.',
   visitorKey: 'The visitor key is missing or malformed',
 } as const;
+
+/** White or near-black, whichever reads better on the owner's `#rrggbb` colour (WCAG contrast). */
+export function textColorOn(hex: string): string {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  // Contrast with white (1.05 / (L + .05)) against with #18181b (L ≈ .0097): the larger wins.
+  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.0597 ? '#fff' : '#18181b';
+}

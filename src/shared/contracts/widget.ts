@@ -49,3 +49,79 @@ export const widgetConversationsSchema = z.object({
 export type WidgetConversations = z.infer<typeof widgetConversationsSchema>;
 
 export const widgetConversationParamsSchema = z.object({ id: idParamSchema, conversationId: idParamSchema });
+
+export const WIDGET_TITLE_MAX = 60;
+export const WIDGET_GREETING_MAX = 500;
+export const WIDGET_STARTERS_MAX = 4;
+export const WIDGET_STARTER_MAX = 120;
+export const WIDGET_OFFSET_MAX = 200;
+
+export const WIDGET_APPEARANCE_MESSAGES = {
+  color: 'Colour must be a hex colour such as #6d28d9',
+  position: 'Position must be left or right',
+  offset: `Offsets must be whole numbers of pixels from 0 to ${WIDGET_OFFSET_MAX}`,
+  title: `Title must be at most ${WIDGET_TITLE_MAX} characters`,
+  greeting: `Greeting must be at most ${WIDGET_GREETING_MAX} characters`,
+  starters: `At most ${WIDGET_STARTERS_MAX} starter questions`,
+  starter: `Each starter question must be 1 to ${WIDGET_STARTER_MAX} characters`,
+} as const;
+
+const offsetSchema = z
+  .number({ error: WIDGET_APPEARANCE_MESSAGES.offset })
+  .int(WIDGET_APPEARANCE_MESSAGES.offset)
+  .min(0, WIDGET_APPEARANCE_MESSAGES.offset)
+  .max(WIDGET_OFFSET_MAX, WIDGET_APPEARANCE_MESSAGES.offset);
+
+/**
+ * How the widget looks on the owner's site (issue 21 item 21, decision 0028). An empty title or greeting
+ * stands for the bot's own name or greeting.
+ */
+export const widgetAppearanceSchema = z.object({
+  color: z
+    .string({ error: WIDGET_APPEARANCE_MESSAGES.color })
+    .toLowerCase()
+    .regex(/^#[0-9a-f]{6}$/, WIDGET_APPEARANCE_MESSAGES.color),
+  position: z.enum(['left', 'right'], { error: WIDGET_APPEARANCE_MESSAGES.position }),
+  offsetX: offsetSchema,
+  offsetY: offsetSchema,
+  title: z
+    .string({ error: WIDGET_APPEARANCE_MESSAGES.title })
+    .trim()
+    .max(WIDGET_TITLE_MAX, WIDGET_APPEARANCE_MESSAGES.title),
+  greeting: z
+    .string({ error: WIDGET_APPEARANCE_MESSAGES.greeting })
+    .trim()
+    .max(WIDGET_GREETING_MAX, WIDGET_APPEARANCE_MESSAGES.greeting),
+  starters: z
+    .array(
+      z
+        .string({ error: WIDGET_APPEARANCE_MESSAGES.starter })
+        .trim()
+        .min(1, WIDGET_APPEARANCE_MESSAGES.starter)
+        .max(WIDGET_STARTER_MAX, WIDGET_APPEARANCE_MESSAGES.starter),
+      { error: WIDGET_APPEARANCE_MESSAGES.starters },
+    )
+    .max(WIDGET_STARTERS_MAX, WIDGET_APPEARANCE_MESSAGES.starters),
+});
+export type WidgetAppearance = z.output<typeof widgetAppearanceSchema>;
+
+export const DEFAULT_WIDGET_APPEARANCE: WidgetAppearance = {
+  color: '#6d28d9',
+  position: 'right',
+  offsetX: 20,
+  offsetY: 20,
+  title: '',
+  greeting: '',
+  starters: [],
+};
+
+/** Only the fields sent change. */
+export const updateWidgetAppearanceBodySchema = widgetAppearanceSchema.partial();
+export type UpdateWidgetAppearanceRequest = z.input<typeof updateWidgetAppearanceBodySchema>;
+
+/**
+ * GET /api/widget/{botId}/config, what embed.js asks before it draws anything: the launcher's look on a site
+ * that may embed the bot (the title already the bot's name when the owner left it empty).
+ */
+export const widgetConfigSchema = widgetAppearanceSchema.omit({ greeting: true, starters: true });
+export type WidgetConfig = z.output<typeof widgetConfigSchema>;

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Bot, BotConfig, TestNote } from '@shared/contracts/bots';
-import type { BotsTable, Executor } from '../../db/database';
+import type { BotsTable, DbScope, Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
 import { preparedQuery } from '../../db/prepared-query';
 
@@ -8,10 +8,13 @@ export type BotRow = Selectable<BotsTable>;
 
 /**
  * A bot as a reply uses it: without its training's example queries and test notes, kilobytes of JSON on a
- * trained bot that every reply would read and parse for nothing.
+ * trained bot that every reply would read and parse for nothing. Nor the widget's look (the widget module's).
  */
 export type ReplyBot = Omit<Bot, 'exampleQueries' | 'testNotes'>;
-const REPLY_BOT_COLUMN_SET: Record<Exclude<keyof BotsTable, 'example_queries' | 'test_notes'>, true> = {
+const REPLY_BOT_COLUMN_SET: Record<
+  Exclude<keyof BotsTable, 'example_queries' | 'test_notes' | 'embed_appearance'>,
+  true
+> = {
   id: true,
   user_id: true,
   name: true,
@@ -78,6 +81,16 @@ export const findBotsOfUser = (db: Executor, userId: number) =>
 /** The bot only when it belongs to `userId`; someone else's bot is indistinguishable from a missing one. */
 export const findOwnedBot = (db: Executor, userId: number, botId: number) =>
   db.selectFrom('bots').selectAll().where('id', '=', botId).where('user_id', '=', userId).executeTakeFirst();
+
+/**
+ * findOwnedBot for a change, locked until the caller's transaction ends (PostgreSQL; SQLite runs one transaction at
+ * a time): a change numbers its version from the bot's, so simultaneous changes must each read the one before.
+ * NO KEY, like the update that follows: rows referencing the bot are not held up.
+ */
+export function findOwnedBotToChange(scope: DbScope, userId: number, botId: number) {
+  const query = scope.kysely.selectFrom('bots').selectAll().where('id', '=', botId).where('user_id', '=', userId);
+  return (scope.kind === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
+}
 
 /** findOwnedBot as a reply reads it (see ReplyBot); on every request of the OpenAI-compatible API. */
 export const findOwnedReplyBot = preparedQuery((db, v: { userId: number; botId: number }) =>

@@ -1,4 +1,5 @@
 import type { Bot } from '@shared/contracts/bots';
+import type { WidgetAppearance } from '@shared/contracts/widget';
 import { escapeHtml } from '../../lib/html';
 
 /** The widget page's script, built next to the client (vite.config.ts). */
@@ -36,13 +37,33 @@ ${body}
 </html>
 `;
 
-/** The chat, drawn by the widget script from what these attributes say of the bot (its own greeting, as in the app). */
-export const widgetPage = (bot: Pick<Bot, 'id' | 'name' | 'description' | 'config'>, origin: string) =>
-  page(
+/**
+ * The chat, drawn by the widget script from what these attributes say of the bot and of its owner's choices for
+ * the widget (an empty title or greeting: the bot's own, as in the app).
+ */
+export function widgetPage(
+  bot: Pick<Bot, 'id' | 'name' | 'description' | 'config'>,
+  origin: string,
+  look: WidgetAppearance,
+) {
+  const data = {
+    'bot-id': String(bot.id),
+    origin,
+    name: bot.name,
+    title: look.title || bot.name,
+    description: bot.description,
+    greeting: look.greeting || bot.config.greeting || '',
+    color: look.color,
+    starters: JSON.stringify(look.starters),
+  };
+  const attributes = Object.entries(data)
+    .map(([key, value]) => `data-${key}="${escapeHtml(value)}"`)
+    .join(' ');
+  return page(
     `Chat with ${bot.name}`,
-    `<div id="botty-widget" data-bot-id="${bot.id}" data-origin="${escapeHtml(origin)}" data-name="${escapeHtml(bot.name)}" data-description="${escapeHtml(bot.description)}" data-greeting="${escapeHtml(bot.config.greeting ?? '')}"></div>
-<script src="${WIDGET_SCRIPT}"></script>`,
+    `<div id="botty-widget" ${attributes}></div>\n<script src="${WIDGET_SCRIPT}"></script>`,
   );
+}
 
 /** What a site that may not embed the bot shows in its frame; it names no bot. */
 export const refusalPage = (message: string) =>

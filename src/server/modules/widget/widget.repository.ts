@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database';
+import { fromJson, toJson } from '../../db/json';
 
 /** The visitor's widget conversation with the bot, the latest when a race made two. */
 export const findVisitorConversation = (db: Executor, botId: number, visitorHash: string) =>
@@ -68,3 +69,17 @@ export const findWidgetConversation = (db: Executor, botId: number, conversation
     .where('bot_id', '=', botId)
     .where('channel', '=', 'widget')
     .executeTakeFirst();
+
+/** The widget's appearance as stored (parsed, not yet checked), or undefined when the bot does not exist. */
+export async function findWidgetAppearance(db: Executor, botId: number): Promise<unknown> {
+  const row = await db.selectFrom('bots').select('embed_appearance').where('id', '=', botId).executeTakeFirst();
+  return row && fromJson(row.embed_appearance);
+}
+
+/** Not a change of the bot's prompt or settings: its updated_at (Explore's order) stays. */
+export const saveWidgetAppearance = (db: Executor, botId: number, appearance: object) =>
+  db
+    .updateTable('bots')
+    .set({ embed_appearance: toJson(appearance) })
+    .where('id', '=', botId)
+    .execute();

@@ -3,6 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { messageSchema } from '@shared/contracts/chat';
 import { errorResponseSchema, idParamsSchema } from '@shared/contracts/common';
 import {
+  updateWidgetAppearanceBodySchema,
+  widgetAppearanceSchema,
+  widgetConfigSchema,
   widgetConversationParamsSchema,
   widgetConversationsSchema,
   widgetMessagesSchema,
@@ -47,6 +50,32 @@ const refererOrigin = (request: FastifyRequest) => {
 
 const ownerRoutes = signedInRoutes<{ deps: ChatDeps }>(async (app, { deps }) => {
   app.get(
+    '/bots/:id/widget-appearance',
+    {
+      schema: {
+        tags,
+        summary: "How the bot's widget looks on its owner's site (owner only)",
+        params: idParamsSchema,
+        response: { 200: widgetAppearanceSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => widget.getWidgetAppearance(deps, currentUserId(request), request.params.id),
+  );
+  app.patch(
+    '/bots/:id/widget-appearance',
+    {
+      schema: {
+        tags,
+        summary:
+          "Changes the widget's colour, title, corner, offsets, greeting or starters; only the fields sent change",
+        params: idParamsSchema,
+        body: updateWidgetAppearanceBodySchema,
+        response: { 200: widgetAppearanceSchema, 400: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => widget.updateWidgetAppearance(deps, currentUserId(request), request.params.id, request.body),
+  );
+  app.get(
     '/bots/:id/widget-conversations',
     {
       schema: {
@@ -78,6 +107,34 @@ const visitorRoutes: FastifyPluginAsyncZod<{ deps: ChatDeps; limitPerAddress: pr
   app,
   { deps, limitPerAddress },
 ) => {
+  app.get(
+    '/widget/:botId/config',
+    {
+      preHandler: limitPerAddress,
+      schema: {
+        tags,
+        summary: "What embed.js draws the launcher with, asked from the embedding page (the browser's Origin header)",
+        description:
+          'Readable by the embedding page (CORS). 404 with the reason when the site may not embed the bot: ' +
+          'embed.js then draws nothing and logs it.',
+        params: widgetParamsSchema,
+        response: { 200: widgetConfigSchema, 404: errorResponseSchema, 429: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const origin = header(request, 'origin');
+      reply.header('vary', 'origin');
+      try {
+        const config = await widget.widgetConfig(deps, request.params.botId, origin);
+        reply.header('access-control-allow-origin', origin);
+        return config;
+      } catch (error) {
+        // The refusal names no bot, so any page may read it and say why nothing is drawn.
+        reply.header('access-control-allow-origin', '*');
+        throw error;
+      }
+    },
+  );
   app.get(
     '/widget/:botId/messages',
     {
@@ -153,12 +210,12 @@ export const widgetRoutes: FastifyPluginAsyncZod<WidgetRoutesOptions> = async (a
       const claimed = request.query.origin;
       const referer = refererOrigin(request);
       try {
-        const { bot, origin } = await widget.requireEmbeddableBot(deps, request.params.botId, claimed);
+        const { bot, origin, appearance } = await widget.embeddableWidget(deps, request.params.botId, claimed);
         // The browser names the framing page here (unless told not to): a mismatch is a page lying about where it is.
         if (referer !== undefined && referer !== origin) throw new AppError('NOT_FOUND', 'referer mismatch');
         return reply
           .header('content-security-policy', widgetPagePolicy(bot.sharing.embedOrigins))
-          .send(widgetPage(bot, origin));
+          .send(widgetPage(bot, origin, appearance));
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== 'NOT_FOUND') throw error;
         // Holds nothing of the bot, so any site may show it: a clear sentence beats a blank frame.

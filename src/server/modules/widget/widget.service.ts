@@ -1,7 +1,17 @@
 import { conversationTitle, type ChatStreamEvent, type Message, type Source } from '@shared/contracts/chat';
 import { normalizeOrigin } from '@shared/contracts/bot-sharing';
-import type { WidgetConversations, WidgetMessage, WidgetSource, WidgetStreamEvent } from '@shared/contracts/widget';
+import {
+  DEFAULT_WIDGET_APPEARANCE,
+  widgetAppearanceSchema,
+  type WidgetAppearance,
+  type WidgetConfig,
+  type WidgetConversations,
+  type WidgetMessage,
+  type WidgetSource,
+  type WidgetStreamEvent,
+} from '@shared/contracts/widget';
 import { VISITOR_KEY_PATTERN, WIDGET_MESSAGES } from '@shared/chat/widget-protocol';
+import type { Executor } from '../../db/database';
 import { isoNow } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { hashToken } from '../../lib/tokens';
@@ -13,9 +23,11 @@ import { beginReply } from '../chat/replies.service';
 import {
   countWidgetQuestionsSince,
   findVisitorConversation,
+  findWidgetAppearance,
   findWidgetConversation,
   findWidgetConversations,
   insertVisitorConversation,
+  saveWidgetAppearance,
 } from './widget.repository';
 
 /** Where a widget request comes from: the embedding site's origin (as the widget page was given it) and the visitor's key. */
@@ -162,4 +174,44 @@ export async function widgetConversationMessages(
   const bot = await requireOwnedBot(db, ownerId, botId);
   if (!(await findWidgetConversation(db, bot.id, conversationId))) throw notFound('Conversation');
   return listMessages(deps, ownerId, conversationId);
+}
+
+/** The stored appearance over the defaults; a value that no longer passes the contract reads as the defaults. */
+async function appearanceOf(db: Executor, botId: number): Promise<WidgetAppearance> {
+  const stored = await findWidgetAppearance(db, botId);
+  const parsed = widgetAppearanceSchema.safeParse({ ...DEFAULT_WIDGET_APPEARANCE, ...(stored as object) });
+  return parsed.success ? parsed.data : DEFAULT_WIDGET_APPEARANCE;
+}
+
+export async function getWidgetAppearance(deps: ChatDeps, ownerId: number, botId: number) {
+  await requireOwnedBot(deps.db.kysely, ownerId, botId);
+  return appearanceOf(deps.db.kysely, botId);
+}
+
+/** Only the fields sent change (already checked by the route's schema). */
+export async function updateWidgetAppearance(
+  deps: ChatDeps,
+  ownerId: number,
+  botId: number,
+  changes: Partial<WidgetAppearance>,
+): Promise<WidgetAppearance> {
+  return deps.db.kysely.transaction().execute(async (tx) => {
+    await requireOwnedBot(tx, ownerId, botId);
+    const next = { ...(await appearanceOf(tx, botId)), ...changes };
+    await saveWidgetAppearance(tx, botId, next);
+    return next;
+  });
+}
+
+/** The bot, the embedding origin and the widget's appearance, for a site that may embed the bot (else 404). */
+export async function embeddableWidget(deps: ChatDeps, botId: number, origin: string | undefined) {
+  const embeddable = await requireEmbeddableBot(deps, botId, origin);
+  return { ...embeddable, appearance: await appearanceOf(deps.db.kysely, botId) };
+}
+
+/** What embed.js draws its launcher with, for a site that may embed the bot. */
+export async function widgetConfig(deps: ChatDeps, botId: number, origin: string | undefined): Promise<WidgetConfig> {
+  const { bot, appearance } = await embeddableWidget(deps, botId, origin);
+  const { greeting: _greeting, starters: _starters, ...look } = appearance;
+  return { ...look, title: look.title || bot.name };
 }
