@@ -408,6 +408,121 @@ describe('full chat page', () => {
   });
 });
 
+describe('following the conversation', () => {
+  /** A long markdown reply, far taller than the list's first guess at a message's height. */
+  const longReply = (n: number) =>
+    Array.from(
+      { length: 8 },
+      (_, i) => `## Part ${i + 1} of reply ${n}\n\n- A point that fills a line.\n- Another.\n\nA closing paragraph.`,
+    ).join('\n\n');
+  const distanceFromBottom = (page: Page) =>
+    messages(page).evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  /** The wheel's smooth scrolling has come to rest, as it has long before a person has typed a question. */
+  async function scrollingStopped(page: Page) {
+    let last = Number.NaN;
+    await expect
+      .poll(async () => {
+        const now = await distanceFromBottom(page);
+        const still = now === last;
+        last = now;
+        return still;
+      })
+      .toBe(true);
+  }
+  /** The message is drawn inside the log's visible box, not behind its edges or the "Jump to latest" pill. */
+  const inView = (page: Page, text: string) =>
+    messages(page).evaluate((log, wanted) => {
+      const box = log.getBoundingClientRect();
+      const bubble = [...log.querySelectorAll('p, div')].findLast((el) => el.textContent === wanted);
+      if (!bubble) return false;
+      const rect = bubble.getBoundingClientRect();
+      return rect.top >= box.top && rect.bottom <= box.bottom - 48;
+    }, text);
+
+  it('sending always brings the new message into view, and the stream is followed to its end', async () => {
+    const { page, token, close } = await signedIn();
+    const bot = await createBot(suite.t, token, { name: 'Talker' });
+    const conversation = await seedConversation(token, bot, 'Question 1', longReply(1));
+    for (const n of [2, 3]) {
+      suite.fake.enqueue(longReply(n));
+      await streamChat(suite.t, `/api/conversations/${conversation.id}/stream`, {
+        token,
+        body: { content: `Question ${n}` },
+      });
+    }
+    await page.goto(`/chat/${bot.id}?c=${conversation.id}`);
+    await visible(messages(page).getByText('Part 8 of reply 3'));
+    await expect.poll(() => distanceFromBottom(page)).toBeLessThan(5);
+
+    // Scrolled up, then send: the question comes into view and the streamed reply is followed.
+    await messages(page).hover();
+    await page.mouse.wheel(0, -900);
+    await visible(button(page, 'Jump to latest'));
+    await scrollingStopped(page);
+    const reply4 = longReply(4);
+    const release = heldReply({ text: reply4, chunks: reply4.split(/(?=\n\n)/), chunkDelayMs: 40 });
+    await send(page, 'Question 4');
+    await expect.poll(() => inView(page, 'Question 4')).toBe(true);
+    await hidden(button(page, 'Jump to latest'));
+    release();
+    await visible(messages(page).getByText('Part 8 of reply 4'));
+    await visible(messages(page).getByRole('button', { name: 'Regenerate' }));
+    await expect.poll(() => distanceFromBottom(page)).toBeLessThan(5);
+    await hidden(button(page, 'Jump to latest'));
+
+    // Sending again, without touching the scroll.
+    suite.fake.enqueue(longReply(5));
+    await send(page, 'Question 5');
+    await visible(messages(page).getByText('Part 8 of reply 5'));
+    await expect.poll(() => distanceFromBottom(page)).toBeLessThan(5);
+    await hidden(button(page, 'Jump to latest'));
+
+    // Editing an earlier question and resending brings the new branch into view as well.
+    await messages(page).hover();
+    await page.mouse.wheel(0, -700);
+    await visible(button(page, 'Jump to latest'));
+    await scrollingStopped(page);
+    const question = messages(page).getByText('Question 5', { exact: true });
+    await question.hover();
+    await messages(page).getByRole('button', { name: 'Edit message' }).last().click();
+    await messages(page).getByRole('textbox').fill('Question 5, shorter');
+    suite.fake.enqueue(longReply(6));
+    await messages(page).getByRole('button', { name: 'Send', exact: true }).click();
+    await visible(messages(page).getByText('Part 8 of reply 6'));
+    await expect.poll(() => distanceFromBottom(page)).toBeLessThan(5);
+    await hidden(button(page, 'Jump to latest'));
+    await close();
+  });
+
+  it('a reader who scrolls up during the stream is left there, with a way back down', async () => {
+    const { page, token, close } = await signedIn();
+    const bot = await createBot(suite.t, token, { name: 'Talker' });
+    const conversation = await seedConversation(token, bot, 'Question 1', longReply(1));
+    await page.goto(`/chat/${bot.id}?c=${conversation.id}`);
+    await visible(messages(page).getByText('Part 8 of reply 1'));
+    const reply = longReply(2);
+    suite.fake.enqueue({ text: reply, chunks: reply.split(/(?=\n\n)/), chunkDelayMs: 60 });
+    await send(page, 'Question 2');
+    await visible(messages(page).getByText('Part 2 of reply 2'));
+    await messages(page).hover();
+    await page.mouse.wheel(0, -400);
+    await visible(messages(page).getByRole('button', { name: 'Regenerate' }));
+    expect(await distanceFromBottom(page)).toBeGreaterThan(100);
+    await visible(button(page, 'Jump to latest'));
+
+    // Back at the bottom by hand, the pill goes rather than sitting over the reply's actions.
+    await page.mouse.wheel(0, 5000);
+    await hidden(button(page, 'Jump to latest'));
+    await messages(page).getByRole('button', { name: 'Regenerate' }).click({ trial: true, timeout: 2000 });
+
+    await page.mouse.wheel(0, -400);
+    await visible(button(page, 'Jump to latest'));
+    await button(page, 'Jump to latest').click();
+    await expect.poll(() => distanceFromBottom(page)).toBeLessThan(5);
+    await close();
+  });
+});
+
 describe('offline mode', () => {
   it('says no model is connected, and the reply explains how to connect one', async () => {
     const offline = await startTestApp();

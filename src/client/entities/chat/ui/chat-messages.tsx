@@ -76,7 +76,7 @@ const STATUS_NOTE: Record<Message['status'], string | null> = {
 };
 
 /** Scrolls a reply's source into view and lights it up for a moment. */
-function useCitations(messageId: number) {
+function useCitations(messageId: number, beforeScroll: () => void) {
   const [highlighted, setHighlighted] = useState<number | null>(null);
   useEffect(() => {
     if (highlighted === null) return;
@@ -88,11 +88,12 @@ function useCitations(messageId: number) {
       const target = document.getElementById(sourceAnchor(messageId, n));
       if (!target) return;
       const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      beforeScroll();
       target.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
       target.focus({ preventScroll: true });
       setHighlighted(n);
     },
-    [messageId],
+    [messageId, beforeScroll],
   );
   return { highlighted, cite };
 }
@@ -101,10 +102,12 @@ interface AssistantMessageProps {
   bot: ChatBot;
   message: Message;
   onRegenerate?: () => void;
+  /** Following a citation moves the list as the reader's own scrolling does. */
+  onCiteScroll: () => void;
 }
 
-function AssistantMessage({ bot, message, onRegenerate }: AssistantMessageProps) {
-  const { highlighted, cite } = useCitations(message.id);
+function AssistantMessage({ bot, message, onRegenerate, onCiteScroll }: AssistantMessageProps) {
+  const { highlighted, cite } = useCitations(message.id, onCiteScroll);
   const note = STATUS_NOTE[message.status];
   const live = isDraft(message);
   const hasText = message.content !== '';
@@ -223,6 +226,15 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
   // A question whose reply never came (the model failed, or the page closed first) can still be answered.
   const unanswered = !chat.running && !chat.failure && lastSaved?.role === 'user' && last === lastSaved;
   const listRef = useRef<HTMLDivElement>(null);
+  // Whatever starts a new reply brings it into view, as sending does.
+  const edit = (message: Message, content: string) => {
+    chat.edit(message, content);
+    follow.jumpToLatest();
+  };
+  const regenerate = () => {
+    chat.regenerate();
+    follow.jumpToLatest();
+  };
 
   const virtualizer = useVirtualizer({
     count: messages.length,
@@ -268,7 +280,7 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
                     {message.role === 'user' ? (
                       <UserMessage
                         message={message}
-                        onEdit={isDraft(message) || chat.running ? undefined : (content) => chat.edit(message, content)}
+                        onEdit={isDraft(message) || chat.running ? undefined : (content) => edit(message, content)}
                         onSwitchVersion={chat.switchVersion}
                         busy={chat.running || chat.switching}
                       />
@@ -276,7 +288,8 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
                       <AssistantMessage
                         bot={bot}
                         message={message}
-                        onRegenerate={message === last && !chat.running ? chat.regenerate : undefined}
+                        onRegenerate={message === last && !chat.running ? regenerate : undefined}
+                        onCiteScroll={follow.readerScrolls}
                       />
                     )}
                   </div>
@@ -290,7 +303,7 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
             </AssistantRow>
           )}
           {chat.failure && <Problem message={chat.failure.message} onRetry={chat.failure.retry} />}
-          {unanswered && <Problem message="This message has no reply yet." onRetry={chat.regenerate} alert={false} />}
+          {unanswered && <Problem message="This message has no reply yet." onRetry={regenerate} alert={false} />}
         </div>
       </div>
       {follow.showJump && (

@@ -2,17 +2,33 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** How close to the bottom still counts as reading the latest message. */
 const BOTTOM_SLACK_PX = 32;
+/**
+ * A scroll this soon after the reader's own wheel, touch or key is theirs. Everything else moving the list
+ * (the virtualiser correcting a row's estimated height, a citation scrolled into view) must not let go of it.
+ */
+const INTENT_MS = 400;
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
+
+const distanceFromBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight;
 
 /**
- * Keeps a scrolling list pinned to its newest content while it grows (streamed text, late-loading markdown),
- * until the reader scrolls up; scrolling back to the bottom, or jumpToLatest, pins it again.
+ * Keeps a scrolling list pinned to its newest content while it grows (streamed text, late-loading markdown,
+ * rows measured once drawn), until the reader scrolls up; scrolling back to the bottom, or jumpToLatest
+ * (which sending calls), pins it again.
  */
 export function useFollowLatest() {
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const following = useRef(true);
   const lastTop = useRef(0);
+  const intentAt = useRef(Number.NEGATIVE_INFINITY);
+  const dragging = useRef(false);
   const [showJump, setShowJump] = useState(false);
+
+  // The pill only shows away from the bottom, so it never sits over the last reply's actions.
+  const updateJump = useCallback((scroller: HTMLElement) => {
+    setShowJump(!following.current && distanceFromBottom(scroller) > BOTTOM_SLACK_PX);
+  }, []);
 
   useEffect(() => {
     const scroller = scrollRef.current;
@@ -20,29 +36,60 @@ export function useFollowLatest() {
     if (!scroller || !content) return;
     const observer = new ResizeObserver(() => {
       if (following.current) scroller.scrollTop = scroller.scrollHeight;
+      updateJump(scroller);
     });
     observer.observe(content);
-    return () => observer.disconnect();
-  }, []);
+    observer.observe(scroller);
+    const intent = () => (intentAt.current = performance.now());
+    const onKey = (event: KeyboardEvent) => {
+      if (event.target === scroller && SCROLL_KEYS.has(event.key)) intent();
+    };
+    // Only a press on the scroll bar itself: a click on a citation inside the list is not scrolling.
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.target === scroller) dragging.current = true;
+    };
+    const onPointerUp = () => {
+      if (dragging.current) intent();
+      dragging.current = false;
+    };
+    scroller.addEventListener('wheel', intent, { passive: true });
+    scroller.addEventListener('touchmove', intent, { passive: true });
+    scroller.addEventListener('keydown', onKey);
+    scroller.addEventListener('pointerdown', onPointerDown);
+    window.addEventListener('pointerup', onPointerUp);
+    return () => {
+      observer.disconnect();
+      scroller.removeEventListener('wheel', intent);
+      scroller.removeEventListener('touchmove', intent);
+      scroller.removeEventListener('keydown', onKey);
+      scroller.removeEventListener('pointerdown', onPointerDown);
+      window.removeEventListener('pointerup', onPointerUp);
+    };
+  }, [updateJump]);
 
   const onScroll = useCallback(() => {
     const scroller = scrollRef.current;
     if (!scroller) return;
-    const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= BOTTOM_SLACK_PX;
-    // Only a move upwards lets go: our own scrolling only ever goes down, and its scroll event can arrive
-    // after the content has grown again, when the view is briefly not at the bottom.
-    if (atBottom) following.current = true;
-    else if (scroller.scrollTop < lastTop.current) following.current = false;
+    const byReader = dragging.current || performance.now() - intentAt.current < INTENT_MS;
+    if (distanceFromBottom(scroller) <= BOTTOM_SLACK_PX) following.current = true;
+    else if (byReader && scroller.scrollTop < lastTop.current) following.current = false;
     lastTop.current = scroller.scrollTop;
-    setShowJump(!following.current);
+    updateJump(scroller);
+  }, [updateJump]);
+
+  /** The reader is about to move the list themselves (following a citation), as if they had scrolled. */
+  const readerScrolls = useCallback(() => {
+    intentAt.current = performance.now();
   }, []);
 
   const jumpToLatest = useCallback(() => {
     const scroller = scrollRef.current;
     following.current = true;
+    // The reader's last wheel turn is over: the scroll below, and what it sets off, is ours.
+    intentAt.current = Number.NEGATIVE_INFINITY;
     setShowJump(false);
     if (scroller) scroller.scrollTop = scroller.scrollHeight;
   }, []);
 
-  return { scrollRef, contentRef, onScroll, showJump, jumpToLatest };
+  return { scrollRef, contentRef, onScroll, showJump, jumpToLatest, readerScrolls };
 }
