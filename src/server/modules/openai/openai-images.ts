@@ -97,6 +97,9 @@ export async function readImageUrl(
     return { mediaType: type.mediaType, data: bytes };
   } catch (err) {
     if (err instanceof AppError && err.code === 'UNSUPPORTED_MEDIA_TYPE') throw unsupported();
+    if (err instanceof AppError && err.code === 'PAYLOAD_TOO_LARGE') {
+      throw new OpenAiError(413, err.message, 'invalid_request_error', 'image_too_large', param);
+    }
     throw err;
   }
 }
