@@ -31,6 +31,7 @@ import { createFileJobs, DEFAULT_FILE_JOBS, type FileJobsOptions } from './modul
 import { filesRoutes } from './modules/files/files.routes';
 import { knowledgeReplyContext } from './modules/files/knowledge-context';
 import { createStorage } from './modules/files/storage';
+import { drainingPlugin } from './modules/health/draining';
 import { healthRoutes } from './modules/health/health.routes';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
@@ -160,19 +161,21 @@ export async function buildApp(options: AppOptions) {
   // This instance's checkpoints of the replies it writes; closed after the server stops taking requests.
   const replyStore = createReplyStore({ db, clock, log: app.log });
   app.addHook('onClose', async () => replyStore.close());
+  const { redisUp, ...sharing } = await replySharing(app, config);
+  await app.register(drainingPlugin, { runningReplies: () => sharing.replies.running() });
   const chatDeps = {
     db,
     clock,
     ai,
     replyStore,
     background: chatBackground,
-    ...(await replySharing(app, config)),
+    ...sharing,
     contextProviders,
     timeouts: chatTimeouts,
   };
   await app.register(
     async (api) => {
-      await api.register(healthRoutes, { db });
+      await api.register(healthRoutes, { db, redisUp, draining: () => app.draining });
       await api.register(authRoutes, {
         prefix: '/auth',
         deps: authDeps,

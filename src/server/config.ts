@@ -97,6 +97,8 @@ const envSchema = z.object({
   CHAT_FIRST_TOKEN_TIMEOUT_MS: positiveInt(30_000),
   CHAT_TOTAL_TIMEOUT_MS: positiveInt(120_000),
   CHAT_STALE_REPLY_MS: positiveInt(15_000),
+  // Operating it (issue 27).
+  SHUTDOWN_DRAIN_MS: positiveInt(10_000),
   SESSION_CACHE_MS: optionalString
     .transform((v) => (v === undefined ? 5000 : Number(v)))
     .pipe(z.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be at least 0')),
@@ -124,6 +126,8 @@ export interface Config {
   trustedProxyHops: number;
   /** How long a session read stays remembered (decision 0020); 0: read on every request. */
   sessionCacheMs: number;
+  /** On SIGTERM, how long the replies running here get to finish before they are stopped (saved as they are). */
+  shutdownDrainMs: number;
   files: FilesConfig;
   /** The largest bot file (.json, or .zip with its knowledge) an import accepts. */
   botImportMaxBytes: number;
@@ -229,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustedProxyHops: e.TRUST_PROXY,
     sessionCacheMs: e.SESSION_CACHE_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     files: {
       dir: e.FILES_DIR,
       s3: e.S3_BUCKET

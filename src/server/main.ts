@@ -6,6 +6,7 @@ import { openDatabase } from './db/dialect';
 import { ensureBootstrapAdmin } from './modules/auth/auth.service';
 import { systemClock } from './lib/clock';
 
+/** What closing gets after draining: the replies still running are stopped and save what they have. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
@@ -32,13 +33,14 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    // In-flight requests get a grace period; a model call that never ends must not hold the process forever.
+    app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'draining, then shutting down');
+    // Draining is bounded, and so is closing after it: a model call that never ends must not hold the process.
     const grace = setTimeout(() => {
-      app.log.warn('requests still running after 10 s; exiting anyway');
+      app.log.warn('requests still running after the grace period; exiting anyway');
       process.exit(0);
-    }, SHUTDOWN_GRACE_MS);
+    }, config.shutdownDrainMs + SHUTDOWN_GRACE_MS);
     grace.unref();
+    await app.drain(config.shutdownDrainMs);
     await app.close();
     await db.close();
     process.exit(0);

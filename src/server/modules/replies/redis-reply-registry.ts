@@ -146,6 +146,8 @@ export async function redisReplyRegistry(redis: Redis, options: RedisReplyRegist
       }
     },
 
+    running: () => running.size,
+
     async stopAll() {
       for (const { controller } of running.values()) controller.abort();
     },

@@ -20,6 +20,8 @@ export interface ReplyRegistry {
    * taken at once rather than when the dead instance's lock expires. A reply running here is left alone.
    */
   release(conversationId: number): Promise<void>;
+  /** How many replies this instance is writing (draining waits for them). */
+  running(): number;
   /** Stops every running reply, e.g. on shutdown, so each saves what it has and ends its response. */
   stopAll(): Promise<void>;
   /** Lets go of what the registry holds open (connections, timers); after `stopAll` on shutdown. */
@@ -49,6 +51,7 @@ export function inProcessReplyRegistry(): ReplyRegistry {
     },
     // Every reply of this registry runs in this process, whose own end frees its conversation.
     async release() {},
+    running: () => running.size,
     async stopAll() {
       for (const controller of running.values()) controller.abort();
     },

@@ -15,7 +15,7 @@ import { inProcessReplyRegistry, type ReplyRegistry } from './reply-registry';
 export async function replySharing(
   app: FastifyInstance,
   config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>,
-): Promise<{ replies: ReplyRegistry; replyEvents: ReplyEvents }> {
+): Promise<{ replies: ReplyRegistry; replyEvents: ReplyEvents; redisUp: () => boolean | undefined }> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, { log: app.log, name: 'replies' }) : undefined;
   const keyPrefix = config.redisKeyPrefix;
   const replies = redis
@@ -28,5 +28,7 @@ export async function replySharing(
     await replies.close();
     redis?.disconnect();
   });
-  return { replies, replyEvents };
+  // Undefined without Redis: nothing to be degraded.
+  const redisUp = () => (redis ? redis.status === 'ready' : undefined);
+  return { replies, replyEvents, redisUp };
 }
