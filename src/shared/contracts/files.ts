@@ -34,7 +34,10 @@ export const fileSchema = z.object({
   mediaType: z.string(),
   size: z.number().int(),
   status: z.enum(FILE_STATUSES),
-  /** Why the file could not be read, for its owner; null unless `failed`. */
+  /**
+   * For its owner: why a `failed` file could not be read, or how a `ready` one was read when that matters (pages
+   * read by OCR, far less text than its size suggests); otherwise null.
+   */
   error: z.string().nullable(),
   chunkCount: z.number().int(),
   createdAt: z.string(),

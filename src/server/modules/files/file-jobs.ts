@@ -106,7 +106,7 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
       const chunks = outcome.ok ? await embedChunks(outcome.chunks) : [];
       if (outcome.ok) await replaceChunks(db.kysely, file.id, chunks);
       const result = outcome.ok
-        ? { status: 'ready' as const, error: null, chunkCount: chunks.length }
+        ? { status: 'ready' as const, error: outcome.notice, chunkCount: chunks.length }
         : { status: 'failed' as const, error: outcome.error, chunkCount: 0 };
       await finishFile(db.kysely, job, result, clock.now().toISOString());
       log.info(

@@ -4,8 +4,9 @@ import { createConversation } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
-import { pdfWithPages } from '../../../../tests/support/files';
+import { pdfWithPages, scannedPdf } from '../../../../tests/support/files';
 import { appsWithFiles, uploadSettled as upload } from '../../../../tests/support/files-api';
+import { docbookXhtml, latex2html } from '../../../../tests/support/html-documents';
 import { startS3Server } from '../../../../tests/support/s3-server';
 import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
 import { until } from '../../../../tests/support/wait';
@@ -135,6 +136,49 @@ describe.each(databaseKinds)('retrieval (%s)', (kind) => {
     await t.request('DELETE', `/api/files/${manual.id}`, { token: owner.token });
     expect(await ask('kettle whistle')).toEqual([]);
   });
+
+  it('finds the content of XHTML manual pages, LaTeX2HTML pages with footnotes, fragments and scanned PDFs', async () => {
+    const t = await start();
+    const owner = await signUp(t);
+    const bot = await createBot(t, owner.token, { capabilities: ['document_analysis'] });
+    const add = (name: string, bytes: Uint8Array) => upload(t, owner.token, `/api/bots/${bot.id}/files`, name, bytes);
+    const files = [
+      await add('frobnicate.html', text(docbookXhtml('The level option sets how hard the widgets are frobbed.'))),
+      await add(
+        'fit.html',
+        text(
+          latex2html({
+            body: 'The fit command fits an expression to data points.',
+            cell: 'via names the adjusted parameters',
+            footnote: 'Marquardt-Levenberg is the algorithm behind the fit.',
+          }),
+        ),
+      ),
+      await add(
+        'rota.html',
+        text('<table><tr><th>Day</th><th>Chore</th></tr><tr><td>Monday</td><td>Water the ferns</td></tr></table>'),
+      ),
+      await add('scan.pdf', await scannedPdf(['THE SPARE KEY IS IN THE BLUE FLOWERPOT.'])),
+    ];
+    expect(files.map((f) => [f.name, f.status, f.error])).toEqual([
+      ['frobnicate.html', 'ready', null],
+      ['fit.html', 'ready', null],
+      ['rota.html', 'ready', null],
+      ['scan.pdf', 'ready', '1 page had no text layer and was read by OCR.'],
+    ]);
+    const deps: RetrievalDeps = { db: t.db, embeddings: null };
+    const ask = async (query: string) =>
+      (await searchChunks(deps, { userId: owner.user.id as number, botId: bot.id, query }))[0];
+    expect(await ask('How hard are the widgets frobbed?')).toMatchObject({
+      fileName: 'frobnicate.html',
+      section: 'Options',
+    });
+    expect(await ask('Which algorithm is behind the fit?')).toMatchObject({ fileName: 'fit.html' });
+    expect(await ask('When do I water the ferns?')).toMatchObject({
+      text: expect.stringContaining('Monday | Water the ferns'),
+    });
+    expect(await ask('Where is the spare key?')).toMatchObject({ fileName: 'scan.pdf', page: 1 });
+  }, 60_000);
 
   it('stores embeddings and fuses them with full-text ranking when LLM_EMBEDDING_MODEL is set', async () => {
     const t = await start({

@@ -10,11 +10,12 @@ export type FileRowStatus =
   | { state: 'waiting' }
   | { state: 'uploading'; progress: number }
   | { state: 'processing' }
-  | { state: 'ready'; chunkCount: number }
+  /** `notice`: how the file was read, when its owner should know (pages read by OCR, far less text than expected). */
+  | { state: 'ready'; chunkCount: number; notice?: string | null }
   | { state: 'failed'; error: string };
 
 export function statusOf(file: KnowledgeFile): FileRowStatus {
-  if (file.status === 'ready') return { state: 'ready', chunkCount: file.chunkCount };
+  if (file.status === 'ready') return { state: 'ready', chunkCount: file.chunkCount, notice: file.error };
   if (file.status === 'failed') return { state: 'failed', error: file.error ?? 'This file could not be read.' };
   return { state: 'processing' };
 }
@@ -56,6 +57,9 @@ export function FileRow({ name, size, status, action }: FileRowProps) {
         </div>
         {status.state === 'uploading' && <UploadProgress name={name} progress={status.progress} />}
         {status.state === 'failed' && <p className="text-sm wrap-anywhere text-destructive">{status.error}</p>}
+        {status.state === 'ready' && status.notice && (
+          <p className="text-sm wrap-anywhere text-muted-foreground">{status.notice}</p>
+        )}
       </div>
       {action}
     </li>
