@@ -3,6 +3,7 @@ import type { BotSnapshot } from '@shared/contracts/bot-versions';
 import type { Bot, CreateBotBody, UpdateBotBody } from '@shared/contracts/bots';
 import { BOT_MESSAGES } from '@shared/contracts/bots';
 import type { Db, Executor } from '../../db/database';
+import { inTransaction } from '../../db/write-atomically';
 import { isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
@@ -11,6 +12,7 @@ import {
   deleteBotWithConversations,
   findBotsOfUser,
   findOwnedBot,
+  findOwnedBotToChange,
   findOwnedReplyBot,
   findReplyBot,
   insertBot,
@@ -18,6 +20,7 @@ import {
   toReplyBot,
   updateBotFields,
   type BotFields,
+  type BotRow,
   type ReplyBot,
 } from './bots.repository';
 import { insertVersion } from './versions.repository';
@@ -27,12 +30,14 @@ export interface BotsDeps {
   clock: Clock;
 }
 
-/** The caller's bot, or 404 whether it is missing or someone else's; chat routes use it too. */
-export async function requireOwnedBot(db: Executor, userId: number, botId: number): Promise<Bot> {
-  const row = await findOwnedBot(db, userId, botId);
+function foundBot(row: BotRow | undefined): Bot {
   if (!row) throw new AppError('NOT_FOUND', BOT_MESSAGES.notFound);
   return toBot(row);
 }
+
+/** The caller's bot, or 404 whether it is missing or someone else's; chat routes use it too. */
+export const requireOwnedBot = async (db: Executor, userId: number, botId: number): Promise<Bot> =>
+  foundBot(await findOwnedBot(db, userId, botId));
 
 /**
  * Any bot by id as a reply uses it, whoever owns it, or undefined: for the widget, whose visitors are nobody's
@@ -103,19 +108,23 @@ export interface UpdateOrigin {
 }
 
 /**
- * Saves the fields sent. A change to the prompt, custom prompt or any setting writes the next version (with
- * what changed and a full snapshot); a save that changes none of them, e.g. only `active`, writes none.
+ * Saves the fields sent, or the fields `body` makes of the bot as it is once locked. A change to the prompt,
+ * custom prompt or any setting writes the next version (with what changed and a full snapshot); a save that
+ * changes none of them, e.g. only `active`, writes none. Simultaneous changes of one bot wait for each other, so
+ * each numbers its version after the one before.
  */
 export async function updateBot(
   deps: BotsDeps,
   userId: number,
   botId: number,
-  body: UpdateBotBody,
+  bodyOrChange: UpdateBotBody | ((current: Bot) => UpdateBotBody),
   origin: UpdateOrigin = {},
 ): Promise<Bot> {
   const at = isoNow(deps.clock);
-  return deps.db.kysely.transaction().execute(async (tx) => {
-    const before = await requireOwnedBot(tx, userId, botId);
+  return inTransaction(deps.db, async (scope) => {
+    const tx = scope.kysely;
+    const before = foundBot(await findOwnedBotToChange(scope, userId, botId));
+    const body = typeof bodyOrChange === 'function' ? bodyOrChange(before) : bodyOrChange;
     const snapshot: BotSnapshot = {
       name: body.name ?? before.name,
       description: body.description ?? before.description,

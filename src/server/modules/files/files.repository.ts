@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { KnowledgeFile } from '@shared/contracts/files';
-import type { Db, Executor, FilesTable, FileStatus } from '../../db/database';
+import type { Db, DbScope, Executor, FilesTable, FileStatus } from '../../db/database';
 import type { Chunk } from './chunk';
 
 export type FileRow = Selectable<FilesTable>;
@@ -38,7 +38,7 @@ export const findKnowledgeFiles = (db: Executor, botId: number) =>
     .execute();
 
 /** A bot's knowledge files, or a conversation's attachments. */
-export async function countFiles(db: Executor, of: { botId: number } | { conversationId: number }): Promise<number> {
+async function countFiles(db: Executor, of: { botId: number } | { conversationId: number }): Promise<number> {
   const row = await db
     .selectFrom('files')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -58,6 +58,31 @@ export async function sumBytesOfUser(db: Executor, userId: number): Promise<numb
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
   return Number(row.bytes);
+}
+
+/** Which limit would refuse a file: the user's bytes, or the files of its bot's knowledge or its conversation. */
+export type FileRefusal = 'quota' | 'count';
+
+/**
+ * Inserts the file's row unless it would take its user past `bytesPerUser` or its place (a bot's knowledge or a
+ * conversation) past `filesHere`. Counted and written under a lock on the user's row, held to the end of the
+ * caller's transaction, so simultaneous uploads cannot each count the room that only one of them has; every
+ * limited place belongs to the uploading user. On PostgreSQL NO KEY: rows that reference the user (this insert
+ * among them) neither wait for the lock nor hold it up. SQLite runs one transaction at a time.
+ */
+export async function insertFileWithin(
+  scope: DbScope,
+  values: Insertable<FilesTable> & { bot_id: number },
+  limits: { bytesPerUser: number; filesHere: number },
+): Promise<FileRow | FileRefusal> {
+  const db = scope.kysely;
+  if (scope.kind === 'postgres') {
+    await db.selectFrom('users').select('id').where('id', '=', values.user_id).forNoKeyUpdate().execute();
+  }
+  if ((await sumBytesOfUser(db, values.user_id)) + values.size > limits.bytesPerUser) return 'quota';
+  const place = values.conversation_id == null ? { botId: values.bot_id } : { conversationId: values.conversation_id };
+  if ((await countFiles(db, place)) >= limits.filesHere) return 'count';
+  return insertFile(db, values);
 }
 
 /** The delete trigger queues the bytes for removal (see 0004-files.ts). */

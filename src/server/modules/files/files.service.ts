@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { acceptsUpload, hasCapability } from '@shared/bots/capabilities';
+import type { Bot } from '@shared/contracts/bots';
 import { FILE_MESSAGES, type KnowledgeFile } from '@shared/contracts/files';
 import { CHAT_MESSAGES } from '@shared/contracts/chat';
 import type { FilesConfig } from '../../config';
 import type { Db } from '../../db/database';
+import { writeAtomically } from '../../db/write-atomically';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { requireOwnedBot, updateBot } from '../bots/bots.service';
@@ -12,11 +14,11 @@ import { findConversationForReply } from '../bots/sharing.service';
 import { detectType, type DetectedType } from './detect-type';
 import type { FileJobs } from './file-jobs';
 import {
-  countFiles,
   deleteFileRow,
   findKnowledgeFiles,
   findOwnedFile,
-  insertFile,
+  insertFileWithin,
+  releaseFile,
   sumBytesOfUser,
   toFile,
 } from './files.repository';
@@ -37,11 +39,8 @@ export interface Upload {
 
 const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
 
-/**
- * Type from the bytes, then the limits that depend on it; all before anything is stored. `pendingBytes` are
- * checked uploads not stored yet, which count towards the quota too.
- */
-async function checkUpload(deps: FilesDeps, userId: number, upload: Upload, pendingBytes = 0): Promise<DetectedType> {
+/** Type from the bytes, then the size limit of that type; the limits on what is stored are counted when storing. */
+async function checkUpload(deps: FilesDeps, upload: Upload): Promise<DetectedType> {
   const type = await detectType(upload.bytes, upload.name);
   const { limits } = deps;
   if (type.file.kind === 'image' && upload.bytes.length > limits.imageBytes) {
@@ -50,22 +49,26 @@ async function checkUpload(deps: FilesDeps, userId: number, upload: Upload, pend
   if (type.file.kind === 'document' && upload.bytes.length > limits.documentBytes) {
     throw tooLarge(FILE_MESSAGES.documentTooLarge(limits.documentBytes));
   }
-  const used = (await sumBytesOfUser(deps.db.kysely, userId)) + pendingBytes;
-  if (used + upload.bytes.length > limits.bytesPerUser) {
-    throw tooLarge(FILE_MESSAGES.quotaExceeded(limits.bytesPerUser));
-  }
   return type;
 }
 
-async function checkKnowledgeUpload(deps: FilesDeps, userId: number, upload: Upload, pendingBytes = 0) {
-  const type = await checkUpload(deps, userId, upload, pendingBytes);
+async function checkKnowledgeUpload(deps: FilesDeps, upload: Upload) {
+  const type = await checkUpload(deps, upload);
   if (type.file.kind === 'image') throw new AppError('UNSUPPORTED_MEDIA_TYPE', FILE_MESSAGES.imagesNotKnowledge);
   return type;
 }
 
 /**
- * Stores the bytes, then the row; a document starts `processing` and the job runner reads it. An empty file is
- * kept as `failed` so its owner sees why, and an image needs no reading.
+ * How long a file's row keeps the job runner away while its bytes are being stored: a server that stops
+ * meanwhile leaves a document that is read once this passes, and fails as missing, so its owner sees it.
+ */
+const STORING_LEASE_MS = 15 * 60_000;
+
+/**
+ * Reserves the file's row within the user's quota and its place's file limit (atomically, so simultaneous
+ * uploads cannot pass them together), then stores the bytes; a refused upload stores nothing. A document starts
+ * `processing` and the job runner reads it once its bytes are there. An empty file is kept as `failed` so its
+ * owner sees why, and an image needs no reading.
  */
 async function storeUpload(
   deps: FilesDeps,
@@ -76,28 +79,50 @@ async function storeUpload(
   const key = `u${target.userId}/${randomUUID()}`;
   const empty = upload.bytes.length === 0;
   const status = empty ? 'failed' : type.file.kind === 'image' ? 'ready' : 'processing';
-  await deps.storage.put(key, upload.bytes, type.mediaType);
-  const now = deps.clock.now().toISOString();
+  const now = deps.clock.now();
+  const { limits } = deps;
+  const row = await writeAtomically(deps.db, (scope) =>
+    insertFileWithin(
+      scope,
+      {
+        user_id: target.userId,
+        bot_id: target.botId,
+        conversation_id: target.conversationId,
+        name: upload.name,
+        media_type: type.mediaType,
+        size: upload.bytes.length,
+        storage_key: key,
+        status,
+        error: empty ? FILE_MESSAGES.empty : null,
+        lease_until: new Date(now.getTime() + STORING_LEASE_MS).toISOString(),
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      },
+      { bytesPerUser: limits.bytesPerUser, filesHere: limits.filesPerBot },
+    ),
+  );
+  if (row === 'quota') throw tooLarge(FILE_MESSAGES.quotaExceeded(limits.bytesPerUser));
+  if (row === 'count') {
+    throw tooLarge(
+      target.conversationId === null
+        ? FILE_MESSAGES.tooManyFiles(limits.filesPerBot)
+        : FILE_MESSAGES.tooManyAttachments(limits.filesPerBot),
+    );
+  }
   try {
-    const row = await insertFile(deps.db.kysely, {
-      user_id: target.userId,
-      bot_id: target.botId,
-      conversation_id: target.conversationId,
-      name: upload.name,
-      media_type: type.mediaType,
-      size: upload.bytes.length,
-      storage_key: key,
-      status,
-      error: empty ? FILE_MESSAGES.empty : null,
-      created_at: now,
-      updated_at: now,
-    });
-    if (status === 'processing') deps.jobs.wake();
-    return toFile(row);
+    await deps.storage.put(key, upload.bytes, type.mediaType);
   } catch (err) {
-    await deps.storage.delete(key).catch(() => {});
+    await deleteFileRow(deps.db.kysely, row.id).catch(() => {});
     throw err;
   }
+  const [released] = await releaseFile(deps.db.kysely, row.id);
+  if (!released?.numUpdatedRows) {
+    // Deleted while its bytes were on their way: they may have arrived after the deletion removed the key.
+    await deps.storage.delete(key).catch(() => {});
+    throw new AppError('NOT_FOUND', FILE_MESSAGES.notFound);
+  }
+  if (status === 'processing') deps.jobs.wake();
+  return toFile(row);
 }
 
 /** Stores a document that passed `checkKnowledgeUploads` as knowledge of the caller's bot, read like any upload. */
@@ -117,13 +142,19 @@ export async function addKnowledgeFile(
   upload: Upload,
 ): Promise<KnowledgeFile> {
   const bot = await requireOwnedBot(deps.db.kysely, userId, botId);
-  const type = await checkKnowledgeUpload(deps, userId, upload);
-  if ((await countFiles(deps.db.kysely, { botId })) >= deps.limits.filesPerBot) {
-    throw tooLarge(FILE_MESSAGES.tooManyFiles(deps.limits.filesPerBot));
-  }
+  const type = await checkKnowledgeUpload(deps, upload);
   const file = await storeKnowledgeFile(deps, userId, botId, upload, type);
   if (!hasCapability(bot, 'document_analysis')) {
-    await updateBot(deps, userId, botId, { capabilities: [...bot.capabilities, 'document_analysis'] });
+    // Decided on the bot as it is under the update's lock: a simultaneous upload may have turned it on already.
+    const withDocuments = (current: Bot) =>
+      hasCapability(current, 'document_analysis')
+        ? {}
+        : { capabilities: [...current.capabilities, 'document_analysis' as const] };
+    await updateBot(deps, userId, botId, withDocuments).catch(async (err: unknown) => {
+      // The answer is an error, so the file must not stay as if the upload had worked.
+      await deleteFileRow(deps.db.kysely, file.id).catch(() => {});
+      throw err;
+    });
   }
   return file;
 }
@@ -135,14 +166,16 @@ export async function addKnowledgeFile(
 export async function checkKnowledgeUploads(deps: FilesDeps, userId: number, uploads: Upload[]) {
   if (uploads.length > deps.limits.filesPerBot) throw tooLarge(FILE_MESSAGES.tooManyFiles(deps.limits.filesPerBot));
   const types: DetectedType[] = [];
-  let pendingBytes = 0;
+  // Counted again as each is stored (storeUpload), when a simultaneous upload may have taken the room.
+  let usedBytes = await sumBytesOfUser(deps.db.kysely, userId);
   for (const upload of uploads) {
     try {
-      types.push(await checkKnowledgeUpload(deps, userId, upload, pendingBytes));
+      types.push(await checkKnowledgeUpload(deps, upload));
+      usedBytes += upload.bytes.length;
+      if (usedBytes > deps.limits.bytesPerUser) throw tooLarge(FILE_MESSAGES.quotaExceeded(deps.limits.bytesPerUser));
     } catch (err) {
       throw err instanceof AppError ? new AppError(err.code, `${upload.name}: ${err.message}`) : err;
     }
-    pendingBytes += upload.bytes.length;
   }
   return types;
 }
@@ -157,12 +190,9 @@ export async function addAttachment(
   const found = await findConversationForReply(deps.db.kysely, userId, conversationId);
   if (!found) throw new AppError('NOT_FOUND', CHAT_MESSAGES.conversationNotFound);
   const { bot } = found;
-  const type = await checkUpload(deps, userId, upload);
+  const type = await checkUpload(deps, upload);
   if (!acceptsUpload(bot, type.file.kind)) {
     throw new AppError('FORBIDDEN', type.file.kind === 'image' ? FILE_MESSAGES.imagesOff : FILE_MESSAGES.documentsOff);
-  }
-  if ((await countFiles(deps.db.kysely, { conversationId })) >= deps.limits.filesPerBot) {
-    throw tooLarge(FILE_MESSAGES.tooManyAttachments(deps.limits.filesPerBot));
   }
   return storeUpload(deps, { userId, botId: bot.id, conversationId }, upload, type);
 }
