@@ -192,6 +192,10 @@ describe('chat panel', () => {
     await button(page, 'Start chatting').click();
     await visible(panel(page, 'Other Bot'));
     await visible(page.getByText(greetingFor(other), { exact: true }));
+    // At 1280×800 the whole panel, its message box too, fits on the screen without scrolling the page.
+    const composer = await input(page).boundingBox();
+    expect(composer!.y + composer!.height).toBeLessThanOrEqual(VIEWPORTS.desktop.height);
+    await page.screenshot({ path: 'screenshots/home-chat-desktop-first-screen.png' });
     await button(page, 'Close chat').click();
     await visible(page.getByRole('heading', { name: 'Start a conversation' }));
 

@@ -22,6 +22,12 @@ import { startersOf } from '../model/starters';
 /** Spec §9. */
 const CHAT_PANEL_HEIGHT_PX = 700;
 
+/**
+ * For a panel under a page's heading (Home, the dashboard): shorter than 700 px where the screen is, so its
+ * message box is on the first screen rather than below the fold (at 1280×800 the panel starts near y = 193).
+ */
+export const FIT_UNDER_HEADING = 'md:h-[min(var(--chat-height),calc(100dvh-13.5rem))]';
+
 export interface ChatPanelProps {
   bot: ChatBot;
   /** An existing conversation to show; without one the panel starts a new conversation with the bot. */

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { Bot } from '@shared/contracts/bots';
 import { useBots } from '@/entities/bot/api/get-bots';
 import { BotsLoadError } from '@/entities/bot/ui/bots-load-error';
-import { ChatPanel } from '@/entities/chat/ui/chat-panel';
+import { ChatPanel, FIT_UNDER_HEADING } from '@/entities/chat/ui/chat-panel';
 import { NewBotButton } from '@/components/new-bot-button';
 import { BotCardSkeletons } from '@/components/bot-card-skeletons';
 import { PageContainer, PageHeader } from '@/components/page-header';
@@ -62,7 +62,7 @@ export function DashboardPage() {
     return (
       <PageContainer className="grid gap-6">
         <PageHeader title="Dashboard" description="Create and manage your AI research botties" />
-        <ChatPanel bot={chatBot} onClose={() => void navigate('/')} fullChatLink />
+        <ChatPanel bot={chatBot} onClose={() => void navigate('/')} fullChatLink className={FIT_UNDER_HEADING} />
       </PageContainer>
     );
   }

@@ -7,7 +7,7 @@ import type { Bot } from '@shared/contracts/bots';
 import { useBots } from '@/entities/bot/api/get-bots';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { BotsLoadError } from '@/entities/bot/ui/bots-load-error';
-import { ChatPanel } from '@/entities/chat/ui/chat-panel';
+import { ChatPanel, FIT_UNDER_HEADING } from '@/entities/chat/ui/chat-panel';
 import { NewBotButton } from '@/components/new-bot-button';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -138,7 +138,7 @@ export function ChatEntry({ chatBotId, onOpenChat, onCloseChat }: ChatEntryProps
   }
 
   const chatBot = bots.find((bot) => bot.id === chatBotId);
-  if (chatBot) return <ChatPanel bot={chatBot} onClose={onCloseChat} fullChatLink />;
+  if (chatBot) return <ChatPanel bot={chatBot} onClose={onCloseChat} fullChatLink className={FIT_UNDER_HEADING} />;
 
   if (bots.length === 0) {
     return (
