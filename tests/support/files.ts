@@ -69,11 +69,13 @@ export function png(width = 4, height = 3): Uint8Array {
   return PNG.sync.write(image);
 }
 
-/** A scanned page: no text layer, only a picture of `lines` (capitals) filling the page. */
-export async function scannedPdf(lines: string[]): Promise<Uint8Array> {
+/** Scanned pages: no text layer, each only a picture of its lines (capitals) across the page. */
+export async function scannedPdf(...pages: string[][]): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  const image = await doc.embedPng(pngOfText(lines));
-  const page = doc.addPage([595, 842]);
-  page.drawImage(image, { x: 20, y: 842 - 20 - (image.height * 555) / image.width, width: 555 });
+  for (const lines of pages) {
+    const image = await doc.embedPng(pngOfText(lines));
+    const page = doc.addPage([595, 842]);
+    page.drawImage(image, { x: 20, y: 842 - 20 - (image.height * 555) / image.width, width: 555 });
+  }
   return doc.save();
 }

@@ -56,9 +56,12 @@ export function blockText(root: Node): string {
     if (text) blocks.push(text);
     line = '';
   };
+  // Inside <pre> (code, a manual's synopsis) line breaks are the content's own.
+  let pre = 0;
   const walk = (node: Node) => {
     if (node.nodeType === 3) {
-      line += (node.textContent ?? '').replace(/\s+/g, ' ');
+      line +=
+        pre > 0 ? (node.textContent ?? '').replace(/\n{2,}/g, '\n') : (node.textContent ?? '').replace(/\s+/g, ' ');
       return;
     }
     if (node.nodeType !== 1) return;
@@ -79,7 +82,9 @@ export function blockText(root: Node): string {
     if (block) flush();
     if (tag === 'LI') line += '- ';
     if (tag === 'TD' || tag === 'TH') line += ' ';
+    if (tag === 'PRE') pre++;
     for (const child of Array.from(node.childNodes)) walk(child);
+    if (tag === 'PRE') pre--;
     if (block) flush();
   };
   walk(root);

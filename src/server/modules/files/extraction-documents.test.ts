@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { pdfWithPages, scannedPdf } from '../../../../tests/support/files';
 import { docbookXhtml, latex2html, sitePage } from '../../../../tests/support/html-documents';
+import { getDocumentProxy } from 'unpdf';
 import { detectType } from './detect-type';
+import { ocrPages } from './extract-ocr';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionOutcome } from './extraction-worker';
 import type { DocumentFormat } from './file-formats';
 
@@ -59,7 +61,9 @@ describe('HTML documents', () => {
     expect(text).toBe('# Heating the greenhouse\n\nOpen the vents when it is warmer than 25 degrees.');
   });
 
-  it('reads fragments, and keeps a page of nothing but links rather than emptying it', async () => {
+  it('reads fragments, keeps preformatted lines, and keeps a page of nothing but links rather than emptying it', async () => {
+    const code = await read(bytes('<pre>$ cargo new docs --lib\n$ cd docs</pre><p>Then build it.</p>'), 'html');
+    expect(code.text).toBe('$ cargo new docs --lib\n$ cd docs\n\nThen build it.');
     const list = await read(bytes('<ul><li>Water the ferns on Mondays.</li><li>Feed the fish.</li></ul>'), 'html');
     expect(list.text).toBe('- Water the ferns on Mondays.\n\n- Feed the fish.');
     const table = await read(
@@ -88,6 +92,22 @@ describe('scanned PDFs', () => {
     expect(text).toBe('THE SPARE KEY IS IN THE BLUE FLOWERPOT.\nTHE BOILER IS SERVICED EVERY MAY.');
     expect(chunks[0]!.page).toBe(1);
     expect(notice).toBe('1 page had no text layer and was read by OCR.');
+  }, 60_000);
+
+  it('reads at most the page cap and within the time budget, and says how many pages were left', async () => {
+    const scan = await scannedPdf(['THE FIRST PAGE.'], ['THE SECOND PAGE.'], ['THE THIRD PAGE.']);
+    const pdf = await getDocumentProxy(scan, { verbosity: 0 });
+    try {
+      const capped = await ocrPages(pdf, [0, 1, 2], { maxPages: 2, budgetMs: 60_000 });
+      expect([...capped.texts]).toEqual([
+        [0, 'THE FIRST PAGE.'],
+        [1, 'THE SECOND PAGE.'],
+      ]);
+      expect(capped.skipped).toBe(1);
+      expect(await ocrPages(pdf, [0, 1, 2], { maxPages: 30, budgetMs: -1 })).toEqual({ texts: new Map(), skipped: 3 });
+    } finally {
+      await pdf.destroy();
+    }
   }, 60_000);
 
   it('reads a text layer as before, without OCR or a notice', async () => {
