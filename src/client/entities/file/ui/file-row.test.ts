@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { KnowledgeFile } from '@shared/contracts/files';
+import { statusOf } from './file-row';
+
+const file = (over: Partial<KnowledgeFile>): KnowledgeFile => ({
+  id: 1,
+  botId: 1,
+  conversationId: null,
+  name: 'scan.pdf',
+  mediaType: 'application/pdf',
+  size: 1000,
+  status: 'ready',
+  error: null,
+  chunkCount: 2,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  ...over,
+});
+
+describe('a knowledge file’s status', () => {
+  it('carries the note on how a ready file was read, and the reason a failed one was not', () => {
+    const note = '1 page had no text layer and was read by OCR.';
+    expect(statusOf(file({ error: note }))).toEqual({ state: 'ready', chunkCount: 2, notice: note });
+    expect(statusOf(file({}))).toEqual({ state: 'ready', chunkCount: 2, notice: null });
+    expect(statusOf(file({ status: 'failed', error: 'The file is empty' }))).toEqual({
+      state: 'failed',
+      error: 'The file is empty',
+    });
+  });
+});
