@@ -171,9 +171,9 @@ export const messageSchema = z.object({
   steps: z.array(replyStepSchema),
   attachments: z.array(attachmentSchema),
   /**
-   * User messages only: the versions of this message made by editing it (POST /api/messages/{id}/edit), oldest
-   * first. `ids[index]` is this message; the version switcher (`‹ index+1/count ›`) activates another with
-   * POST /api/messages/{ids[i]}/activate. Missing on replies.
+   * The versions of this message, oldest first: a user message's edits (POST /api/messages/{id}/edit), a reply's
+   * regenerations. `ids[index]` is this message; the version switcher (`‹ index+1/count ›`) activates another with
+   * POST /api/messages/{ids[i]}/activate.
    */
   versions: z.object({ index: z.number().int(), count: z.number().int(), ids: z.array(z.number().int()) }).optional(),
 });

@@ -296,6 +296,27 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
       );
     });
 
+    it('keeps a regenerated reply’s predecessors as versions, and switches between them', async () => {
+      let n = 0;
+      fake.setReply(() => `Take ${(n += 1)}`);
+      const { conversation } = await conversationWith(['Name a colour']);
+      const regenerate = () => streamChat(t, `/api/conversations/${conversation.id}/regenerate`, { token: alice });
+      const events = await regenerate();
+      const second = events.at(-1)!.data as Message;
+      const first = (await messagesOf(t, alice, conversation.id)).at(-1)!;
+      expect(second).toMatchObject({ content: 'Take 2', versions: { index: 1, count: 2 } });
+      expect(first).toEqual(second);
+      const [firstId] = second.versions!.ids;
+      // The model remembers only the reply on the branch.
+      await send(conversation.id, 'Why?');
+      expect(promptOf()).toContain('Take 2');
+      expect(promptOf()).not.toContain('Take 1');
+
+      const switched = await t.request<Message[]>('POST', `/api/messages/${firstId}/activate`, { token: alice });
+      expect(contents(switched.body)).toEqual(['Name a colour', 'Take 1']);
+      expect(switched.body[1]!.versions).toMatchObject({ index: 0, count: 2 });
+    });
+
     it('edits only the caller’s own user messages on the active branch', async () => {
       const { conversation } = await conversationWith(['Hello']);
       const [question, reply] = await messagesOf(t, alice, conversation.id);

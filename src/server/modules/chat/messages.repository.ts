@@ -64,7 +64,9 @@ export function toMessage(
   attachments: ReadonlyMap<number, Attachment> = new Map(),
   versions?: VersionsByParent,
 ): Message {
-  const ids = row.role === 'user' ? versions?.get(parentKey(row.parent_id)) : undefined;
+  const siblings = versions?.get(parentKey(row.parent_id));
+  // A reply lists its versions once it has several (regenerated); a user message always does (see messageSchema).
+  const ids = row.role === 'user' || (siblings?.length ?? 0) > 1 ? siblings : undefined;
   return {
     ...(ids ? { versions: { index: ids.indexOf(row.id), count: ids.length, ids } } : {}),
     id: row.id,
@@ -104,19 +106,21 @@ export async function countConversationFiles(db: Executor, conversationId: numbe
   return found.length;
 }
 
-/** The user messages that are versions of those among `rows` (siblings under the same parent). */
+/**
+ * The versions of messages (siblings under the same parent): a user message's edits, a reply's regenerations. A
+ * parent's children all have one role (a question's are replies, a reply's are the next questions).
+ */
 const versionsOf = preparedQuery((db, v: { conversationId: number; parentId: number }) =>
   db
     .selectFrom('messages')
     .select(['id', 'parent_id'])
     .where('conversation_id', '=', v.conversationId)
-    .where('role', '=', 'user')
     .where('parent_id', '=', v.parentId)
     .orderBy('id'),
 );
 
 export async function findVersions(db: Executor, conversationId: number, rows: readonly MessageRow[]) {
-  const parents = [...new Set(rows.filter((r) => r.role === 'user').map((r) => r.parent_id))];
+  const parents = [...new Set(rows.map((r) => r.parent_id))];
   const versions = new Map<number, number[]>();
   if (!parents.length) return versions;
   const ids = parents.filter((p) => p !== null);
@@ -128,7 +132,6 @@ export async function findVersions(db: Executor, conversationId: number, rows: r
           .selectFrom('messages')
           .select(['id', 'parent_id'])
           .where('conversation_id', '=', conversationId)
-          .where('role', '=', 'user')
           .where(({ eb, or }) =>
             or([
               ...(ids.length ? [eb('parent_id', 'in', ids)] : []),

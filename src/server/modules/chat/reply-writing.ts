@@ -11,7 +11,7 @@ import { runReply, type ReplyResult } from '../replies/reply-pipeline';
 import type { ReplyClaim } from '../replies/reply-registry';
 import type { ReplyDeps } from './chat-deps';
 import { findOwnedConversation, findReplyOwners, setAutomaticTitle } from './conversations.repository';
-import { toMessage, type ContextRow } from './messages.repository';
+import { findVersions, toMessage, type ContextRow } from './messages.repository';
 import { findContextMessages } from './branches.repository';
 
 /** A reply in a conversation, its row saved (`streaming`) and its conversation claimed. */
@@ -137,7 +137,9 @@ export async function writeReply(
       },
     });
     if (row === undefined) throw notFound('Message');
-    message = row && toMessage(row);
+    // A regenerated reply comes with its versions (the replies it took the place of), for its switcher.
+    const versions = row && job.replaces ? await findVersions(deps.db.kysely, row.conversation_id, [row]) : undefined;
+    message = row && toMessage(row, undefined, versions);
     if (message && status !== 'failed') await countUse(deps, job.bot.id, at);
   } catch (err) {
     // E.g. the conversation was deleted while its reply was being written.
