@@ -39,3 +39,30 @@ export const passwordResetMail = (to: string, username: string, url: string) =>
     { label: 'Reset password', url },
     'This link expires in 1 hour and works once. If you did not ask for it, you can ignore this email; your password stays the same.',
   );
+
+/** Sign-ups with a taken address get the same answer as new ones (decision 0026); the owner hears of it here. */
+export const existingAccountMail = (to: string, username: string, urls: { signIn: string; reset: string }) =>
+  layout(
+    to,
+    'Someone tried to register with your email address',
+    `Hi ${username},`,
+    [
+      'Someone just tried to create a Botty account with this email address, but it already belongs to your account.',
+      `If it was you, sign in instead. Forgot your password? Reset it here: ${urls.reset}`,
+    ],
+    { label: 'Sign in', url: urls.signIn },
+    'If it was not you, you can ignore this email; nothing about your account has changed.',
+  );
+
+export const signInLockedMail = (to: string, username: string, resetUrl: string) =>
+  layout(
+    to,
+    'Sign-in to your Botty account was paused',
+    `Hi ${username},`,
+    [
+      'There were many failed attempts to sign in to your Botty account, so we paused new sign-ins to it for up to an hour.',
+      'Browsers you have signed in with before can still sign in. If the attempts were not yours, your password is still safe, but you may want to choose a new one.',
+    ],
+    { label: 'Reset password', url: resetUrl },
+    'You get this email at most once an hour while the attempts go on.',
+  );

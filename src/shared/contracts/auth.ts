@@ -70,9 +70,10 @@ export const registerBodySchema = z.object({
   role: z.string().optional(),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
+/** `user` only when the account is ready to use: an answer awaiting verification says nothing about the address. */
 export const registerResponseSchema = z.object({
   message: z.string(),
-  user: userSchema,
+  user: userSchema.optional(),
   needsVerification: z.boolean(),
 });
 

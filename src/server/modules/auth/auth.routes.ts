@@ -13,10 +13,13 @@ import {
   userSchema,
 } from '@shared/contracts/auth';
 import { errorResponseSchema, messageResponseSchema } from '@shared/contracts/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/errors';
 import { sessionOf } from '../../plugins/auth-guard';
 import { limitBy, limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as auth from './auth.service';
+import { mailSignInLocked, setDeviceCookie, trustedDeviceNonce } from './sign-in-lock.service';
 
 export interface AuthRoutesOptions {
   deps: auth.AuthDeps;
@@ -31,25 +34,54 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   { deps, rateLimit, accountRateLimit },
 ) => {
   const limited = { config: { rateLimit } };
-  const perAccount = limitBy(app, accountRateLimit, 'signin-account', (request) =>
+  const accountOf = (request: FastifyRequest) =>
     String((request.body as { username?: unknown } | undefined)?.username ?? '')
       .trim()
-      .toLowerCase(),
-  );
+      .toLowerCase();
+  const perAccount = limitBy(app, accountRateLimit, 'signin-account', accountOf);
+  // A browser with a valid device cookie has its own budget instead of the account's (decision 0026).
+  const devices = new WeakMap<FastifyRequest, string>();
+  const perDevice = limitBy(app, accountRateLimit, 'signin-device', (request) => devices.get(request)!);
+  // Allows one call per account and lock period: the owner hears of a lock once, not of every refused attempt.
+  const lockNotice = app.createRateLimit({
+    max: 1,
+    timeWindow: accountRateLimit.timeWindow,
+    keyGenerator: (request) => `signin-lock-mail:${accountOf(request)}`,
+  });
+  async function signInLimits(request: FastifyRequest, reply: FastifyReply) {
+    const nonce = await trustedDeviceNonce(deps, accountOf(request), request.headers.cookie);
+    if (nonce) {
+      devices.set(request, nonce);
+      return perDevice(request, reply);
+    }
+    try {
+      await perAccount(request, reply);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'RATE_LIMITED') {
+        const notice = await lockNotice(request);
+        if (!notice.isAllowed && !notice.isExceeded) await mailSignInLocked(deps, accountOf(request));
+      }
+      throw err;
+    }
+  }
   const tags = ['auth'];
 
   app.post(
     '/login',
     {
       ...limited,
-      preHandler: perAccount,
+      preHandler: signInLimits,
       schema: {
         tags,
         body: loginBodySchema,
         response: { 200: loginResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema },
       },
     },
-    async (request) => auth.login(deps, request.body),
+    async (request, reply) => {
+      const { device, ...signedIn } = await auth.login(deps, request.body);
+      setDeviceCookie(reply, device, request.protocol === 'https');
+      return signedIn;
+    },
   );
 
   app.post(

@@ -15,7 +15,7 @@ import { AppError } from '../../lib/errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken, newToken } from '../../lib/tokens';
 import type { Mail, Mailer } from '../../mail/mailer';
-import { passwordResetMail, verificationMail } from '../../mail/templates';
+import { existingAccountMail, passwordResetMail, verificationMail } from '../../mail/templates';
 import type { UserRow } from '../users/users.repository';
 import {
   findUserByEmail,
@@ -83,7 +83,7 @@ export interface Session {
 }
 
 /** Mails that follow a public request go out after the answer, so response time says nothing about accounts. */
-function sendInBackground(deps: AuthDeps, mail: Mail) {
+export function sendInBackground(deps: AuthDeps, mail: Mail) {
   deps.mailer
     .send(mail)
     .catch((err: unknown) => deps.log.error({ err, to: mail.to, subject: mail.subject }, 'mail failed'));
@@ -105,9 +105,16 @@ async function issueEmailToken(deps: AuthDeps, db: Executor, userId: number, pur
 const verificationLink = (deps: AuthDeps, token: string) => `${deps.config.appUrl}/verify-email/${token}`;
 const resetLink = (deps: AuthDeps, token: string) => `${deps.config.appUrl}/reset-password/${token}`;
 
+/** A sign-up's address belongs to an account already; register may hide that (decision 0026). */
+class EmailTaken extends AppError {
+  constructor() {
+    super('CONFLICT', AUTH_MESSAGES.emailTaken);
+  }
+}
+
 async function assertAvailable(db: Executor, username: string, email: string) {
   if (await usernameTaken(db, username)) throw new AppError('CONFLICT', AUTH_MESSAGES.usernameTaken);
-  if (await findUserByEmail(db, email)) throw new AppError('CONFLICT', AUTH_MESSAGES.emailTaken);
+  if (await findUserByEmail(db, email)) throw new EmailTaken();
 }
 
 /**
@@ -121,8 +128,8 @@ function uniqueViolation(err: unknown): 'email' | 'username' | undefined {
   return /email/.test(`${e.constraint ?? ''} ${e.message ?? ''}`) ? 'email' : 'username';
 }
 
-const conflictMessage = (clash: 'email' | 'username') =>
-  clash === 'email' ? AUTH_MESSAGES.emailTaken : AUTH_MESSAGES.usernameTaken;
+const conflictError = (clash: 'email' | 'username') =>
+  clash === 'email' ? new EmailTaken() : new AppError('CONFLICT', AUTH_MESSAGES.usernameTaken);
 
 async function createUser(
   deps: AuthDeps,
@@ -147,28 +154,42 @@ async function createUser(
     });
   } catch (err) {
     const clash = uniqueViolation(err);
-    if (clash) throw new AppError('CONFLICT', conflictMessage(clash));
+    if (clash) throw conflictError(clash);
     throw err;
   }
 }
 
-export async function register(deps: AuthDeps, body: RegisterBody) {
-  // The first account of an empty instance administers it (decisions §1); `body.role` is ignored.
-  const row = await createUser(
-    deps,
-    { username: body.username, email: body.email, password: body.password, fullName: body.fullName || null },
-    async (scope) => ((await isFirstUser(scope)) ? 'superadmin' : 'user'),
-  );
-  const needsVerification = !row.email_verified;
-  if (needsVerification) {
-    const token = await issueEmailToken(deps, deps.db.kysely, row.id, 'verify_email');
-    sendInBackground(deps, verificationMail(row.email, row.username, verificationLink(deps, token)));
+/**
+ * With verification on, a sign-up with a taken address answers as a new one awaiting verification (the password
+ * was hashed either way, so timing matches too) and the owner is told by mail; usernames are public anyway.
+ */
+async function answerTakenEmail(deps: AuthDeps, email: string) {
+  const owner = await findUserByEmail(deps.db.kysely, email);
+  if (owner) {
+    const urls = { signIn: `${deps.config.appUrl}/login`, reset: `${deps.config.appUrl}/forgot-password` };
+    sendInBackground(deps, existingAccountMail(owner.email, owner.username, urls));
   }
-  return {
-    message: needsVerification ? AUTH_MESSAGES.registeredVerify : AUTH_MESSAGES.registered,
-    user: toUser(row),
-    needsVerification,
-  };
+  return { message: AUTH_MESSAGES.registeredVerify, needsVerification: true };
+}
+
+export async function register(deps: AuthDeps, body: RegisterBody) {
+  let row: UserRow;
+  try {
+    // The first account of an empty instance administers it (decisions §1); `body.role` is ignored.
+    row = await createUser(
+      deps,
+      { username: body.username, email: body.email, password: body.password, fullName: body.fullName || null },
+      async (scope) => ((await isFirstUser(scope)) ? 'superadmin' : 'user'),
+    );
+  } catch (err) {
+    if (err instanceof EmailTaken && deps.config.emailVerificationRequired) return answerTakenEmail(deps, body.email);
+    throw err;
+  }
+  if (row.email_verified) return { message: AUTH_MESSAGES.registered, user: toUser(row), needsVerification: false };
+  // No user in this answer: it must not differ from the one for a taken address.
+  const token = await issueEmailToken(deps, deps.db.kysely, row.id, 'verify_email');
+  sendInBackground(deps, verificationMail(row.email, row.username, verificationLink(deps, token)));
+  return { message: AUTH_MESSAGES.registeredVerify, needsVerification: true };
 }
 
 export async function login(deps: AuthDeps, body: LoginBody) {
@@ -190,7 +211,7 @@ export async function login(deps: AuthDeps, body: LoginBody) {
     now: isoNow(deps.clock),
     expiresAt: isoIn(deps.clock, remember ? SESSION_TTL_MS.remembered : SESSION_TTL_MS.browserSession),
   });
-  return { token, user: toUser(row) };
+  return { token, user: toUser(row), device: { userId: row.id, passwordHash: row.password_hash } };
 }
 
 export function authenticate(
@@ -304,7 +325,7 @@ export async function updateProfile(deps: AuthDeps, session: Session, body: Prof
     return toUser(row);
   } catch (err) {
     const clash = uniqueViolation(err);
-    if (clash) throw new AppError('CONFLICT', conflictMessage(clash));
+    if (clash) throw conflictError(clash);
     throw err;
   }
 }

@@ -4,7 +4,8 @@ import { apiRequest } from '@/lib/request';
 
 interface RegisterResponse {
   message: string;
-  user: User;
+  /** Absent while the account awaits e-mail verification. */
+  user?: User;
   needsVerification: boolean;
 }
 
