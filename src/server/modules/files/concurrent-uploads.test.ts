@@ -1,11 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FILE_MESSAGES } from '@shared/contracts/files';
+import { systemClock } from '../../lib/clock';
+import { claimNextFile } from './files.repository';
+import { addKnowledgeFile, type FilesDeps } from './files.service';
+import { localStorage, type FileStorage } from './storage';
 import { createConversation } from '../../../../tests/support/chat-api';
-import { databaseKinds } from '../../../../tests/support/databases';
+import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
 import { appsWithFiles, uploadFile } from '../../../../tests/support/files-api';
 import { createBot } from '../../../../tests/support/factories';
 import type { TestApp } from '../../../../tests/support/test-app';
 import { signUp } from '../../../../tests/support/test-app';
+import { insertUserWithBot } from '../../../../tests/support/rows';
+import { until } from '../../../../tests/support/wait';
 
 const KB = 1024;
 const document = (n: number, bytes: number) => new TextEncoder().encode(`${n} `.padEnd(bytes, 'x'));
@@ -18,6 +27,12 @@ async function stored(t: TestApp, where: { botId?: number; conversationId?: numb
   const rows = await query.orderBy('id').execute();
   return { ids: rows.map((r) => r.id), bytes: rows.reduce((sum, r) => sum + Number(r.size), 0) };
 }
+
+/** The bytes in a storage directory: a refused upload must not have left any. */
+const bytesOnDisk = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
 
 /** Sends the uploads all at once; each answer is 201 or 413 with `refusal`, and the 201s are what is stored. */
 async function uploadAtOnce(
@@ -47,6 +62,7 @@ describe.each(databaseKinds)('simultaneous uploads (%s)', (kind) => {
     const accepted = await uploadAtOnce(t, token, pathOf, bodies, FILE_MESSAGES.quotaExceeded(300 * KB));
     expect(accepted).toHaveLength(3);
     expect(await stored(t)).toEqual({ ids: accepted.sort((a, b) => a - b), bytes: 300 * KB });
+    expect(bytesOnDisk(t.config.files.dir)).toBe(300 * KB);
   });
 
   it("never take a bot past its file limit, and each one's first file writes one version", async () => {
@@ -100,5 +116,54 @@ describe.each(databaseKinds)('simultaneous uploads (%s)', (kind) => {
     const versions = await t.request<{ number: number }[]>('GET', `/api/bots/${bot.id}/versions`, { token });
     expect(versions.body.map((v) => v.number)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
     expect((await t.request('GET', `/api/bots/${bot.id}`, { token })).body).toMatchObject({ version: 11 });
+  });
+});
+
+describe.each(databaseKinds)('an upload while its bytes are stored (%s)', (kind) => {
+  let testDb: TestDb;
+  let dir: string;
+  beforeEach(async () => {
+    testDb = await createTestDb(kind);
+    dir = mkdtempSync(join(tmpdir(), 'botty-storing-'));
+  });
+  afterEach(async () => {
+    await testDb.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const depsWith = (storage: FileStorage): FilesDeps => ({
+    db: testDb.db,
+    clock: systemClock,
+    storage,
+    limits: { documentBytes: 1000, imageBytes: 1000, filesPerBot: 3, bytesPerUser: 1000 },
+    jobs: { wake: () => {} },
+  });
+  const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+  it('is not read by the job runner before its bytes are there', async () => {
+    const { userId, botId } = await insertUserWithBot(testDb.db.kysely);
+    let storeBytes = () => {};
+    const bytesArrive = new Promise<void>((resolve) => (storeBytes = resolve));
+    const disk = localStorage(dir);
+    const slowDisk: FileStorage = { ...disk, put: async (...args) => (await bytesArrive, disk.put(...args)) };
+    const upload = addKnowledgeFile(depsWith(slowDisk), userId, botId, { name: 'a.txt', bytes: document(1, 10) });
+
+    await until(async () => (await testDb.db.kysely.selectFrom('files').select('id').execute()).length === 1, {
+      what: 'the reserved row',
+    });
+    expect(await claimNextFile(testDb.db, new Date().toISOString(), inAnHour())).toBeUndefined();
+    storeBytes();
+    const file = await upload;
+    expect(await claimNextFile(testDb.db, new Date().toISOString(), inAnHour())).toMatchObject({ id: file.id });
+  });
+
+  it('leaves no file when its bytes cannot be stored', async () => {
+    const { userId, botId } = await insertUserWithBot(testDb.db.kysely);
+    // A directory that is a file: every write under it fails, as a full or read-only disk would.
+    writeFileSync(join(dir, 'not-a-directory'), '');
+    const broken = localStorage(join(dir, 'not-a-directory'));
+    const upload = { name: 'a.txt', bytes: document(1, 10) };
+    await expect(addKnowledgeFile(depsWith(broken), userId, botId, upload)).rejects.toThrow();
+    expect(await testDb.db.kysely.selectFrom('files').select('id').execute()).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { CHAT_MESSAGES } from '@shared/contracts/chat';
 import type { FilesConfig } from '../../config';
 import type { Db } from '../../db/database';
 import { writeAtomically } from '../../db/write-atomically';
-import type { Clock } from '../../lib/clock';
+import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { requireOwnedBot, updateBot } from '../bots/bots.service';
 import { findConversationForReply } from '../bots/sharing.service';
@@ -79,7 +79,7 @@ async function storeUpload(
   const key = `u${target.userId}/${randomUUID()}`;
   const empty = upload.bytes.length === 0;
   const status = empty ? 'failed' : type.file.kind === 'image' ? 'ready' : 'processing';
-  const now = deps.clock.now();
+  const now = isoNow(deps.clock);
   const { limits } = deps;
   const row = await writeAtomically(deps.db, (scope) =>
     insertFileWithin(
@@ -94,9 +94,9 @@ async function storeUpload(
         storage_key: key,
         status,
         error: empty ? FILE_MESSAGES.empty : null,
-        lease_until: new Date(now.getTime() + STORING_LEASE_MS).toISOString(),
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
+        lease_until: isoIn(deps.clock, STORING_LEASE_MS),
+        created_at: now,
+        updated_at: now,
       },
       { bytesPerUser: limits.bytesPerUser, filesHere: limits.filesPerBot },
     ),
