@@ -35,10 +35,14 @@ function chatOptions(bots: Bot[], pinned: Bot[]): { top: Bot[]; others: Bot[] } 
   return { top, others };
 }
 
-function BotPicker({ top, others, onStart }: { top: Bot[]; others: Bot[]; onStart: (botId: number) => void }) {
+/**
+ * The choice is the first bot as the picker opens, then the person's: reordering pins or new bots arriving does
+ * not change it. Only a bot that leaves the list (deactivated, deleted) gives way to the first.
+ */
+export function BotPicker({ top, others, onStart }: { top: Bot[]; others: Bot[]; onStart: (botId: number) => void }) {
   const id = useId();
   const options = [...top, ...others];
-  const [chosenId, setChosenId] = useState<number | null>(null);
+  const [chosenId, setChosenId] = useState<number | null>(() => options[0]?.id ?? null);
   const selected = options.find((bot) => bot.id === chosenId) ?? options[0]!;
 
   const start = (event: FormEvent) => {
