@@ -54,6 +54,25 @@ describe.each(databaseKinds)('registering with a taken e-mail while verification
     expect(mailsTo(t, owner.email, VERIFY_SUBJECT)).toHaveLength(1);
   });
 
+  it('takes about as long for a taken address as for a new one: both hash the password', async () => {
+    const owner = await register(t);
+    const timed = async (email: string) => {
+      const start = performance.now();
+      expect((await registerRaw({ ...newAccount({ email }), fullName: '', role: 'user' })).status).toBe(201);
+      return performance.now() - start;
+    };
+    const fresh: number[] = [];
+    const taken: number[] = [];
+    // Interleaved, so a busy moment of the machine weighs on both alike; medians of five.
+    for (let i = 0; i < 5; i++) {
+      fresh.push(await timed(newAccount().email));
+      taken.push(await timed(owner.email));
+    }
+    const median = (times: number[]) => times.sort((a, b) => a - b)[2]!;
+    expect(median(taken)).toBeGreaterThan(median(fresh) / 2);
+    expect(median(taken)).toBeLessThan(median(fresh) * 2);
+  });
+
   it('still names a taken username, which is public anyway', async () => {
     const owner = await register(t);
     const res = await registerRaw({ ...newAccount(), username: owner.username.toUpperCase() });
