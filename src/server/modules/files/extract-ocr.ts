@@ -73,28 +73,40 @@ export interface OcrResult {
   texts: Map<number, string>;
   /** Pages without a text layer left unread: over the page cap or the time budget. */
   skipped: number;
+  /** Pages whose pictures pdf.js or Tesseract could not read; the rest of the file is still used. */
+  failed: number;
 }
 
-/** Reads the pages at `pageIndexes` (0-based, pages with no text layer) by OCR, in order, within OCR_LIMITS. */
+/**
+ * Reads the pages at `pageIndexes` (0-based, pages with no text layer) by OCR, in order, within `limits`: only
+ * pages with pictures count towards the page cap, so blank pages cost nothing.
+ */
 export async function ocrPages(pdf: PdfDocument, pageIndexes: number[], limits = OCR_LIMITS): Promise<OcrResult> {
   const started = Date.now();
-  const texts = new Map<number, string>();
+  const result: OcrResult = { texts: new Map(), skipped: 0, failed: 0 };
   let worker: OcrWorker | null = null;
-  let done = 0;
+  let pictured = 0;
   try {
-    for (const index of pageIndexes.slice(0, limits.maxPages)) {
-      if (Date.now() - started > limits.budgetMs) break;
-      done++;
-      const images = await pageImages(pdf, index + 1);
-      if (images.length === 0) continue;
-      worker ??= await createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' });
-      const parts: string[] = [];
-      for (const image of images) parts.push((await worker.recognize(Buffer.from(image))).data.text.trim());
-      const text = parts.filter(Boolean).join('\n\n');
-      if (text) texts.set(index, text);
+    for (const index of pageIndexes) {
+      if (pictured >= limits.maxPages || Date.now() - started > limits.budgetMs) {
+        result.skipped++;
+        continue;
+      }
+      try {
+        const images = await pageImages(pdf, index + 1);
+        if (images.length === 0) continue;
+        pictured++;
+        worker ??= await createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' });
+        const parts: string[] = [];
+        for (const image of images) parts.push((await worker.recognize(Buffer.from(image))).data.text.trim());
+        const text = parts.filter(Boolean).join('\n\n');
+        if (text) result.texts.set(index, text);
+      } catch {
+        result.failed++;
+      }
     }
   } finally {
     await worker?.terminate();
   }
-  return { texts, skipped: pageIndexes.length - done };
+  return result;
 }

@@ -1,7 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import mammoth from 'mammoth';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { ocrPages, OCR_LIMITS } from './extract-ocr';
+import { ocrPages, OCR_LIMITS, type OcrResult } from './extract-ocr';
 import { ExtractionError } from './extraction-error';
 import type { DocumentFormat } from './file-formats';
 import { htmlDocumentText } from './html-document';
@@ -38,10 +38,10 @@ async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
     const { text } = await extractText(pdf, { mergePages: false });
     const blank = text.flatMap((page, i) => (page.trim() === '' ? [i] : []));
     if (blank.length === 0) return { kind: 'pages', pages: text };
-    const { texts, skipped } = await ocrPages(pdf, blank);
-    const pages = text.map((page, i) => texts.get(i) ?? page);
+    const ocr = await ocrPages(pdf, blank);
+    const pages = text.map((page, i) => ocr.texts.get(i) ?? page);
     if (pages.every((page) => page.trim() === '')) throw new ExtractionError('This PDF has no text layer (scanned?)');
-    return { kind: 'pages', pages, notice: ocrNotice(texts.size, skipped) };
+    return { kind: 'pages', pages, notice: ocrNotice(ocr) };
   } catch (err) {
     if (err instanceof ExtractionError) throw err;
     throw new ExtractionError('This PDF could not be read: some of its pages are damaged.');
@@ -52,15 +52,19 @@ async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
 
 const pagesOf = (n: number) => `${n} ${n === 1 ? 'page' : 'pages'}`;
 
-function ocrNotice(read: number, skipped: number): string | undefined {
+const were = (n: number) => (n === 1 ? 'was' : 'were');
+
+function ocrNotice({ texts, skipped, failed }: OcrResult): string | undefined {
+  const read = texts.size;
   const notes = [];
-  if (read > 0) notes.push(`${pagesOf(read)} had no text layer and ${read === 1 ? 'was' : 'were'} read by OCR.`);
+  if (read > 0) notes.push(`${pagesOf(read)} had no text layer and ${were(read)} read by OCR.`);
   if (skipped > 0) {
     const { maxPages, budgetMs } = OCR_LIMITS;
     notes.push(
-      `${pagesOf(skipped)} without a text layer ${skipped === 1 ? 'was' : 'were'} not read (OCR stops after ${maxPages} pages or ${budgetMs / 1000} s).`,
+      `${pagesOf(skipped)} without a text layer ${were(skipped)} not read (OCR stops after ${maxPages} pages or ${budgetMs / 1000} s).`,
     );
   }
+  if (failed > 0) notes.push(`The pictures of ${pagesOf(failed)} could not be read by OCR.`);
   return notes.length > 0 ? notes.join(' ') : undefined;
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { pdfWithPages, scannedPdf } from '../../../../tests/support/files';
 import { docbookXhtml, latex2html, sitePage } from '../../../../tests/support/html-documents';
+import { PDFDocument } from 'pdf-lib';
 import { getDocumentProxy } from 'unpdf';
 import { detectType } from './detect-type';
 import { ocrPages } from './extract-ocr';
@@ -94,6 +95,19 @@ describe('scanned PDFs', () => {
     expect(notice).toBe('1 page had no text layer and was read by OCR.');
   }, 60_000);
 
+  it('reads the text layer of typed pages and OCR only for the scanned one between them', async () => {
+    const typed = await PDFDocument.load(await pdfWithPages(['Typed cover page', 'Typed last page']));
+    const scanned = await PDFDocument.load(await scannedPdf(['THE MIDDLE PAGE.']));
+    typed.insertPage(1, (await typed.copyPages(scanned, [0]))[0]);
+    const { chunks, notice } = await read(await typed.save(), 'pdf');
+    expect(chunks.map((c) => [c.page, c.text])).toEqual([
+      [1, 'Typed cover page'],
+      [2, 'THE MIDDLE PAGE.'],
+      [3, 'Typed last page'],
+    ]);
+    expect(notice).toBe('1 page had no text layer and was read by OCR.');
+  }, 60_000);
+
   it('reads at most the page cap and within the time budget, and says how many pages were left', async () => {
     const scan = await scannedPdf(['THE FIRST PAGE.'], ['THE SECOND PAGE.'], ['THE THIRD PAGE.']);
     const pdf = await getDocumentProxy(scan, { verbosity: 0 });
@@ -103,8 +117,12 @@ describe('scanned PDFs', () => {
         [0, 'THE FIRST PAGE.'],
         [1, 'THE SECOND PAGE.'],
       ]);
-      expect(capped.skipped).toBe(1);
-      expect(await ocrPages(pdf, [0, 1, 2], { maxPages: 30, budgetMs: -1 })).toEqual({ texts: new Map(), skipped: 3 });
+      expect(capped).toMatchObject({ skipped: 1, failed: 0 });
+      expect(await ocrPages(pdf, [0, 1, 2], { maxPages: 30, budgetMs: -1 })).toEqual({
+        texts: new Map(),
+        skipped: 3,
+        failed: 0,
+      });
     } finally {
       await pdf.destroy();
     }
