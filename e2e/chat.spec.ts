@@ -273,6 +273,37 @@ describe('chat panel', () => {
   });
 });
 
+describe('replies that never came', () => {
+  it('shows a stopped question as stopped, and a question left without a reply as such', async () => {
+    const { page, token, close } = await signedIn();
+    const bot = await createBot(suite.t, token, { name: 'Sleepy' });
+    await page.goto(`/chat/${bot.id}`);
+    await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
+
+    // The model hangs; Stop ends the reply before it wrote anything.
+    suite.fake.enqueue({ hang: true });
+    await send(page, 'Hello?');
+    await visible(typing(page));
+    await button(page, 'Stop generating').click();
+    await visible(messages(page).getByText('Stopped before a reply was written.'));
+    expect(await messages(page).getByRole('alert').count()).toBe(0);
+    expect(await messages(page).getByText('This message has no reply yet.').count()).toBe(0);
+
+    // The model fails; asking something else keeps the first question marked as unanswered.
+    suite.fake.enqueue({ status: 503, message: 'overloaded' });
+    await send(page, 'Anyone there?');
+    await visible(messages(page).getByRole('alert'));
+    suite.fake.enqueue('Here now.');
+    await send(page, 'Third try');
+    await visible(messages(page).getByText('Here now.'));
+    await hidden(messages(page).getByRole('alert'));
+    expect(await messages(page).getByText('No reply to this message').count()).toBe(2);
+    expect(await messages(page).getByText('Stopped before a reply was written.').count()).toBe(0);
+    await page.screenshot({ path: 'screenshots/chat-unanswered-desktop.png' });
+    await close();
+  });
+});
+
 describe('full chat page', () => {
   it('lists the conversations newest first, switches, renames, deletes and starts new ones', async () => {
     const { page, token, close } = await signedIn();

@@ -11,6 +11,7 @@ import {
   replyMachine,
   type ReplyState,
   retryOf,
+  stoppedBeforeText,
 } from './reply-machine';
 
 const CUT_OFF = 'The reply was cut off before it finished.';
@@ -192,6 +193,20 @@ describe('failureOf', () => {
       expect(failureOf(phases[phase]), phase).toBeNull();
     }
     expect(failureOf(phases.failed)).toBe('Bot is inactive');
+  });
+});
+
+describe('stoppedBeforeText', () => {
+  it('is true only once a reply stopped before any text has settled', () => {
+    expect(stoppedBeforeText(run([start(), userMessage, stop, doneEmpty, closed]))).toBe(true);
+    // Still closing, saved with its text, failed, or a resume that found nothing running: not a stop.
+    expect(stoppedBeforeText(run([start(), userMessage, stop, doneEmpty]))).toBe(false);
+    for (const phase of ['idle', 'sending', 'streaming', 'ending', 'resuming', 'done', 'failed', 'left'] as const) {
+      expect(stoppedBeforeText(phases[phase]), phase).toBe(false);
+    }
+    expect(stoppedBeforeText(run([start({ kind: 'resume' }), closed]))).toBe(false);
+    // The next reply asked for starts afresh.
+    expect(stoppedBeforeText(run([start(), userMessage, doneEmpty, closed, start()]))).toBe(false);
   });
 });
 

@@ -130,6 +130,15 @@ export function failureOf(state: ReplyState): string | null {
   return end && 'error' in end ? end.error : null;
 }
 
+/**
+ * Stop reached the reply before the model wrote anything, so the server kept no reply: the question is shown
+ * as stopped, not as one that is still waiting for its answer.
+ */
+export function stoppedBeforeText(state: ReplyState): boolean {
+  const end = state.phase === 'done' ? state.reply.end : undefined;
+  return end !== undefined && 'saved' in end && !end.saved;
+}
+
 /** What the stream asks for next: the reply again from its last event while resuming, else nothing. */
 export function nextRequest(state: ReplyState): ReplyRequest | null {
   return state.phase === 'resuming' ? { kind: 'resume', lastEventId: state.reply.lastEventId } : null;

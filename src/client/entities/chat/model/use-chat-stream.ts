@@ -18,6 +18,7 @@ import {
   type ReplyAction,
   replyMachine,
   retryOf,
+  stoppedBeforeText,
 } from './reply-machine';
 
 export interface ChatFailure {
@@ -180,6 +181,8 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     /** A reply was asked for and no text has come yet: the typing indicator's moment. */
     waiting: running && !draftReply?.content,
     failure,
+    /** The last question's reply was stopped before it had any text, so none was kept. */
+    stoppedEarly: stoppedBeforeText(state),
     canSend: conversationId !== undefined && messages !== undefined && !running,
     send(content: string, attachments: Attachment[] = []) {
       if (conversationId === undefined || content.trim() === '') return;

@@ -11,6 +11,7 @@ import { FeedbackButtons } from './feedback-buttons';
 import { ResearchSteps } from './research-steps';
 import { sourceAnchor, SourcesList } from './sources-list';
 import { UserMessage } from './user-message';
+import { VersionSwitcher } from './version-switcher';
 import { isDraft, isDraftReply } from '../model/apply-stream-event';
 import type { useChatStream } from '../model/use-chat-stream';
 import type { useFollowLatest } from './use-follow-latest';
@@ -104,9 +105,12 @@ interface AssistantMessageProps {
   onRegenerate?: () => void;
   /** Following a citation moves the list as the reader's own scrolling does. */
   onCiteScroll: () => void;
+  /** A regenerated reply's version switcher shows the conversation with another of its replies. */
+  onSwitchVersion: (messageId: number) => void;
+  busy: boolean;
 }
 
-function AssistantMessage({ bot, message, onRegenerate, onCiteScroll }: AssistantMessageProps) {
+function AssistantMessage({ bot, message, onRegenerate, onCiteScroll, onSwitchVersion, busy }: AssistantMessageProps) {
   const { highlighted, cite } = useCitations(message.id, onCiteScroll);
   const note = STATUS_NOTE[message.status];
   const live = isDraft(message);
@@ -132,6 +136,9 @@ function AssistantMessage({ bot, message, onRegenerate, onCiteScroll }: Assistan
         <div className="mt-0.5 flex flex-wrap items-center gap-0.5 text-xs text-muted-foreground">
           <CopyButton label="Copy message" text={() => message.content} />
           <FeedbackButtons conversationId={message.conversationId} messageId={message.id} />
+          {message.versions && message.versions.count > 1 && (
+            <VersionSwitcher versions={message.versions} onSwitch={onSwitchVersion} disabled={busy} />
+          )}
           {onRegenerate &&
             (cutShort ? (
               <Button variant="outline" size="sm" className="ml-1 md:h-8" onClick={onRegenerate}>
@@ -159,6 +166,19 @@ function Problem({ message, onRetry, alert = true }: { message: string; onRetry:
     >
       <AlertCircle className="size-4 shrink-0" aria-hidden="true" />
       <span className="min-w-0 flex-1">{message}</span>
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        <RefreshCw aria-hidden="true" />
+        Retry
+      </Button>
+    </div>
+  );
+}
+
+/** Stop came before the model wrote anything, so there is no reply to mark "(stopped)": the question is. */
+function Stopped({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div role="status" className="ml-10 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-muted-foreground">
+      <span>Stopped before a reply was written.</span>
       <Button variant="outline" size="sm" onClick={onRetry}>
         <RefreshCw aria-hidden="true" />
         Retry
@@ -278,18 +298,26 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
                     style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
                   >
                     {message.role === 'user' ? (
-                      <UserMessage
-                        message={message}
-                        onEdit={isDraft(message) || chat.running ? undefined : (content) => edit(message, content)}
-                        onSwitchVersion={chat.switchVersion}
-                        busy={chat.running || chat.switching}
-                      />
+                      <>
+                        <UserMessage
+                          message={message}
+                          onEdit={isDraft(message) || chat.running ? undefined : (content) => edit(message, content)}
+                          onSwitchVersion={chat.switchVersion}
+                          busy={chat.running || chat.switching}
+                        />
+                        {/* Its reply failed or was stopped, and the person asked something else after it. */}
+                        {messages[row.index + 1]?.role === 'user' && (
+                          <p className="mt-1 text-right text-xs text-muted-foreground">No reply to this message</p>
+                        )}
+                      </>
                     ) : (
                       <AssistantMessage
                         bot={bot}
                         message={message}
                         onRegenerate={message === last && !chat.running ? regenerate : undefined}
                         onCiteScroll={follow.readerScrolls}
+                        onSwitchVersion={chat.switchVersion}
+                        busy={chat.running || chat.switching}
                       />
                     )}
                   </div>
@@ -303,7 +331,12 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
             </AssistantRow>
           )}
           {chat.failure && <Problem message={chat.failure.message} onRetry={chat.failure.retry} />}
-          {unanswered && <Problem message="This message has no reply yet." onRetry={regenerate} alert={false} />}
+          {unanswered &&
+            (chat.stoppedEarly ? (
+              <Stopped onRetry={regenerate} />
+            ) : (
+              <Problem message="This message has no reply yet." onRetry={regenerate} alert={false} />
+            ))}
         </div>
       </div>
       {follow.showJump && (
