@@ -1,6 +1,7 @@
 /**
  * The widget page's styles, put in by its script (the page's policy allows inline styles, as the app's does).
- * Light or dark as the visitor's system is; buttons are 44 px touch targets (design.md).
+ * Light or dark as the visitor's system is; buttons are 44 px touch targets (design.md). `--accent` is the
+ * owner's colour, `--on-accent` the text that reads on it (set by the script).
  */
 export const WIDGET_STYLES = `
 :root{color-scheme:light dark}
@@ -8,10 +9,10 @@ export const WIDGET_STYLES = `
 html,body{height:100%;margin:0}
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#18181b;background:#fff}
 #botty-widget{display:flex;flex-direction:column;height:100%}
-header{display:flex;align-items:center;gap:8px;padding:12px 12px 12px 16px;background:#6d28d9;color:#fff}
+header{display:flex;align-items:center;gap:8px;padding:12px 12px 12px 16px;background:var(--accent);color:var(--on-accent)}
 h1{flex:1;margin:0;font-size:16px;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.close{width:44px;height:44px;border:0;border-radius:8px;background:transparent;color:#fff;font-size:24px;line-height:1;cursor:pointer}
-.close:hover{background:rgba(255,255,255,.15)}
+.close{width:44px;height:44px;border:0;border-radius:8px;background:transparent;color:inherit;font-size:24px;line-height:1;cursor:pointer}
+.close:hover{background:rgba(127,127,127,.25)}
 .log{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:10px;background:#fafafa}
 .msg{max-width:85%;padding:8px 12px;border-radius:14px;overflow-wrap:anywhere}
 .msg p,.msg ul,.msg ol,.msg pre{margin:0 0 6px}
@@ -24,15 +25,18 @@ h1{flex:1;margin:0;font-size:16px;font-weight:600;overflow:hidden;text-overflow:
 .sources li{margin-top:2px}
 .sources .n{font-weight:600}
 .assistant{align-self:flex-start;background:#fff;border:1px solid #e4e4e7}
-.user{align-self:flex-end;background:#6d28d9;color:#fff}
+.user{align-self:flex-end;background:var(--accent);color:var(--on-accent)}
+.starters{display:flex;flex-wrap:wrap;gap:8px;margin:0;padding:0;list-style:none}
+.starters button{min-height:44px;padding:8px 14px;border:1px solid var(--accent);border-radius:22px;background:transparent;color:inherit;font:inherit;text-align:left;cursor:pointer}
+.starters button:hover{background:rgba(127,127,127,.12)}
 .pending:empty::after{content:"…";color:#71717a}
 .alert{margin:0;padding:8px 16px;background:#fef2f2;color:#991b1b;font-size:14px;border-top:1px solid #fecaca}
 form{display:flex;gap:8px;padding:12px;border-top:1px solid #e4e4e7;background:#fff}
 textarea{flex:1;resize:none;min-height:44px;max-height:120px;padding:9px 12px;border:1px solid #d4d4d8;border-radius:10px;font:inherit;color:inherit}
-.send{padding:0 16px;border:0;border-radius:10px;background:#6d28d9;color:#fff;font:inherit;font-weight:600;cursor:pointer}
+.send{padding:0 16px;border:0;border-radius:10px;background:var(--accent);color:var(--on-accent);font:inherit;font-weight:600;cursor:pointer}
 .send:disabled{opacity:.6;cursor:default}
 :focus-visible{outline:2px solid #6d28d9;outline-offset:2px}
-header :focus-visible{outline-color:#fff}
+header :focus-visible{outline-color:currentColor}
 @media (prefers-color-scheme:dark){
 body{color:#fafafa;background:#18181b}
 .log{background:#09090b}

@@ -7,6 +7,7 @@ import { createSseParser } from '@shared/chat/sse';
 import {
   EMBED_ORIGIN_HEADER,
   keptVisitorKey,
+  textColorOn,
   VISITOR_KEY_HEADER,
   VISITOR_KEY_PATTERN,
 } from '@shared/chat/widget-protocol';
@@ -18,6 +19,10 @@ import { WIDGET_STYLES } from './widget-styles';
 
 const root = document.getElementById('botty-widget')!;
 const { botId = '', origin = '', name = 'Botty', description = '', greeting = '' } = root.dataset;
+const { title: heading = name, color = '#6d28d9', starters: startersJson = '[]' } = root.dataset;
+const starters = JSON.parse(startersJson) as string[];
+root.style.setProperty('--accent', color);
+root.style.setProperty('--on-accent', textColorOn(color));
 
 const NETWORK_ERROR = 'Could not reach the chat. Check your connection and try again.';
 /**
@@ -42,7 +47,7 @@ style.textContent = WIDGET_STYLES;
 document.head.append(style);
 
 const header = el('header');
-const title = el('h1', undefined, name);
+const title = el('h1', undefined, heading);
 const closeButton = el('button', 'close', '×');
 closeButton.type = 'button';
 closeButton.setAttribute('aria-label', 'Close chat');
@@ -122,6 +127,19 @@ async function errorOf(res: Response): Promise<string> {
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`/api/widget/${botId}${path}`, { ...init, headers: { ...headers, ...init.headers } });
 
+/** The owner's starter questions, offered until the visitor asks something. */
+const starterList = el('ul', 'starters');
+starterList.setAttribute('aria-label', 'Suggested questions');
+for (const starter of starters) {
+  const button = el('button', undefined, starter);
+  button.type = 'button';
+  button.addEventListener('click', () => {
+    if (!busy) void ask(starter);
+  });
+  starterList.append(el('li'));
+  starterList.lastElementChild!.append(button);
+}
+
 async function loadConversation() {
   bubble('assistant', greeting.trim() || greetingFor({ name, description }));
   try {
@@ -129,6 +147,7 @@ async function loadConversation() {
     if (!res.ok) return showAlert(await errorOf(res));
     const { messages } = (await res.json()) as { messages: WidgetMessage[] };
     for (const m of messages) if (m.content) bubble(m.role, m.content, m.sources);
+    if (!messages.length && starters.length) log.append(starterList);
   } catch {
     showAlert(NETWORK_ERROR);
   }
@@ -144,6 +163,7 @@ function setBusy(value: boolean) {
 async function ask(content: string) {
   setBusy(true);
   showAlert(null);
+  starterList.remove();
   bubble('user', content);
   const reply = bubble('assistant', '');
   reply.classList.add('pending');

@@ -2,11 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { UpdateBotSharingRequest } from '@shared/contracts/bot-sharing';
 import type { Bot } from '@shared/contracts/bots';
 import type { Message } from '@shared/contracts/chat';
-import type { WidgetConversations } from '@shared/contracts/widget';
+import type { UpdateWidgetAppearanceRequest, WidgetAppearance, WidgetConversations } from '@shared/contracts/widget';
 import { botKeys } from '@/entities/bot/api/bot-keys';
 import { apiRequest } from '@/lib/request';
 
 const widgetKeys = {
+  appearance: (botId: number) => [...botKeys.detail(botId), 'widget-appearance'] as const,
   conversations: (botId: number) => [...botKeys.detail(botId), 'widget-conversations'] as const,
   messages: (botId: number, conversationId: number) =>
     [...widgetKeys.conversations(botId), conversationId, 'messages'] as const,
@@ -35,5 +36,20 @@ export function useSaveWidgetSettings(botId: number) {
       queryClient.setQueryData(botKeys.detail(bot.id), bot);
       await queryClient.invalidateQueries({ queryKey: widgetKeys.conversations(bot.id) });
     },
+  });
+}
+
+export const useWidgetAppearance = (botId: number) =>
+  useQuery({
+    queryKey: widgetKeys.appearance(botId),
+    queryFn: () => apiRequest<WidgetAppearance>('GET', `/api/bots/${botId}/widget-appearance`),
+  });
+
+export function useSaveWidgetAppearance(botId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (changes: UpdateWidgetAppearanceRequest) =>
+      apiRequest<WidgetAppearance>('PATCH', `/api/bots/${botId}/widget-appearance`, changes),
+    onSuccess: (saved) => queryClient.setQueryData(widgetKeys.appearance(botId), saved),
   });
 }

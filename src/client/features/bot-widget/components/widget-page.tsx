@@ -17,12 +17,13 @@ import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/request';
 import { useSaveWidgetSettings, useWidgetConversations, useWidgetMessages } from '../api/widget';
+import { WidgetAppearanceSection } from './widget-appearance';
 
 const count = new Intl.NumberFormat();
 
 /**
  * Per bot (route /bots/:id/widget, decision 0018): where the bot's chat bubble may appear, how many questions
- * its visitors may ask a day, the snippet to paste, and what visitors asked.
+ * its visitors may ask a day, how it looks (decision 0028), the snippet to paste, and what visitors asked.
  */
 export function WidgetPage() {
   const botId = Number(useParams().id);
@@ -51,6 +52,9 @@ export function WidgetPage() {
       ) : (
         <>
           <Settings key={bot.data.id} bot={bot.data} />
+          <Section title="Appearance">
+            <WidgetAppearanceSection key={bot.data.id} bot={bot.data} />
+          </Section>
           <Snippet botId={bot.data.id} />
           <Conversations botId={bot.data.id} botName={bot.data.name} />
         </>
