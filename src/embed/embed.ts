@@ -43,6 +43,7 @@ button:focus-visible{outline:3px solid ${c.color};outline-offset:3px}
 svg{display:block;width:26px;height:26px;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
 .panel{position:fixed;${side}:${c.offsetX}px;bottom:${c.offsetY + 68}px;z-index:2147483000;width:min(380px,calc(100vw - ${c.offsetX + 12}px));height:min(600px,calc(100vh - ${c.offsetY + 88}px));margin:0;padding:0;border-radius:16px;overflow:hidden;background:#fff;box-shadow:0 12px 40px rgba(0,0,0,.3)}
 .panel[hidden]{display:none}
+@media (prefers-color-scheme:dark){.panel{background:#18181b}}
 iframe{display:block;width:100%;height:100%;border:0;margin:0}
 `;
 };
