@@ -3,7 +3,18 @@ import { fileKindOf, isKnowledgeType, KNOWLEDGE_ACCEPT, passagesLabel } from './
 
 describe('knowledge types', () => {
   it('accepts the documents the server reads, by extension in any case', () => {
-    for (const name of ['a.pdf', 'b.DOCX', 'c.txt', 'd.md', 'e.csv', 'f.html', 'g.htm', 'h.json', 'i.markdown']) {
+    for (const name of [
+      'a.pdf',
+      'b.DOCX',
+      'c.txt',
+      'd.md',
+      'e.csv',
+      'f.html',
+      'g.htm',
+      'h.json',
+      'i.markdown',
+      'j.xhtml',
+    ]) {
       expect(isKnowledgeType(name), name).toBe(true);
     }
     for (const name of ['photo.png', 'slides.pptx', 'README', '.pdf', 'archive.pdf.zip']) {

@@ -2,7 +2,7 @@
  * What a bot's knowledge accepts, as the server reads it (decision 0010). The server decides from the bytes;
  * this only keeps the picker to these types and answers at once for a file that could never be accepted.
  */
-const KNOWLEDGE_EXTENSIONS = ['pdf', 'docx', 'txt', 'text', 'md', 'markdown', 'csv', 'html', 'htm', 'json'];
+const KNOWLEDGE_EXTENSIONS = ['pdf', 'docx', 'txt', 'text', 'md', 'markdown', 'csv', 'html', 'htm', 'xhtml', 'json'];
 
 const KNOWLEDGE_MEDIA_TYPES = [
   'application/pdf',
@@ -36,7 +36,7 @@ export function fileKindOf(name: string): FileKind {
   if (ext === 'pdf') return 'pdf';
   if (ext === 'docx') return 'document';
   if (ext === 'csv') return 'sheet';
-  if (['json', 'html', 'htm'].includes(ext)) return 'code';
+  if (['json', 'html', 'htm', 'xhtml'].includes(ext)) return 'code';
   return 'text';
 }
 
