@@ -33,6 +33,8 @@ import { knowledgeReplyContext } from './modules/files/knowledge-context';
 import { createStorage } from './modules/files/storage';
 import { drainingPlugin } from './modules/health/draining';
 import { healthRoutes } from './modules/health/health.routes';
+import { metricsRoutes } from './modules/metrics/metrics.routes';
+import { createMetrics } from './modules/metrics/metrics.service';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
 import { purgeExpiredKeys } from './modules/keys/keys.service';
@@ -114,6 +116,9 @@ export async function buildApp(options: AppOptions) {
   app.addHook('onClose', async () => mailer.close());
 
   await app.register(errorsPlugin);
+  // First, so every request is counted, whichever hook answers it. Redis is known once replies are shared.
+  const metrics = createMetrics({ db, redisUp: config.redisUrl ? () => redisUp() === true : undefined });
+  await app.register(metrics.plugin);
   await app.register(securityPlugin);
   await app.register(textSafetyPlugin);
   await app.register(openapiPlugin);
@@ -159,7 +164,7 @@ export async function buildApp(options: AppOptions) {
     ...options.chatTimeouts,
   };
   // This instance's checkpoints of the replies it writes; closed after the server stops taking requests.
-  const replyStore = createReplyStore({ db, clock, log: app.log });
+  const replyStore = createReplyStore({ db, clock, log: app.log, observe: metrics.observer });
   app.addHook('onClose', async () => replyStore.close());
   const { redisUp, ...sharing } = await replySharing(app, config);
   await app.register(drainingPlugin, { runningReplies: () => sharing.replies.running() });
@@ -246,6 +251,7 @@ export async function buildApp(options: AppOptions) {
     rateLimit: perMinute(config.rateLimits.apiKeyPerMinute),
   });
 
+  await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(widgetRoutes, { deps: chatDeps, rateLimit: perMinute(config.rateLimits.widgetPerMinute) });
   await app.register(staticClientPlugin, {
     root: options.clientRoot ?? fileURLToPath(new URL('../../dist/client', import.meta.url)),

@@ -99,6 +99,7 @@ const envSchema = z.object({
   CHAT_STALE_REPLY_MS: positiveInt(15_000),
   // Operating it (issue 27).
   SHUTDOWN_DRAIN_MS: positiveInt(10_000),
+  METRICS_TOKEN: optionalString,
   SESSION_CACHE_MS: optionalString
     .transform((v) => (v === undefined ? 5000 : Number(v)))
     .pipe(z.number({ error: 'must be a whole number' }).int('must be a whole number').min(0, 'must be at least 0')),
@@ -128,6 +129,8 @@ export interface Config {
   sessionCacheMs: number;
   /** On SIGTERM, how long the replies running here get to finish before they are stopped (saved as they are). */
   shutdownDrainMs: number;
+  /** The bearer token GET /metrics asks for; without it there are no metrics. */
+  metricsToken: string | undefined;
   files: FilesConfig;
   /** The largest bot file (.json, or .zip with its knowledge) an import accepts. */
   botImportMaxBytes: number;
@@ -234,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxyHops: e.TRUST_PROXY,
     sessionCacheMs: e.SESSION_CACHE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    metricsToken: e.METRICS_TOKEN,
     files: {
       dir: e.FILES_DIR,
       s3: e.S3_BUCKET

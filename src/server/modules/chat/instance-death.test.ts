@@ -6,10 +6,12 @@ import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/supp
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm } from '../../../../tests/support/fake-llm';
 import { redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
+import { parsePrometheusText, sampleValue } from '../../../../tests/support/prometheus';
 import { databaseUrl, startServerProcess } from '../../../../tests/support/server-process';
 import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
 
 const STALE_MS = 1500;
+const METRICS_TOKEN = 'scrape-me-0123456789';
 // The sweep runs every quarter of the stale limit; a second more for the last checkpoint and a loaded machine.
 const ENDED_WITHIN_MS = STALE_MS + STALE_MS / 4 + 1000;
 
@@ -30,6 +32,7 @@ describe.runIf(databaseKinds.includes('postgres'))('a reply whose instance dies'
       REDIS_URL: TEST_REDIS_URL,
       REDIS_KEY_PREFIX: space.prefix,
       CHAT_STALE_REPLY_MS: String(STALE_MS),
+      METRICS_TOKEN: METRICS_TOKEN,
     };
     const second = { db: openDatabase(shared.target), target: shared.target, drop: async () => {} };
     b = await startTestApp({ testDb: second, env });
@@ -75,6 +78,13 @@ describe.runIf(databaseKinds.includes('postgres'))('a reply whose instance dies'
           { timeout: 5_000, interval: 50 },
         )
         .toMatch(/word/);
+      // B counts the reader's stream, and the reply once it marks it.
+      const metricsOfB = async () =>
+        parsePrometheusText(
+          await (await fetch(`${b.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text(),
+        );
+      expect(sampleValue(await metricsOfB(), 'botty_open_streams')).toBe(1);
+      expect(sampleValue(await metricsOfB(), 'botty_redis_up')).toBe(1);
       await a.kill();
       const killedAt = performance.now();
       onA.disconnect();
@@ -88,6 +98,8 @@ describe.runIf(databaseKinds.includes('postgres'))('a reply whose instance dies'
       expect(answer.startsWith(saved)).toBe(true);
       // What the client saw, through A then B, with no gap and no duplicate.
       expect(answer.startsWith(deltasOf([...seenOnA, ...events]).join(''))).toBe(true);
+
+      expect(sampleValue(await metricsOfB(), 'botty_replies_total', { outcome: 'interrupted' })).toBe(1);
 
       // Asked again, the interrupted reply answers at once, with no Last-Event-ID too.
       const again = await readEvents(await fetch(`${b.url}${path}`, { headers: { authorization: `Bearer ${token}` } }));

@@ -8,6 +8,7 @@ import {
   conversationsWithLiveReplies,
   finishReplies,
   markStaleRepliesInterrupted,
+  type FinishedReply,
   type ReplyToFinish,
 } from './replies.repository';
 
@@ -20,6 +21,11 @@ export interface ReplyStoreDeps {
   log: FastifyBaseLogger;
   /** REPLY_CHECKPOINT_MS unless a test wants another rhythm. */
   checkpointMs?: number;
+  /** Told of every reply that ends (the metrics). */
+  observe?: {
+    finished(reply: FinishedReply): void;
+    interrupted(count: number): void;
+  };
 }
 
 /** What the instance writing a reply saves of it, from its `streaming` row to its end (reply-lifecycle.ts). */
@@ -117,9 +123,17 @@ export function createReplyStore(deps: ReplyStoreDeps): ReplyStore {
       };
     },
     checkpoint,
-    finish: (reply) => new Promise((resolve, reject) => queueFinish('finish', { reply, resolve, reject })),
+    async finish(reply) {
+      const row = await new Promise<MessageRow | null | undefined>((resolve, reject) =>
+        queueFinish('finish', { reply, resolve, reject }),
+      );
+      // Undefined: the sweeper ended it first, and counted it.
+      if (row !== undefined) deps.observe?.finished(reply.reply);
+      return row;
+    },
     async sweep(staleMs) {
       const marked = await markStaleRepliesInterrupted(db.kysely, isoIn(clock, -staleMs));
+      deps.observe?.interrupted(marked.length);
       const conversations = [...new Set(marked.map((row) => row.conversation_id))];
       const live = await conversationsWithLiveReplies(db.kysely, conversations);
       return { marked, freed: conversations.filter((id) => !live.has(id)) };
