@@ -1,8 +1,10 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createRequire } from 'node:module';
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config';
-import { connectRedis } from '../lib/redis';
+import { connectRedis, redisFallbackLog } from '../lib/redis';
 import { AppError } from '../lib/errors';
 import { currentUserId } from './auth-guard';
 
@@ -11,7 +13,84 @@ export interface RateLimit {
   timeWindow: number;
 }
 
-/** Off by default; routes opt in with `config.rateLimit`. Redis shares the counts between instances. */
+type Counted = Parameters<Parameters<FastifyRateLimitStore['incr']>[1]>[1];
+type Done = (error: Error | null, result?: Counted) => void;
+/** The plugin's own stores, which it does not export; Botty sets neither `continueExceeding` nor backoff. */
+interface Store extends FastifyRateLimitStore {
+  read(key: string, done: Done, timeWindow: number, max: number): void;
+  child(routeOptions: object): Store;
+}
+const packageFile = createRequire(import.meta.url);
+const RedisStore = packageFile('@fastify/rate-limit/store/RedisStore') as new (
+  continueExceeding: false,
+  exponentialBackoff: false,
+  redis: Redis,
+  nameSpace: string,
+) => Store;
+const LocalStore = packageFile('@fastify/rate-limit/store/LocalStore') as new (
+  continueExceeding: false,
+  exponentialBackoff: false,
+) => Store;
+
+/**
+ * Counts in Redis, shared by every instance, and on this instance too: while Redis is away (a failed or timed-out
+ * call) the instance's own count answers, so every limit still holds, per instance, and an outage hands nobody a
+ * fresh budget. Redis answers again as soon as it is back.
+ */
+class SharedOrLocalStore implements Store {
+  constructor(
+    private readonly shared: Store,
+    private readonly local: Store,
+    private readonly outage: ReturnType<typeof redisFallbackLog>,
+  ) {}
+
+  incr(key: string, done: Done, timeWindow: number, max: number) {
+    this.count('incr', key, done, timeWindow, max);
+  }
+
+  read(key: string, done: Done, timeWindow: number, max: number) {
+    this.count('read', key, done, timeWindow, max);
+  }
+
+  private count(method: 'incr' | 'read', key: string, done: Done, timeWindow: number, max: number) {
+    // The in-memory store answers at once and never fails.
+    this.local[method](
+      key,
+      (_never, local) =>
+        this.shared[method](
+          key,
+          (error, shared) => {
+            if (error) this.outage.failed(error);
+            else this.outage.succeeded();
+            done(null, error ? local : shared);
+          },
+          timeWindow,
+          max,
+        ),
+      timeWindow,
+      max,
+    );
+  }
+
+  child(routeOptions: object) {
+    return new SharedOrLocalStore(this.shared.child(routeOptions), this.local.child(routeOptions), this.outage);
+  }
+}
+
+/** The store class the plugin instantiates (once, with `new`): its own stores over `redis` and in memory. */
+function sharedOrLocalStore(redis: Redis, nameSpace: string, log: FastifyBaseLogger) {
+  const outage = redisFallbackLog(log, 'rate limiting');
+  return class extends SharedOrLocalStore {
+    constructor() {
+      super(new RedisStore(false, false, redis, nameSpace), new LocalStore(false, false), outage);
+    }
+  };
+}
+
+/**
+ * Off by default; routes opt in with `config.rateLimit`. Redis shares the counts between instances; while it is
+ * away each instance counts on its own (README).
+ */
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance, options: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>) => {
     const redis = options.redisUrl
@@ -20,9 +99,7 @@ export const rateLimitPlugin = fp(
     if (redis) app.addHook('onClose', async () => void redis.disconnect());
     await app.register(rateLimit, {
       global: false,
-      // Redis away: count on this instance rather than refuse every request.
-      skipOnError: true,
-      ...(redis ? { redis, nameSpace: `${options.redisKeyPrefix}rl-` } : {}),
+      ...(redis ? { store: sharedOrLocalStore(redis, `${options.redisKeyPrefix}rl-`, app.log) } : {}),
       keyGenerator: (request) => `${request.ip}:${request.routeOptions.url ?? request.url}`,
     });
   },
