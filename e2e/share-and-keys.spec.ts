@@ -26,6 +26,10 @@ describe('API keys in Settings', () => {
     await expect.poll(() => shown.isVisible()).toBe(true);
     const key = await shown.inputValue();
     expect(key).toMatch(/^botty_[0-9A-Za-z]{43}$/);
+    // Focus follows the key, then comes back to the form: never left on the page's <body>.
+    const focusedLabel = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
+    await expect.poll(focusedLabel).toBe('New API key');
     await expect.poll(() => page.getByText('It will not be shown again').isVisible()).toBe(true);
     expect(await modelsWith(key)).toBe(200);
     await expectAccessible(page, 'API keys tab with a new key');
@@ -33,6 +37,9 @@ describe('API keys in Settings', () => {
 
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await shown.count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement === document.querySelector('form input')))
+      .toBe(true);
     const list = page.getByRole('list', { name: 'Your API keys' });
     await expect.poll(() => list.getByText('My script').isVisible()).toBe(true);
     expect(await list.getByText(key.slice(0, 10)).isVisible()).toBe(true);

@@ -1,5 +1,5 @@
 import { KeyRound, TriangleAlert } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { API_KEY_NAME_MAX, type ApiKey, type CreatedApiKey } from '@shared/contracts/keys';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { RelativeTime } from '@/components/relative-time';
@@ -34,9 +34,15 @@ function Example({ model }: { model: string }) {
     `  -d '{"model": "${model}", "messages": [{"role": "user", "content": "Hello"}]}'`,
   ].join('\n');
   const python = [
+    'import os',
     'from openai import OpenAI',
-    `client = OpenAI(base_url="${baseUrl()}", api_key=BOTTY_API_KEY)`,
-    `client.chat.completions.create(model="${model}", messages=[{"role": "user", "content": "Hello"}])`,
+    '',
+    `client = OpenAI(base_url="${baseUrl()}", api_key=os.environ["BOTTY_API_KEY"])`,
+    'reply = client.chat.completions.create(',
+    `    model="${model}",`,
+    '    messages=[{"role": "user", "content": "Hello"}],',
+    ')',
+    'print(reply.choices[0].message.content)',
   ].join('\n');
   return (
     <div className="grid gap-3 text-sm">
@@ -67,7 +73,10 @@ function Example({ model }: { model: string }) {
   );
 }
 
+/** Focus moves to the key as it appears, so it can be copied at once (and a screen reader reads it). */
 function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
+  const keyInput = useRef<HTMLInputElement>(null);
+  useEffect(() => keyInput.current?.focus(), []);
   return (
     <div className="grid gap-3 rounded-xl border border-amber-500/50 bg-amber-500/10 p-4" role="status">
       <p className="flex items-center gap-2 font-medium">
@@ -75,7 +84,13 @@ function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => voi
         Copy your new key now. It will not be shown again.
       </p>
       <div className="flex items-center gap-2">
-        <Input readOnly value={created.key} aria-label="New API key" onFocus={(e) => e.currentTarget.select()} />
+        <Input
+          ref={keyInput}
+          readOnly
+          value={created.key}
+          aria-label="New API key"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <CopyButton text={() => created.key} label="Copy API key" />
       </div>
       <Button variant="outline" className="justify-self-start" onClick={onDone}>
@@ -116,6 +131,12 @@ export function ApiKeysTab() {
   const [days, setDays] = useState<number | null>(null);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  // Once the new key is put away, focus returns to where another would be made, not to the page's start.
+  const nameInput = useRef<HTMLInputElement>(null);
+  const [returnFocus, setReturnFocus] = useState(false);
+  useEffect(() => {
+    if (returnFocus && !created) nameInput.current?.focus();
+  }, [returnFocus, created]);
   const nameError = create.error ? serverMessage(create.error) : undefined;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -155,11 +176,22 @@ export function ApiKeysTab() {
       <CardContent className="grid gap-6">
         <Example model={firstBot ? `bot-${firstBot.id}` : 'bot-1'} />
         {created ? (
-          <NewKey created={created} onDone={() => setCreated(null)} />
+          <NewKey
+            created={created}
+            onDone={() => {
+              setCreated(null);
+              setReturnFocus(true);
+            }}
+          />
         ) : (
           <form className="grid gap-4 sm:grid-cols-3" onSubmit={submit} noValidate>
             <FormField label="Name" error={nameError} className="sm:col-span-3">
-              <Input value={name} maxLength={API_KEY_NAME_MAX} onChange={(e) => setName(e.target.value)} />
+              <Input
+                ref={nameInput}
+                value={name}
+                maxLength={API_KEY_NAME_MAX}
+                onChange={(e) => setName(e.target.value)}
+              />
             </FormField>
             <div className="grid gap-2">
               <Label htmlFor={`${id}-scope`}>Botty</Label>
