@@ -1,5 +1,5 @@
 import { ArrowUp, Paperclip, Square } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useEffect, useRef } from 'react';
+import { type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent, useEffect, useRef } from 'react';
 import type { PendingAttachment } from '../model/use-attachments';
 import { AttachmentChips } from './attachment-chips';
 import { CHAT_MESSAGE_MAX } from '@shared/constants';
@@ -25,6 +25,7 @@ export interface ComposerAttachments {
   items: readonly PendingAttachment[];
   /** True while a file is still on its way: the message waits for it. */
   uploading: boolean;
+  /** Files chosen, pasted or dropped; pasted and dropped ones may be of any type. */
   onAdd: (files: File[]) => void;
   onRemove: (key: number) => void;
 }
@@ -117,8 +118,28 @@ export function ChatComposer({
     submit();
   };
 
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...event.clipboardData.files];
+    // Text copied from a document can come with a picture of itself: then only the text is meant.
+    if (files.length === 0 || event.clipboardData.getData('text/plain') !== '') return;
+    event.preventDefault();
+    attachments.onAdd(files);
+  };
+
+  const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
+  const onDrop = (event: DragEvent<HTMLFormElement>) => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    attachments.onAdd([...event.dataTransfer.files]);
+  };
+
   return (
-    <form onSubmit={submit} className="border-t p-2.5 sm:p-3">
+    <form
+      onSubmit={submit}
+      onDragOver={(event) => carriesFiles(event) && event.preventDefault()}
+      onDrop={onDrop}
+      className="border-t p-2.5 sm:p-3"
+    >
       <AttachmentChips items={attachments.items} onRemove={attachments.onRemove} />
       <div className="flex items-end gap-1 rounded-xl border border-input bg-background p-1 shadow-xs transition-[border-color,box-shadow] focus-within:border-ring focus-within:ring-2 focus-within:ring-ring/40">
         <AttachButton accept={attachments.accept} onAdd={attachments.onAdd} disabled={!canSend && !running} />
@@ -131,6 +152,7 @@ export function ChatComposer({
           value={value}
           onChange={(event) => onChange(event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
           className="field-sizing-content max-h-40 min-h-11 min-w-0 flex-1 resize-none bg-transparent px-1 py-2.5 text-base placeholder:text-muted-foreground focus:outline-none md:min-h-10 md:py-2 md:text-sm"
         />
         {running ? (

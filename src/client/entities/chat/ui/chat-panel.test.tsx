@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '@shared/contracts/chat';
@@ -247,5 +247,28 @@ describe('ChatPanel', () => {
     stream.end();
     expect(await screen.findByRole('button', { name: 'Send message' })).toBeTruthy();
     expect(server.sent('GET', `${base}/stream`)).toHaveLength(1);
+  });
+
+  it('says why a pasted or dropped image is left out when the bot cannot look at images', async () => {
+    await openChat();
+    const photo = new File(['x'], 'photo.png', { type: 'image/png' });
+    fireEvent.paste(screen.getByRole('textbox', { name: 'Message' }), {
+      clipboardData: { files: [photo], getData: () => '' },
+    });
+    const why = "Helper can't look at images: turn on Image understanding in its settings.";
+    expect(await screen.findByText(why)).toBeTruthy();
+    expect(screen.queryByText('photo.png')).toBeNull();
+
+    // Pasted text is only text, even when a picture of it comes along.
+    fireEvent.paste(screen.getByRole('textbox', { name: 'Message' }), {
+      clipboardData: { files: [photo], getData: () => 'Some words' },
+    });
+    const form = screen.getByRole('textbox', { name: 'Message' }).closest('form')!;
+    const manual = new File(['x'], 'manual.pdf', { type: 'application/pdf' });
+    fireEvent.drop(form, { dataTransfer: { files: [manual], types: ['Files'] } });
+    expect(
+      await screen.findByText("Helper can't read documents: turn on Document analysis in its settings."),
+    ).toBeTruthy();
+    expect(screen.queryByText(why)).toBeNull();
   });
 });

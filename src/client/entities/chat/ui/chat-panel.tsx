@@ -7,6 +7,7 @@ import type { Conversation } from '@shared/contracts/chat';
 import { useChatStatus } from '@/entities/chat/api/get-chat-status';
 import { Button } from '@/components/ui/button';
 import { WithTooltip } from '@/components/ui/tooltip';
+import { toast } from '@/components/ui/use-toast';
 import { rememberActiveBot } from '@/entities/bot/model/active-bot';
 import { cn } from '@/lib/cn';
 import { ChatComposer } from './chat-composer';
@@ -18,6 +19,7 @@ import { useFollowLatest } from './use-follow-latest';
 import { useStartConversation } from '../model/use-start-conversation';
 import { attachmentAccept, useAttachments } from '../model/use-attachments';
 import { startersOf } from '../model/starters';
+import { sortAttachable } from '../model/attachable';
 
 /** Spec §9. */
 const CHAT_PANEL_HEIGHT_PX = 700;
@@ -103,7 +105,11 @@ function ConversationView({ bot, conversationId, text, onTextChange }: Conversat
           accept: attachmentAccept(bot.capabilities),
           items: attachments.items,
           uploading: attachments.uploading,
-          onAdd: attachments.add,
+          onAdd: (files) => {
+            const { accepted, reasons } = sortAttachable(files, bot);
+            if (reasons.length > 0) toast({ title: 'Not attached', description: reasons.join(' ') });
+            attachments.add(accepted);
+          },
           onRemove: attachments.remove,
         }}
         value={text}
