@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { linkIn } from '../tests/support/smtp-receiver';
 import { startTestApp } from '../tests/support/test-app';
-import { appInBrowser, expectAccessible, newPage, snap, VIEWPORTS } from './support/browser';
+import { appInBrowser, expectAccessible, newPage, snap, toastWith, VIEWPORTS } from './support/browser';
 
 const suite = appInBrowser(() => startTestApp({ smtp: true }), { owner: false });
 
@@ -77,6 +77,9 @@ describe('accounts in the browser', () => {
 
     await signIn(page, username, 'first-password-1', true);
     await page.waitForURL('**/settings');
+    // Raised before the full page load that follows signing in, and shown by the page it lands on.
+    await expect.poll(() => toastWith(page, 'Login successful').isVisible()).toBe(true);
+    expect(await toastWith(page, 'Welcome back to Botty!').isVisible()).toBe(true);
     expect(await storedToken(page)).toEqual({ local: expect.any(String), session: null });
     expect(await page.evaluate(() => sessionStorage.getItem('redirectAfterLogin'))).toBeNull();
 
@@ -112,6 +115,7 @@ describe('accounts in the browser', () => {
       .first()
       .click();
     await page.waitForURL('**/login');
+    await expect.poll(() => toastWith(page, 'Logged out').isVisible()).toBe(true);
     expect(await storedToken(page)).toEqual({ local: null, session: null });
     await close();
   });

@@ -92,6 +92,8 @@ export function useToast() {
 
   useEffect(() => {
     listeners.add(setState);
+    // A toast raised between this render and now (a page's first effects run before this one) is not missed.
+    setState(memoryState);
     return () => {
       listeners.delete(setState);
     };
