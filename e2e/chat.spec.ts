@@ -396,9 +396,15 @@ describe('full chat page', () => {
     await page.waitForURL((url) => url.pathname === `/chat/${bot.id}`);
     await visible(panel(page, 'Finder'));
 
-    await page.goto('/chat/999999');
-    await page.waitForURL((url) => url.pathname === '/');
-    await expect.poll(() => toastWith(page, 'Failed to fetch bot').isVisible()).toBe(true);
+    // No such bot, one deleted, or an address that names none: home, saying why.
+    const deleted = await createBot(suite.t, token, { name: 'Gone' });
+    await suite.t.request('DELETE', `/api/bots/${deleted.id}`, { token });
+    for (const path of ['/chat/999999', `/chat/${deleted.id}`, '/chat/not-a-bot']) {
+      await page.goto(path);
+      await page.waitForURL((url) => url.pathname === '/');
+      await expect.poll(() => toastWith(page, 'Bot not found').isVisible(), path).toBe(true);
+      expect(await toastWith(page, 'It does not exist, or it is not shared with you.').isVisible()).toBe(true);
+    }
     await page.evaluate(() => localStorage.removeItem('activeBotId'));
     await page.goto('/chat');
     await page.waitForURL((url) => url.pathname === '/');

@@ -16,11 +16,14 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { WithTooltip } from '@/components/ui/tooltip';
 import { toast } from '@/components/ui/use-toast';
 import { parseId, rememberedActiveBot } from '@/entities/bot/model/active-bot';
-import { serverMessage } from '@/lib/request';
+import { ApiError, serverMessage } from '@/lib/request';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { ConversationList } from './conversation-list';
 import { DeleteConversationDialog } from './delete-conversation-dialog';
 import { UnsharedConversation } from './unshared-conversation';
+
+const BOT_NOT_FOUND = 'Bot not found';
+const NOT_FOUND_REASON = 'It does not exist, or it is not shared with you.';
 
 /** The chosen conversation lives in the address (`?c=`), so a reload or a shared link shows the same one. */
 const CONVERSATION_PARAM = 'c';
@@ -170,17 +173,22 @@ export function ChatPage() {
   const readable = past.data?.botId === botId ? past.data : undefined;
   const waitingForPast = past.isLoading;
 
+  // The server's answer when there is no such bot for the caller (never was, deleted, or not shared with them).
+  const notFound = shared.error instanceof ApiError && shared.error.status === 404;
+
   useEffect(() => {
     if (botId === undefined) {
+      // A path that names no bot at all (`/chat/abc`) says so; `/chat` with no bot remembered just goes home.
+      if (id !== undefined) toast({ variant: 'destructive', title: BOT_NOT_FOUND, description: NOT_FOUND_REASON });
       void navigate('/', { replace: true });
     } else if (isError) {
       // A readable past conversation is no failure: its page says why it cannot be continued.
       if (waitingForPast || readable) return;
-      // Spec §8: a bot that cannot be fetched (none such, or someone else's) says so before leaving.
+      // Spec §8: a bot that cannot be fetched says so before leaving; the usual reason is named as such.
       toast({
         variant: 'destructive',
-        title: 'Failed to fetch bot',
-        description: 'It does not exist, or it is not shared with you.',
+        title: notFound ? BOT_NOT_FOUND : 'Failed to fetch bot',
+        description: notFound ? NOT_FOUND_REASON : 'Something went wrong. Please try again.',
       });
       void navigate('/', { replace: true });
     } else if (id === undefined) {
@@ -189,7 +197,7 @@ export function ChatPage() {
         { replace: true },
       );
     }
-  }, [botId, id, isError, conversation, navigate, readable, waitingForPast]);
+  }, [botId, id, isError, notFound, conversation, navigate, readable, waitingForPast]);
 
   if (isError && readable) return <UnsharedConversation conversation={readable} />;
   if (!bot || id === undefined) return <PageSpinner />;
