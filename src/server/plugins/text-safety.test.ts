@@ -35,7 +35,7 @@ describe.each(databaseKinds)('hostile JSON, on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const routes = () => [
+  const routes = (): { path: string; headers: Record<string, string> }[] => [
     { path: '/api/auth/login', headers: {} },
     { path: '/api/auth/register', headers: {} },
     { path: '/v1/chat/completions', headers: { authorization: `Bearer ${apiKey}` } },
