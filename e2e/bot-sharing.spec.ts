@@ -35,7 +35,12 @@ describe('bot sharing', () => {
     await owner.page.getByRole('menuitem', { name: 'Share Botty' }).click();
     const dialog = owner.page.getByRole('dialog', { name: 'Share Trip Planner' });
     await visible(dialog);
-    await dialog.getByRole('radio', { name: /^Link/ }).click();
+    // Arrow keys only move the choice: nothing is shared until Save.
+    await dialog.getByRole('radio', { name: /^Private/ }).focus();
+    await owner.page.keyboard.press('ArrowDown');
+    await expect.poll(() => dialog.getByRole('radio', { name: /^Link/ }).getAttribute('aria-checked')).toBe('true');
+    expect(await dialog.getByRole('textbox', { name: 'Link to Trip Planner' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Save' }).click();
     const linkField = dialog.getByRole('textbox', { name: 'Link to Trip Planner' });
     await visible(linkField);
     await visible(dialog.getByText('Copy it now: it is shown only once', { exact: false }));
@@ -91,6 +96,7 @@ describe('bot sharing', () => {
     await owner.page.getByRole('menuitem', { name: 'Share Botty' }).click();
     await visible(dialog.getByText('Used by 1 person besides you.'));
     await dialog.getByRole('radio', { name: /^Private/ }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
     // The open dialog hides the rest of the page from the accessibility tree, the toast's region included.
     await visible(owner.page.getByText('Trip Planner is now private', { exact: true }));
 

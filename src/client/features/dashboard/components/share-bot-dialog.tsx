@@ -101,9 +101,11 @@ function ShareForm({ bot }: { bot: Bot }) {
   const promptId = useId();
   const { visibility, showPrompt } = bot.sharing;
 
-  const choose = (next: string) =>
+  // Moving through the options (arrow keys) only chooses; Save applies, so passing over Link shares nothing.
+  const [choice, setChoice] = useState<BotVisibility>(visibility);
+  const save = () =>
     update.mutate(
-      { id: bot.id, changes: { visibility: next as BotVisibility } },
+      { id: bot.id, changes: { visibility: choice } },
       {
         onSuccess: (saved) => {
           if (saved.sharing.visibility === 'private') setLink(null);
@@ -118,11 +120,15 @@ function ShareForm({ bot }: { bot: Bot }) {
 
   return (
     <div className="grid gap-5">
-      <fieldset className="grid gap-2" disabled={update.isPending}>
+      <fieldset className="grid gap-2">
         <legend id={`${promptId}-legend`} className="mb-2 text-sm font-medium">
           Who can use it
         </legend>
-        <RadioGroup value={visibility} onValueChange={choose} aria-labelledby={`${promptId}-legend`}>
+        <RadioGroup
+          value={choice}
+          onValueChange={(next) => setChoice(next as BotVisibility)}
+          aria-labelledby={`${promptId}-legend`}
+        >
           {CHOICES.map(({ value, label, explain, icon: Icon }) => (
             <RadioCard key={value} value={value} aria-describedby={`${promptId}-${value}`}>
               <Icon className="size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
@@ -135,6 +141,16 @@ function ShareForm({ bot }: { bot: Bot }) {
             </RadioCard>
           ))}
         </RadioGroup>
+        {choice !== visibility && (
+          <PendingButton
+            className="mt-2 justify-self-start"
+            pending={update.isPending}
+            pendingLabel="Saving..."
+            onClick={save}
+          >
+            Save
+          </PendingButton>
+        )}
       </fieldset>
 
       {visibility !== 'private' && (
