@@ -3,6 +3,7 @@ import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { BOT_SETTINGS, CUSTOMIZE_KEYS, settingSummary } from '@shared/bots/bot-settings';
 import { CAPABILITY_INFO } from '@shared/bots/capabilities';
+import { tidyDescription } from '@shared/bots/description';
 import { purposeLabel } from '@shared/bots/purposes';
 import { botFieldsOf, capabilitiesOf, customizationOf, type WizardStep } from '../model/wizard';
 import type { Bot } from '@shared/contracts/bots';
@@ -117,7 +118,9 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
             <h3 className="text-lg font-semibold break-words">{draft.name.trim()}</h3>
             <Badge variant="secondary">{purposeLabel(draft.purpose)}</Badge>
           </div>
-          <p className="text-sm break-words whitespace-pre-line text-muted-foreground">{draft.description.trim()}</p>
+          <p className="text-sm break-words whitespace-pre-line text-muted-foreground">
+            {tidyDescription(draft.description)}
+          </p>
         </div>
       </div>
 
