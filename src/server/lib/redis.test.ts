@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { recordingLogger, startRedisProxy } from '../../../tests/support/redis';
 import { until } from '../../../tests/support/wait';
-import { connectRedis } from './redis';
+import { connectRedis, REDIS_DEGRADED_MEANING } from './redis';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -24,14 +24,14 @@ it('fails calls at once while Redis is away, logs the outage once, and reconnect
   const started = Date.now();
   await expect(redis.ping()).rejects.toThrow();
   expect(Date.now() - started).toBeLessThan(50);
-  expect(lines.map((line) => line.msg)).toEqual(['Redis connection "main" lost; retrying in the background']);
+  expect(lines.map((line) => line.msg)).toEqual([`Redis unavailable: ${REDIS_DEGRADED_MEANING}`]);
 
   proxy.restore();
   await until(() => redis.status === 'ready', { what: 'the connection to be back', timeoutMs: 8000 });
   expect(await redis.ping()).toBe('PONG');
   expect(lines.map((line) => line.msg)).toEqual([
-    'Redis connection "main" lost; retrying in the background',
-    'Redis connection "main" is back',
+    `Redis unavailable: ${REDIS_DEGRADED_MEANING}`,
+    'Redis available again: limits, Stop, resuming replies and sign-outs are shared again',
   ]);
 });
 

@@ -15,22 +15,58 @@ const BASE_OPTIONS: RedisOptions = {
   retryStrategy: (attempt) => Math.min(100 * 2 ** (attempt - 1), 5000) + Math.floor(Math.random() * 100),
 };
 
+/** What a Redis outage means for the people using an instance; readiness (health module) says it too. */
+export const REDIS_DEGRADED_MEANING =
+  'rate limits, Stop, resuming a reply and sign-outs work per instance until Redis is back';
+
 /**
- * ioredis emits `error` for every failed reconnection attempt (and prints it to the console when nobody
- * listens): one warning when a connection goes away and one line when it is back are enough.
+ * What is failing to reach Redis, per instance (its logger): connections by name, and the components that
+ * fell back to this instance. An outage shows in all of them at once; the operator gets one warning when the
+ * first goes and one line when the last is back, the rest at debug level.
  */
+const outages = new WeakMap<FastifyBaseLogger, Set<string>>();
+
+function partsDown(log: FastifyBaseLogger) {
+  let down = outages.get(log);
+  if (!down) outages.set(log, (down = new Set()));
+  return down;
+}
+
+function reportDown(log: FastifyBaseLogger, part: string, err: unknown) {
+  const down = partsDown(log);
+  const first = down.size === 0;
+  down.add(part);
+  // The message says it all; a stack trace per outage says nothing more.
+  const details = { part, error: err instanceof Error ? err.message : String(err) };
+  if (first) log.warn(details, `Redis unavailable: ${REDIS_DEGRADED_MEANING}`);
+  else log.debug(details, 'Redis unavailable here too');
+}
+
+/** `connection`: a connection is back, so the components' calls through it work again too. */
+function reportUp(log: FastifyBaseLogger, part: string, { connection = false } = {}) {
+  const down = partsDown(log);
+  if (!down.delete(part)) return;
+  if (connection) for (const other of down) if (!other.startsWith('connection ')) down.delete(other);
+  if (down.size === 0) log.info('Redis available again: limits, Stop, resuming replies and sign-outs are shared again');
+  else log.debug({ part }, 'Redis available again here');
+}
+
+/** ioredis emits `error` for every failed reconnection attempt: the first of an outage is reported. */
 function logOutages(redis: Redis, log: FastifyBaseLogger, name: string) {
+  const part = `connection "${name}"`;
   let down = false;
   redis.on('error', (err: Error) => {
     if (down) return;
     down = true;
-    log.warn({ err }, `Redis connection "${name}" lost; retrying in the background`);
+    reportDown(log, part, err);
   });
   redis.on('ready', () => {
     if (!down) return;
     down = false;
-    log.info(`Redis connection "${name}" is back`);
+    reportUp(log, part, { connection: true });
   });
+  // Closed for good (shutdown, an idle reader): no longer part of an outage, and nothing to announce.
+  redis.on('end', () => partsDown(log).delete(part));
   return redis;
 }
 
@@ -114,21 +150,12 @@ export function whenReady(redis: Redis, ms: number): Promise<boolean> {
 }
 
 /**
- * What a Redis-backed component logs when it falls back to in-process behaviour: one warning when the
- * fallback starts, one line when Redis answers again, nothing for the calls in between.
+ * What a Redis-backed component reports when it falls back to in-process behaviour, and when Redis answers it
+ * again: part of the instance's one warning and one line per outage.
  */
 export function redisFallbackLog(log: FastifyBaseLogger, component: string) {
-  let degraded = false;
   return {
-    failed(err: unknown) {
-      if (degraded) return;
-      degraded = true;
-      log.warn({ err }, `Redis unavailable: ${component} falls back to this instance only`);
-    },
-    succeeded() {
-      if (!degraded) return;
-      degraded = false;
-      log.info(`Redis available again: ${component} is shared between instances again`);
-    },
+    failed: (err: unknown) => reportDown(log, component, err),
+    succeeded: () => reportUp(log, component),
   };
 }

@@ -14,6 +14,8 @@ export const CHAT_MESSAGES = {
   botInactive: 'This botty is inactive. Activate it to chat.',
   wrongBot: 'This conversation is with another botty.',
   replyRunning: 'A reply is already being written in this conversation. Stop it or wait for it to finish.',
+  stopUnreachable:
+    'The reply could not be stopped: the server writing it cannot be reached right now. It will finish on its own.',
   conversationChanged: 'The conversation changed while your message was being sent. Please send it again.',
   nothingToRegenerate: 'There is no message to reply to yet.',
   conversationDeleted: 'Conversation deleted',
@@ -245,8 +247,10 @@ export const streamBodySchema = z.object({
 export const editMessageBodySchema = z.object({ content: messageContentSchema });
 
 export const stopResponseSchema = z.object({
-  /** False when no reply was running in that conversation. */
+  /** False when no reply was running in that conversation, or Stop could not reach it. */
   stopped: z.boolean(),
+  /** Why Stop could not reach the reply (it runs on another server, out of reach): for the person. */
+  message: z.string().optional(),
 });
 
 export const chatStatusSchema = z.object({

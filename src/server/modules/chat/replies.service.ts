@@ -23,7 +23,8 @@ import {
 
 export async function stopReply(deps: ChatDeps, userId: number, conversationId: number) {
   await requireConversation(deps.db.kysely, userId, conversationId);
-  return { stopped: await deps.replies.stop(conversationId) };
+  const stopped = await deps.replies.stop(conversationId);
+  return stopped === 'unreachable' ? { stopped: false, message: CHAT_MESSAGES.stopUnreachable } : { stopped };
 }
 
 /**

@@ -1,14 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
+import { REDIS_DEGRADED_MEANING } from '../../lib/redis';
 import { checkDatabase } from './health.repository';
 
 const healthSchema = z.object({ status: z.enum(['ok', 'unavailable']), database: z.enum(['sqlite', 'postgres']) });
-
-/** What a Redis outage means for the people using this instance, for the operator reading readiness. */
-export const REDIS_DEGRADED_MEANING =
-  'Redis is configured but not answering: rate limits, Stop, resuming a reply and sign-outs work per instance ' +
-  'until it is back.';
 
 const readinessSchema = z.object({
   status: z.enum(['ready', 'unavailable', 'draining']),
@@ -61,7 +57,12 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
       const up = redisUp();
       const redis = up === undefined ? 'none' : up ? 'up' : 'degraded';
       const status = draining() ? 'draining' : database === 'down' ? 'unavailable' : 'ready';
-      const body = { status, database, redis, notes: redis === 'degraded' ? [REDIS_DEGRADED_MEANING] : [] } as const;
+      const body = {
+        status,
+        database,
+        redis,
+        notes: redis === 'degraded' ? [`Redis is away: ${REDIS_DEGRADED_MEANING}.`] : [],
+      } as const;
       return reply.status(status === 'ready' ? 200 : 503).send(body);
     },
   );

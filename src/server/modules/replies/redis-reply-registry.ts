@@ -131,7 +131,7 @@ export async function redisReplyRegistry(redis: Redis, options: RedisReplyRegist
         return published === 1;
       } catch (err) {
         fallback.failed(err);
-        return false;
+        return 'unreachable';
       }
     },
 

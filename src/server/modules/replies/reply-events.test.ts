@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatStreamEvent } from '@shared/contracts/chat';
+import { REDIS_DEGRADED_MEANING } from '../../lib/redis';
 import { manualTime } from '../../../../tests/support/manual-time';
 import { recordingLogger, redisTestSpace, startRedisProxy } from '../../../../tests/support/redis';
 import { until } from '../../../../tests/support/wait';
@@ -278,9 +279,7 @@ describe('Redis reply events across instances', () => {
     // Followers on the writing instance are served from memory meanwhile; elsewhere they stop at the outage.
     const local = new AbortController();
     const onA = collect(a.events.follow(5, { after: 'r1-20', signal: local.signal }));
-    expect(warnings().filter((line) => line.startsWith('Redis unavailable'))).toEqual([
-      'Redis unavailable: resuming replies falls back to this instance only',
-    ]);
+    expect(warnings()).toEqual([`Redis unavailable: ${REDIS_DEGRADED_MEANING}`]);
 
     proxy.restore();
     for (const event of reply.slice(30)) out.append(event);

@@ -13,8 +13,11 @@ export interface ReplyClaim {
 export interface ReplyRegistry {
   /** Null when a reply is already running in that conversation. */
   claim(conversationId: number): Promise<ReplyClaim | null>;
-  /** Stops the conversation's running reply; false when none was running. */
-  stop(conversationId: number): Promise<boolean>;
+  /**
+   * Stops the conversation's running reply; false when none was running, `unreachable` when it may run on an
+   * instance this one cannot reach (Redis away).
+   */
+  stop(conversationId: number): Promise<boolean | 'unreachable'>;
   /**
    * Frees a conversation whose reply the sweeper marked interrupted (its instance died), so a new message is
    * taken at once rather than when the dead instance's lock expires. A reply running here is left alone.
