@@ -86,6 +86,9 @@ describe('a shared conversation', () => {
     expect(await messages.getByText('no language model is connected', { exact: false }).isVisible()).toBe(true);
     expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
     expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+    // A guest sees no account navigation, and an invitation to make a botty of their own.
+    expect(await page.getByRole('navigation').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Create your botty' }).getAttribute('href')).toBe('/register');
     await expectAccessible(page, 'shared conversation');
     await snap(page, 'shared-conversation-desktop');
 

@@ -16,6 +16,9 @@ function isAuthPath(pathname: string): boolean {
   return AUTH_PATH_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
 
+/** A shared conversation read by a guest: no navigation of an account they do not have. */
+const isSnapshotPath = (pathname: string) => pathname.startsWith('/s/');
+
 export function AppShell() {
   const { pathname } = useLocation();
   useEffect(() => {
@@ -32,7 +35,7 @@ export function AppShell() {
       >
         Skip to content
       </a>
-      {!isAuthPath(pathname) && (
+      {!isAuthPath(pathname) && !(isSnapshotPath(pathname) && !getAuthToken()) && (
         // The bar's height, held while its chunk arrives, so the page below does not jump.
         <Suspense fallback={<div className="h-16 border-b" />}>
           <NavigationBar />

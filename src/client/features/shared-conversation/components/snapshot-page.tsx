@@ -6,6 +6,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { ReadOnlyMessages } from '@/entities/chat/ui/read-only-messages';
 import { useSnapshot } from '@/features/shared-conversation/api/get-snapshot';
+import { getAuthToken } from '@/lib/storage';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 /** A snapshot is for the people given its link: search engines are asked to leave it out while it is shown. */
@@ -55,6 +56,19 @@ export function SnapshotPage() {
         </div>
       </header>
       <ReadOnlyMessages messages={messages} className="mt-6" />
+      {!getAuthToken() && (
+        <aside className="mt-10 flex flex-wrap items-center justify-between gap-4 rounded-xl border bg-muted/40 p-5">
+          <div className="grid gap-1">
+            <h2 className="font-semibold">Make a botty of your own</h2>
+            <p className="text-sm text-muted-foreground">
+              Create, train and chat with your own AI research assistant, with your files and trusted sources.
+            </p>
+          </div>
+          <Button asChild>
+            <Link to="/register">Create your botty</Link>
+          </Button>
+        </aside>
+      )}
     </div>
   );
 }
