@@ -6,6 +6,7 @@ import { chatKeys } from '@/entities/chat/api/chat-keys';
 import { useActivateMessage } from '@/entities/chat/api/activate-message';
 import { useMessages } from '@/entities/chat/api/get-messages';
 import { stopReply } from '@/entities/chat/api/stop-reply';
+import { toast } from '@/components/ui/use-toast';
 import { type ReplyRequest, streamReply } from '@/entities/chat/api/stream-reply';
 import { ApiError, serverMessage } from '@/lib/request';
 import { applyStreamEvent, draftMessage, isDraft, isDraftReply, withoutLastReplies } from './apply-stream-event';
@@ -146,8 +147,15 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     if (!isLive(machine.current) || machine.current.stopping || conversationId === undefined) return;
     dispatch({ type: 'stop' });
     try {
+      const result = await stopReply(conversationId);
+      // The reply runs on a server out of reach: it finishes there, and the person is told why Stop did nothing.
+      if (result.message) {
+        toast({ title: result.message });
+        dispatch({ type: 'stop-failed' });
+        return;
+      }
       // Stop can overtake the message it stops (the reply not registered yet): ask once more a moment later.
-      if (!(await stopReply(conversationId)).stopped) {
+      if (!result.stopped) {
         await new Promise((resolve) => setTimeout(resolve, STOP_AGAIN_MS));
         if (isLive(machine.current)) await stopReply(conversationId);
       }
