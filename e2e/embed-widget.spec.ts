@@ -212,6 +212,7 @@ describe('the embedded chat widget', () => {
       const { page, context, close } = await newPage(suite.browser, suite.t.url, viewport);
       await context.addInitScript((token) => localStorage.setItem('authToken', token), ownerToken);
       await page.goto(`/create-bot?edit=${botId}`);
+      await visible(page.getByRole('heading', { name: 'Edit Acme helper' }), 15_000);
       await page.getByRole('link', { name: 'Widget' }).click();
       await visible(page.getByRole('heading', { name: 'Widget for Acme helper' }));
       expect(await page.getByLabel('Embed snippet').textContent()).toBe(
@@ -234,7 +235,7 @@ describe('the embedded chat widget', () => {
       await page.getByLabel('Title', { exact: true }).fill(CUSTOM.title);
       await page.getByRole('radio', { name: 'Bottom left' }).click();
       await page.getByLabel('Distance from the side (px)').fill(String(CUSTOM.offsetX));
-      await page.getByLabel('Starter questions').fill(CUSTOM.starters.join('\n'));
+      await page.getByLabel('Starter questions', { exact: true }).fill(CUSTOM.starters.join('\n'));
       await visible(preview.getByText(CUSTOM.title));
       for (const starter of CUSTOM.starters) await visible(preview.getByText(starter));
       expect(await background(page.getByTestId('preview-launcher'))).toBe(CUSTOM.rgb);
@@ -244,8 +245,16 @@ describe('the embedded chat widget', () => {
       await expectAccessible(page, `widget page with the appearance form (${label})`);
       await preview.scrollIntoViewIfNeeded();
       await snap(page, `bot-widget-appearance-${label}`);
+      const saved = page.waitForResponse(
+        (r) => r.url().endsWith('/widget-appearance') && r.request().method() === 'PATCH',
+      );
       await page.getByRole('button', { name: 'Save appearance' }).click();
-      await visible(page.getByText('Widget appearance saved'));
+      expect((await saved).status()).toBe(200);
+      await expect
+        .poll(() =>
+          page.getByText('Widget appearance saved').evaluateAll((nodes) => nodes.some((n) => n.checkVisibility())),
+        )
+        .toBe(true);
 
       const sites = page.getByLabel('Allowed sites');
       await sites.fill(`${listed}\nnot a site`);

@@ -10,12 +10,12 @@ import {
 import { greetingFor } from '@/entities/chat/model/greeting';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { PendingButton } from '@/components/ui/pending-button';
 import { RadioCard, RadioGroup } from '@/components/ui/radio-group';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/request';
+import { SaveRow } from './save-row';
 import { useSaveWidgetAppearance, useWidgetAppearance } from '../api/widget';
 import { WidgetPreview } from './widget-preview';
 
@@ -173,14 +173,7 @@ function AppearanceForm({ bot, saved }: { bot: Bot; saved: WidgetAppearance }) {
             One per line, up to {WIDGET_STARTERS_MAX}: offered to visitors before they ask anything.
           </p>
         </div>
-        {error && (
-          <p role="alert" className="text-sm text-destructive">
-            {error}
-          </p>
-        )}
-        <PendingButton type="submit" pending={save.isPending} className="justify-self-start">
-          Save appearance
-        </PendingButton>
+        <SaveRow error={error} pending={save.isPending} label="Save appearance" />
       </form>
       <WidgetPreview
         look={look}

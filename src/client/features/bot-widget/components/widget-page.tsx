@@ -11,11 +11,11 @@ import { RelativeTime } from '@/components/relative-time';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { PendingButton } from '@/components/ui/pending-button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/request';
+import { SaveRow } from './save-row';
 import { useSaveWidgetSettings, useWidgetConversations, useWidgetMessages } from '../api/widget';
 import { WidgetAppearanceSection } from './widget-appearance';
 
@@ -138,14 +138,7 @@ function Settings({ bot }: { bot: Bot }) {
             All visitors together, counted from midnight UTC.
           </p>
         </div>
-        {error && (
-          <p role="alert" className="text-sm text-destructive">
-            {error}
-          </p>
-        )}
-        <PendingButton type="submit" pending={save.isPending} className="justify-self-start">
-          Save widget settings
-        </PendingButton>
+        <SaveRow error={error} pending={save.isPending} label="Save widget settings" />
       </form>
     </Section>
   );
