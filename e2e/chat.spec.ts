@@ -288,6 +288,9 @@ describe('replies that never came', () => {
     await visible(messages(page).getByText('Stopped before a reply was written.'));
     expect(await messages(page).getByRole('alert').count()).toBe(0);
     expect(await messages(page).getByText('This message has no reply yet.').count()).toBe(0);
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.screenshot({ path: 'screenshots/chat-stopped-before-text-phone.png' });
+    await page.setViewportSize(VIEWPORTS.desktop);
 
     // The model fails; asking something else keeps the first question marked as unanswered.
     suite.fake.enqueue({ status: 503, message: 'overloaded' });
@@ -402,7 +405,7 @@ describe('full chat page', () => {
     for (const path of ['/chat/999999', `/chat/${deleted.id}`, '/chat/not-a-bot']) {
       await page.goto(path);
       await page.waitForURL((url) => url.pathname === '/');
-      await expect.poll(() => toastWith(page, 'Bot not found').isVisible(), path).toBe(true);
+      await expect.poll(() => toastWith(page, 'Bot not found').isVisible(), { message: path }).toBe(true);
       expect(await toastWith(page, 'It does not exist, or it is not shared with you.').isVisible()).toBe(true);
     }
     await page.evaluate(() => localStorage.removeItem('activeBotId'));
