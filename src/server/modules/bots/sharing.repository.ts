@@ -129,23 +129,23 @@ export const findBotByShareHash = (db: Executor, hash: string): Promise<SharedBo
   botsWithOwner(db).where('bots.share_hash', '=', hash).where('bots.visibility', '!=', 'private').executeTakeFirst();
 
 /**
- * People other than the owner who use each bot: those who opened its link and those who chatted with it in
- * Botty (widget visitors are anonymous and not counted).
+ * People other than the owner who use each bot: those who chatted with it in Botty (a message in a conversation of
+ * theirs). Opening its link is not using it; widget visitors are anonymous and not counted.
  */
 export async function countUsers(db: Executor, botIds: readonly number[]): Promise<Map<number, number>> {
   if (!botIds.length) return new Map();
   const users = db
-    .selectFrom('bot_guests')
-    .select(['bot_guests.bot_id', 'bot_guests.user_id'])
-    .where('bot_guests.bot_id', 'in', botIds)
-    .union(
-      db
-        .selectFrom('conversations')
-        .innerJoin('bots', 'bots.id', 'conversations.bot_id')
-        .select(['conversations.bot_id', 'conversations.user_id'])
-        .where('conversations.bot_id', 'in', botIds)
-        .where('conversations.channel', '=', 'app')
-        .whereRef('conversations.user_id', '!=', 'bots.user_id'),
+    .selectFrom('conversations')
+    .innerJoin('bots', 'bots.id', 'conversations.bot_id')
+    .select(['conversations.bot_id', 'conversations.user_id'])
+    .distinct()
+    .where('conversations.bot_id', 'in', botIds)
+    .where('conversations.channel', '=', 'app')
+    .whereRef('conversations.user_id', '!=', 'bots.user_id')
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('messages').select('messages.id').whereRef('messages.conversation_id', '=', 'conversations.id'),
+      ),
     );
   const rows = await db
     .selectFrom(users.as('u'))

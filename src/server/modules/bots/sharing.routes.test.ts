@@ -158,7 +158,8 @@ describe.each(databaseKinds)('bot sharing API on %s', (kind) => {
       visibility: 'link',
       ownerName: alice.user.username,
       isOwner: false,
-      usersCount: 1,
+      // Opening the link is not using the bot: only chatting with it counts.
+      usersCount: 0,
       settings: null,
     });
     const text = JSON.stringify(res.body);
@@ -169,7 +170,7 @@ describe.each(databaseKinds)('bot sharing API on %s', (kind) => {
     expect((await open(bob.token, slug)).body.settings).toMatchObject({ systemPrompt: 'Secret recipe prompt' });
     // The owner sees their own bot's settings through its link, and is not counted as a user.
     const own = await open(alice.token, slug);
-    expect(own.body).toMatchObject({ isOwner: true, usersCount: 1, settings: { tone: 'friendly' } });
+    expect(own.body).toMatchObject({ isOwner: true, usersCount: 0, settings: { tone: 'friendly' } });
   });
 
   it('answers 404 for unknown slugs and, at once, for a bot set back to private', async () => {
