@@ -163,4 +163,14 @@ describe.each(databaseKinds)('the reply store on %s', (kind) => {
     expect(replies).toEqual([{ id: regenerated, content: 'New' }]);
     expect(await row(earlier)).toMatchObject({ content: 'Old' });
   });
+
+  it('frees a conversation it marks only when no other reply is being written in it', async () => {
+    const dead = await newReplyRow();
+    time.advance(10_000);
+    // Claimed after the dead instance's lock expired, and alive.
+    const live = await newReplyRow();
+    expect(await store.sweep(5_000)).toMatchObject({ marked: [{ id: dead }], freed: [] });
+    time.advance(10_000);
+    expect(await store.sweep(5_000)).toMatchObject({ marked: [{ id: live }], freed: [conversationId] });
+  });
 });
