@@ -90,7 +90,7 @@ export function ProfileTab({ user }: { user: User }) {
                   Dark mode
                 </Label>
                 <p id="dark-mode-hint" className="text-sm text-muted-foreground">
-                  Applies at once on this device.
+                  Applies at once, and follows your account to your other devices.
                 </p>
               </div>
               <Switch

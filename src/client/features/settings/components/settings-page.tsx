@@ -1,4 +1,5 @@
 import { Code2, KeyRound, ShieldCheck, UserRound } from 'lucide-react';
+import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AccountTab } from '@/features/settings/components/account-tab';
@@ -7,14 +8,24 @@ import { ProfileTab } from '@/features/settings/components/profile-tab';
 import { SecurityTab } from '@/features/settings/components/security-tab';
 import { useAuth } from '@/lib/auth';
 
+const TABS = ['profile', 'security', 'account', 'api-keys'] as const;
+
+/** The open tab is in the address (`?tab=api-keys`), so a reload, a link or Back opens it again. */
 export function SettingsPage() {
   const { user } = useAuth();
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  const tab = TABS.find((t) => t === asked) ?? 'profile';
   if (!user) return null;
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 sm:py-10">
       <PageHeader title="Account Settings" description="Manage your profile, password and account." />
-      <Tabs defaultValue="profile" className="mt-6">
+      <Tabs
+        value={tab}
+        onValueChange={(next) => setParams(next === 'profile' ? {} : { tab: next }, { replace: true })}
+        className="mt-6"
+      >
         <TabsList className="grid h-auto w-full grid-cols-2 gap-1 *:min-h-11 sm:inline-flex sm:h-10 sm:w-auto sm:*:min-h-0">
           <TabsTrigger value="profile">
             <UserRound className="size-4" aria-hidden="true" />
