@@ -56,6 +56,7 @@ describe.each(databaseKinds)('widget appearance, on %s', (kind) => {
     const res = await config(bot.id, SITE);
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(SITE);
+    expect(res.headers.get('vary')).toMatch(/origin/i);
     expect(await res.json()).toEqual({
       color: '#facc15',
       position: 'left',

@@ -111,6 +111,11 @@ const visitorRoutes: FastifyPluginAsyncZod<{ deps: ChatDeps; limitPerAddress: pr
     '/widget/:botId/config',
     {
       preHandler: limitPerAddress,
+      // A refusal (and the per-address limit's 429) names no bot: any page may read it, so embed.js can say why.
+      onSend: async (_request, reply) => {
+        reply.header('vary', 'origin');
+        if (!reply.hasHeader('access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
+      },
       schema: {
         tags,
         summary: "What embed.js draws the launcher with, asked from the embedding page (the browser's Origin header)",
@@ -123,16 +128,9 @@ const visitorRoutes: FastifyPluginAsyncZod<{ deps: ChatDeps; limitPerAddress: pr
     },
     async (request, reply) => {
       const origin = header(request, 'origin');
-      reply.header('vary', 'origin');
-      try {
-        const config = await widget.widgetConfig(deps, request.params.botId, origin);
-        reply.header('access-control-allow-origin', origin);
-        return config;
-      } catch (error) {
-        // The refusal names no bot, so any page may read it and say why nothing is drawn.
-        reply.header('access-control-allow-origin', '*');
-        throw error;
-      }
+      const config = await widget.widgetConfig(deps, request.params.botId, origin);
+      reply.header('access-control-allow-origin', origin);
+      return config;
     },
   );
   app.get(
