@@ -559,8 +559,11 @@ describe('following the conversation', () => {
     await hidden(button(page, 'Jump to latest'));
     await messages(page).getByRole('button', { name: 'Regenerate' }).click({ trial: true, timeout: 2000 });
 
-    await page.mouse.wheel(0, -400);
+    // The keyboard lets go of the bottom as the wheel does.
+    await messages(page).focus();
+    await page.keyboard.press('PageUp');
     await visible(button(page, 'Jump to latest'));
+    await scrollingStopped(page);
     await button(page, 'Jump to latest').click();
     await expect.poll(() => distanceFromBottom(page)).toBeLessThan(5);
     await close();

@@ -7,7 +7,8 @@ const BOTTOM_SLACK_PX = 32;
  * (the virtualiser correcting a row's estimated height, a citation scrolled into view) must not let go of it.
  */
 const INTENT_MS = 400;
-const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
+const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
+const SCROLL_KEYS = new Set([...UP_KEYS, 'ArrowDown', 'PageDown', 'End', ' ']);
 
 const distanceFromBottom = (el: HTMLElement) => el.scrollHeight - el.scrollTop - el.clientHeight;
 
@@ -41,8 +42,23 @@ export function useFollowLatest() {
     observer.observe(content);
     observer.observe(scroller);
     const intent = () => (intentAt.current = performance.now());
+    // Moving up lets go at once: the list growing meanwhile would otherwise pull the view back down before
+    // the reader's scrolling began, cancelling it.
+    const upwards = () => {
+      intent();
+      if (scroller.scrollTop > 0) following.current = false;
+    };
+    const onWheel = (event: WheelEvent) => (event.deltaY < 0 ? upwards() : intent());
+    // A finger moving down the screen scrolls the list up.
+    let touchY = 0;
+    const onTouchStart = (event: TouchEvent) => (touchY = event.touches[0]?.clientY ?? 0);
+    const onTouchMove = (event: TouchEvent) => ((event.touches[0]?.clientY ?? 0) > touchY ? upwards() : intent());
+    // From the list or a button in it; keys typed into a message being edited move no list.
     const onKey = (event: KeyboardEvent) => {
-      if (event.target === scroller && SCROLL_KEYS.has(event.key)) intent();
+      const typing = event.target instanceof Element && event.target.closest('textarea, input') !== null;
+      if (typing || !SCROLL_KEYS.has(event.key)) return;
+      if (UP_KEYS.has(event.key)) upwards();
+      else intent();
     };
     // Only a press on the scroll bar itself: a click on a citation inside the list is not scrolling.
     const onPointerDown = (event: PointerEvent) => {
@@ -52,15 +68,17 @@ export function useFollowLatest() {
       if (dragging.current) intent();
       dragging.current = false;
     };
-    scroller.addEventListener('wheel', intent, { passive: true });
-    scroller.addEventListener('touchmove', intent, { passive: true });
+    scroller.addEventListener('wheel', onWheel, { passive: true });
+    scroller.addEventListener('touchstart', onTouchStart, { passive: true });
+    scroller.addEventListener('touchmove', onTouchMove, { passive: true });
     scroller.addEventListener('keydown', onKey);
     scroller.addEventListener('pointerdown', onPointerDown);
     window.addEventListener('pointerup', onPointerUp);
     return () => {
       observer.disconnect();
-      scroller.removeEventListener('wheel', intent);
-      scroller.removeEventListener('touchmove', intent);
+      scroller.removeEventListener('wheel', onWheel);
+      scroller.removeEventListener('touchstart', onTouchStart);
+      scroller.removeEventListener('touchmove', onTouchMove);
       scroller.removeEventListener('keydown', onKey);
       scroller.removeEventListener('pointerdown', onPointerDown);
       window.removeEventListener('pointerup', onPointerUp);
