@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, databaseKinds, type TestDb } from './support/databases';
+import { redisTestSpace, TEST_REDIS_URL } from './support/redis';
+import { databaseUrl } from './support/server-process';
+import { until } from './support/wait';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
+
+/** Distinct ports, all held open at once so no two are the same. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  for (let i = 0; i < count; i++) {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+  }
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+async function status(port: number, path = '/api/health'): Promise<number | null> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
+  await res?.body?.cancel();
+  return res?.status ?? null;
+}
+
+/** Whether any process of the group `pgid` is still alive. */
+function groupAlive(pgid: number) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// deploy/run-two-instances.sh as an operator runs it: real instances, real nginx, the test's PostgreSQL schema
+// and a Redis prefix of its own. CI installs nginx (`apt-get install -y nginx`).
+describe.runIf(databaseKinds.includes('postgres'))('the deploy example', () => {
+  const space = redisTestSpace();
+  let testDb: TestDb;
+  let runDir: string;
+  let example: ChildProcess;
+  let output = '';
+
+  beforeAll(async () => {
+    testDb = await createTestDb('postgres');
+    runDir = mkdtempSync(join(tmpdir(), 'botty-deploy-'));
+  });
+  afterAll(async () => {
+    // Whatever a failed run left behind: the script and everything it started share its process group.
+    if (example?.pid && groupAlive(example.pid)) process.kill(-example.pid, 'SIGKILL');
+    await testDb?.drop();
+    await space.cleanup();
+    rmSync(runDir, { recursive: true, force: true });
+  });
+
+  it('keeps answering through the balancer when one instance is killed, restarts it, and stops cleanly', async () => {
+    expect(NGINX, 'nginx is not installed: apt-get install -y nginx').toBeDefined();
+    const [lb, first, second] = await freePorts(3);
+    example = spawn('bash', ['deploy/run-two-instances.sh'], {
+      cwd: ROOT,
+      // Its own process group, so the test can tell that nothing of it outlives it.
+      detached: true,
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl(testDb),
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_KEY_PREFIX: space.prefix,
+        PORTS: `${first} ${second}`,
+        LB_PORT: String(lb),
+        RUN_DIR: runDir,
+        FILES_DIR: join(runDir, 'files'),
+        NGINX,
+        SKIP_CLIENT_BUILD: '1',
+        RESTART_DELAY_S: '0.2',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    example.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    example.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => example.once('exit', (code) => resolve(code)));
+    const pidOf = (port: number) => Number(readFileSync(join(runDir, `botty-${port}.pid`), 'utf8'));
+    // A failure shows what the supervisors and the instances said.
+    const waitFor = (check: () => Promise<boolean> | boolean, what: string, timeoutMs = 5000) =>
+      until(check, { what, timeoutMs, intervalMs: 50 }).catch((err: Error) => {
+        const logs = readdirSync(runDir).filter((name) => name.endsWith('.log'));
+        const tails = logs.map((name) => `--- ${name}\n${readFileSync(join(runDir, name), 'utf8').slice(-2000)}`);
+        throw new Error([err.message, `--- the example's output\n${output}`, ...tails].join('\n'));
+      });
+
+    await waitFor(async () => (await status(lb)) === 200, 'the balancer to answer', 40_000);
+    const killed = pidOf(first);
+    const survivor = pidOf(second);
+    process.kill(killed, 'SIGKILL');
+    await waitFor(async () => (await status(first)) === null, 'the killed instance to be gone');
+
+    // Every request through the balancer while the instance is down is answered, by the survivor.
+    const answers: (number | null)[] = [];
+    await waitFor(
+      async () => {
+        answers.push(await status(lb));
+        return (await status(first)) === 200;
+      },
+      'the killed instance to be back',
+      30_000,
+    );
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((code) => code === 200)).toBe(true);
+    expect(pidOf(first)).not.toBe(killed);
+    expect(pidOf(second)).toBe(survivor);
+    expect(output).toMatch(new RegExp(`botty-${first} exited with status \\d+; restarting it`));
+
+    process.kill(example.pid!, 'SIGTERM');
+    expect(await exited).toBe(0);
+    await waitFor(() => !groupAlive(example.pid!), 'every process of the example to exit', 2000);
+  }, 90_000);
+});
