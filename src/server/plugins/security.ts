@@ -21,6 +21,7 @@ const APP_POLICY: HelmetOptions = {
     },
   },
   crossOriginEmbedderPolicy: false,
+  strictTransportSecurity: false,
 };
 
 /** What a route may ask for instead of the app's headers (route option `config.securityHeaders`). */
@@ -29,8 +30,19 @@ export type SecurityHeaders = 'app' | 'framed';
 const POLICIES: Record<SecurityHeaders, HelmetOptions> = {
   app: APP_POLICY,
   // A page that sets its own Content-Security-Policy, framed by the sites it names (X-Frame-Options cannot).
-  framed: { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, frameguard: false },
+  framed: {
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+    frameguard: false,
+    strictTransportSecurity: false,
+  },
 };
+
+/**
+ * Helmet's own value, sent only over HTTPS as RFC 6797 says: over plain HTTP it claims a TLS setup the server may
+ * not have. Behind a TLS proxy `request.protocol` is https when X-Forwarded-Proto says so from a TRUST_PROXY hop.
+ */
+const HSTS = 'max-age=31536000; includeSubDomains';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -48,6 +60,7 @@ export const securityPlugin = fp(async (app: FastifyInstance) => {
     Object.entries(POLICIES).map(([name, options]) => [name, helmet(options)]),
   ) as Record<SecurityHeaders, ReturnType<typeof helmet>>;
   app.addHook('onRequest', (request, reply, done) => {
+    if (request.protocol === 'https') reply.raw.setHeader('strict-transport-security', HSTS);
     middlewares[request.routeOptions.config.securityHeaders ?? 'app'](request.raw, reply.raw, (error) =>
       done(error as Error | undefined),
     );
