@@ -68,6 +68,8 @@ export const registerBodySchema = z.object({
   password: newPassword,
   fullName: z.string().trim().max(FULL_NAME_MAX).optional(),
   role: z.string().optional(),
+  /** Printed in the server log; needed only for the first account of a public server (decision 0030). */
+  setupCode: z.string().max(100, 'Setup code is invalid').optional(),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 /** `user` only when the account is ready to use: an answer awaiting verification says nothing about the address. */
@@ -77,12 +79,17 @@ export const registerResponseSchema = z.object({
   needsVerification: z.boolean(),
 });
 
+/** GET /api/auth/setup: whether the register page must ask for the setup code. */
+export const authSetupResponseSchema = z.object({ setupCodeRequired: z.boolean() });
+export type AuthSetupResponse = z.infer<typeof authSetupResponseSchema>;
+
 export const registerFormSchema = z
   .object({
     username,
     email,
     password: newPassword,
     confirmPassword: z.string(),
+    setupCode: z.string().trim().optional(),
   })
   .refine((v) => v.password === v.confirmPassword, {
     message: MESSAGES.passwordsMismatch,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  authSetupResponseSchema,
   changePasswordBodySchema,
   createAdminBodySchema,
   emailBodySchema,
@@ -16,9 +17,10 @@ import { errorResponseSchema, messageResponseSchema } from '@shared/contracts/co
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
 import { sessionOf } from '../../plugins/auth-guard';
-import { limitBy, limitPerUser, type RateLimit } from '../../plugins/rate-limit';
+import { limitBy, limitKey, limitPerUser, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as auth from './auth.service';
+import { createSetupCode } from './setup-code';
 import { mailSignInLocked, setDeviceCookie, trustedDeviceNonce } from './sign-in-lock.service';
 
 export interface AuthRoutesOptions {
@@ -46,7 +48,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   const lockNotice = app.createRateLimit({
     max: 1,
     timeWindow: accountRateLimit.timeWindow,
-    keyGenerator: (request) => `signin-lock-mail:${accountOf(request)}`,
+    keyGenerator: (request) => `signin-lock-mail:${limitKey(accountOf(request))}`,
   });
   async function signInLimits(request: FastifyRequest, reply: FastifyReply) {
     const nonce = await trustedDeviceNonce(deps, accountOf(request), request.headers.cookie);
@@ -65,6 +67,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     }
   }
   const tags = ['auth'];
+  const setupCode = createSetupCode(deps);
+  app.addHook('onReady', () => setupCode.announce());
 
   app.post(
     '/login',
@@ -88,10 +92,19 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     '/register',
     {
       ...limited,
-      schema: { tags, body: registerBodySchema, response: { 201: registerResponseSchema, 409: errorResponseSchema } },
+      schema: {
+        tags,
+        body: registerBodySchema,
+        response: { 201: registerResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema },
+      },
     },
-    async (request, reply) => reply.status(201).send(await auth.register(deps, request.body)),
+    async (request, reply) => reply.status(201).send(await auth.register(deps, request.body, setupCode)),
   );
+
+  // Public, like the register page that asks it; one indexed read once an account exists.
+  app.get('/setup', { schema: { tags, response: { 200: authSetupResponseSchema } } }, async () => ({
+    setupCodeRequired: await setupCode.required(),
+  }));
 
   app.get(
     '/verify-email/:token',

@@ -23,7 +23,6 @@ import {
   findUserByUsername,
   findUserWithPassword,
   insertUser,
-  isFirstUser,
   toUser,
   updateUser,
   usernameTaken,
@@ -43,6 +42,7 @@ import {
   insertSession,
 } from './sessions.repository';
 import type { SessionCache } from './session-cache';
+import type { SetupCode } from './setup-code';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -71,7 +71,7 @@ export const AUTH_MESSAGES = {
 export interface AuthDeps {
   db: Db;
   mailer: Mailer;
-  config: Pick<Config, 'appUrl' | 'emailVerificationRequired'>;
+  config: Pick<Config, 'appUrl' | 'emailVerificationRequired' | 'admin'>;
   clock: Clock;
   log: FastifyBaseLogger;
   sessions: SessionCache<Session>;
@@ -172,14 +172,15 @@ async function answerTakenEmail(deps: AuthDeps, email: string) {
   return { message: AUTH_MESSAGES.registeredVerify, needsVerification: true };
 }
 
-export async function register(deps: AuthDeps, body: RegisterBody) {
+export async function register(deps: AuthDeps, body: RegisterBody, setupCode: SetupCode) {
   let row: UserRow;
   try {
-    // The first account of an empty instance administers it (decisions §1); `body.role` is ignored.
+    // The first account of an empty instance administers it (decisions §1), with the setup code on a public server
+    // (decision 0030); `body.role` is ignored.
     row = await createUser(
       deps,
       { username: body.username, email: body.email, password: body.password, fullName: body.fullName || null },
-      async (scope) => ((await isFirstUser(scope)) ? 'superadmin' : 'user'),
+      async (scope) => ((await setupCode.check(scope, body.setupCode)) ? 'superadmin' : 'user'),
     );
   } catch (err) {
     if (err instanceof EmailTaken && deps.config.emailVerificationRequired) return answerTakenEmail(deps, body.email);
