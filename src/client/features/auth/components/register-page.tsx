@@ -10,11 +10,12 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { AuthLayout, linkClass } from '@/features/auth/components/auth-layout';
 import { useRegister } from '@/features/auth/api/register';
+import { useAuthSetup } from '@/features/auth/api/setup';
 import { useAuth } from '@/lib/auth';
 import { ApiError, serverMessage } from '@/lib/request';
 
 type FieldName = keyof RegisterForm;
-const FIELDS: readonly FieldName[] = ['username', 'email', 'password', 'confirmPassword'];
+const FIELDS: readonly FieldName[] = ['username', 'email', 'password', 'confirmPassword', 'setupCode'];
 
 function isField(path: string): path is FieldName {
   return (FIELDS as readonly string[]).includes(path);
@@ -24,9 +25,11 @@ export function RegisterPage() {
   const { isAuthenticated, isLoading } = useAuth();
   const navigate = useNavigate();
   const registration = useRegister();
+  const setup = useAuthSetup();
+  const needsSetupCode = setup.data?.setupCodeRequired === true;
   const form = useForm<z.input<typeof registerFormSchema>, unknown, RegisterForm>({
     resolver: zodResolver(registerFormSchema),
-    defaultValues: { username: '', email: '', password: '', confirmPassword: '' },
+    defaultValues: { username: '', email: '', password: '', confirmPassword: '', setupCode: '' },
   });
   const { errors } = form.formState;
 
@@ -43,13 +46,16 @@ export function RegisterPage() {
     if (error.status === 409 && message) {
       form.setError(/e-?mail/i.test(message) ? 'email' : 'username', { message });
     }
+    // A 403 on sign-up is the setup code's (decision 0030).
+    if (error.status === 403 && message) form.setError('setupCode', { message });
   };
 
-  const onSubmit = form.handleSubmit(({ username, email, password }) => {
+  const onSubmit = form.handleSubmit(({ username, email, password, setupCode }) => {
     registration.mutate(
-      { username, email, password, fullName: '', role: 'user' },
+      { username, email, password, fullName: '', role: 'user', ...(needsSetupCode ? { setupCode } : {}) },
       {
         onSuccess: ({ needsVerification }) => {
+          void setup.refetch();
           toast({
             title: 'Registration successful',
             // Without mail delivery configured the server does not ask for verification (decisions §2).
@@ -86,6 +92,15 @@ export function RegisterPage() {
       }
     >
       <form onSubmit={onSubmit} noValidate className="grid gap-5">
+        {needsSetupCode && (
+          <FormField
+            label="Setup code"
+            error={errors.setupCode?.message}
+            hint="This server has no account yet. Its setup code is printed in the server log; the first account administers the server."
+          >
+            <Input autoComplete="off" autoCapitalize="characters" spellCheck={false} {...form.register('setupCode')} />
+          </FormField>
+        )}
         <FormField label="Username" error={errors.username?.message}>
           <Input autoComplete="username" autoCapitalize="none" spellCheck={false} {...form.register('username')} />
         </FormField>
