@@ -63,9 +63,9 @@ describe.runIf(databaseKinds.includes('postgres'))('the deploy example', () => {
     rmSync(runDir, { recursive: true, force: true });
   });
 
-  it('keeps answering through the balancer when one instance is killed, restarts it, and stops cleanly', async () => {
+  it('keeps answering through the balancer when one instance is killed, restarts it, and stops cleanly on Ctrl-C', async () => {
     expect(NGINX, 'nginx is not installed: apt-get install -y nginx').toBeDefined();
-    const [lb, first, second] = await freePorts(3);
+    const [lb, first, second] = (await freePorts(3)) as [number, number, number];
     example = spawn('bash', ['deploy/run-two-instances.sh'], {
       cwd: ROOT,
       // Its own process group, so the test can tell that nothing of it outlives it.
@@ -120,8 +120,11 @@ describe.runIf(databaseKinds.includes('postgres'))('the deploy example', () => {
     expect(pidOf(second)).toBe(survivor);
     expect(output).toMatch(new RegExp(`botty-${first} exited with status \\d+; restarting it`));
 
-    process.kill(example.pid!, 'SIGTERM');
+    // Ctrl-C in a terminal: SIGINT to every process of the foreground group, the instances' node processes too.
+    process.kill(-example.pid!, 'SIGINT');
     expect(await exited).toBe(0);
+    // Stopping restarted nothing: the one restart is the killed instance's.
+    expect(output.match(/restarting it/g)).toHaveLength(1);
     await waitFor(() => !groupAlive(example.pid!), 'every process of the example to exit', 2000);
   }, 90_000);
 });
