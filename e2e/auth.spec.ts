@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { logSink } from '../tests/support/log-sink';
 import { linkIn } from '../tests/support/smtp-receiver';
 import { startTestApp } from '../tests/support/test-app';
 import { appInBrowser, expectAccessible, newPage, snap, toastWith, VIEWPORTS } from './support/browser';
@@ -210,5 +211,37 @@ describe('accounts in the browser', () => {
       }
       await close();
     }
+  });
+});
+
+describe('the first account of a fresh public server', () => {
+  const log = logSink();
+  const fresh = appInBrowser(
+    () => startTestApp({ env: { APP_URL: 'https://botty.example.com', LOG_LEVEL: 'info' }, logStream: log.stream }),
+    { owner: false },
+  );
+
+  it('asks for the setup code from the log, refuses a wrong one, and no longer asks once the account exists', async () => {
+    const code = log.entries().find((entry) => entry.setupCode)!.setupCode as string;
+    const { page, close } = await newPage(fresh.browser, fresh.t.url);
+    const fill = async (setupCode: string) => {
+      await page.getByLabel('Setup code').fill(setupCode);
+      await page.getByLabel('Username').fill('first_owner');
+      await page.getByLabel('Email').fill('first@example.com');
+      await page.getByLabel('Password', { exact: true }).fill('owner-password-1');
+      await page.getByLabel('Confirm Password').fill('owner-password-1');
+      await page.getByRole('button', { name: 'Register' }).click();
+    };
+    await page.goto('/register');
+    await page.getByLabel('Setup code').waitFor();
+    await expectAccessible(page, '/register with a setup code');
+    await fill('WRONG-CODE');
+    await page.getByRole('alert').filter({ hasText: 'The setup code is not right' }).first().waitFor();
+    await fill(code);
+    await page.waitForURL('**/login');
+    await page.goto('/register');
+    await page.getByLabel('Username').waitFor();
+    expect(await page.getByLabel('Setup code').count()).toBe(0);
+    await close();
   });
 });
