@@ -6,6 +6,8 @@ const PUBLIC_ROUTES = [
   'GET /api/health',
   'POST /api/auth/login',
   'POST /api/auth/register',
+  // Whether the register page asks for the setup code (decision 0030).
+  'GET /api/auth/setup',
   'GET /api/auth/verify-email/{token}',
   'POST /api/auth/resend-verification',
   'POST /api/auth/forgot-password',
