@@ -30,6 +30,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       trustedProxyHops: 0,
       sessionCacheMs: 5000,
+      shutdownDrainMs: 10_000,
+      metricsToken: undefined,
       web: {
         search: { provider: 'none', url: undefined, apiKey: undefined },
         fetchAllowHosts: [],

@@ -4,6 +4,8 @@ import { startTestApp, type TestApp } from '../../../tests/support/test-app';
 /** The routes anyone may call; every other API route is declared inside `signedInRoutes`. */
 const PUBLIC_ROUTES = [
   'GET /api/health',
+  // Readiness for load balancers (decision 0029).
+  'GET /api/health/ready',
   'POST /api/auth/login',
   'POST /api/auth/register',
   // Whether the register page asks for the setup code (decision 0030).
@@ -14,6 +16,7 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/reset-password',
   'GET /api/shares/{token}',
   // The embedded widget's anonymous visitors (decision 0018).
+  'GET /api/widget/{botId}/config',
   'GET /api/widget/{botId}/messages',
   'POST /api/widget/{botId}/replies',
 ];
