@@ -22,10 +22,12 @@ const SUFFIXES: Record<string, string[]> = {
   summary: ['', '_sum', '_count'],
 };
 
+/** As Prometheus reads them (Go's ParseFloat): Inf and NaN in any case; prom-client writes a lag not yet measured as `Nan`. */
 function parseValue(text: string, line: string) {
-  if (text === '+Inf') return Infinity;
-  if (text === '-Inf') return -Infinity;
-  if (text === 'NaN') return NaN;
+  const word = text.toLowerCase();
+  if (word === '+inf' || word === 'inf') return Infinity;
+  if (word === '-inf') return -Infinity;
+  if (word === 'nan') return NaN;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) throw new Error(`bad value in: ${line}`);
   return Number(text);
 }
