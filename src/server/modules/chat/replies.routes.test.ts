@@ -416,7 +416,7 @@ describe.each(databaseKinds)('replies when the model server is down, on %s', (ki
 });
 
 describe.each(databaseKinds)('shutting down during a reply, on %s', (kind) => {
-  it('stops running replies, saves what they wrote and closes without waiting for the model', async () => {
+  it('ends running replies as interrupted (Retry, not Stopped), saves what they wrote and closes without waiting for the model', async () => {
     const fake = await startFakeLlm({ reply: { text: 'never finishes', hangAfterChunks: 1 } });
     const t = await startCheckedApp({ kind, env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' } });
     try {
@@ -432,7 +432,7 @@ describe.each(databaseKinds)('shutting down during a reply, on %s', (kind) => {
       expect(performance.now() - started).toBeLessThan(2000);
       expect((await stream.finished).at(-1)).toMatchObject({
         event: 'done',
-        data: { content: 'never ', status: 'stopped' },
+        data: { content: 'never ', status: 'interrupted' },
       });
       const saved = await t.db.kysely
         .selectFrom('messages')
@@ -441,7 +441,7 @@ describe.each(databaseKinds)('shutting down during a reply, on %s', (kind) => {
         .execute();
       expect(saved).toEqual([
         { role: 'user', content: 'Hi', status: 'complete' },
-        { role: 'assistant', content: 'never ', status: 'stopped' },
+        { role: 'assistant', content: 'never ', status: 'interrupted' },
       ]);
       await expect.poll(() => fake.lastRequest().aborted).toBe(true);
     } finally {

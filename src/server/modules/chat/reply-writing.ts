@@ -117,7 +117,7 @@ export async function writeReply(
   const written = await writing.done;
   await stopCheckpoints();
   let { error } = written;
-  const status = endOf({ error, stopped: job.claim.signal.aborted });
+  const status = endOf({ error, signal: job.claim.signal });
   let message: Message | null = null;
   const at = isoNow(deps.clock);
   try {
@@ -149,7 +149,7 @@ export async function writeReply(
   if (message?.status === 'complete' && job.untitled) nameConversation(deps, job, message.content);
   return error
     ? { status: 'failed', error, message }
-    : { status: status === 'stopped' ? 'stopped' : 'complete', message };
+    : { status: status === 'complete' ? 'complete' : 'stopped', message };
 }
 
 /** Counted after the reply is saved, outside its transaction (see recordBotUse); a failure only costs the count. */

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { redisFallbackLog, subscribeChannel } from '../../lib/redis';
 import { systemTimers, type Timer, type Timers } from '../../lib/timers';
 import type { ReplyRegistry } from './reply-registry';
+import { SHUTDOWN_REASON } from './reply-lifecycle';
 
 // Renews the lock for its owner only; retakes it when it expired while Redis was away (or was never taken
 // because the claim fell back to this instance), so the lock is shared again as soon as Redis is back.
@@ -149,7 +150,7 @@ export async function redisReplyRegistry(redis: Redis, options: RedisReplyRegist
     running: () => running.size,
 
     async stopAll() {
-      for (const { controller } of running.values()) controller.abort();
+      for (const { controller } of running.values()) controller.abort(SHUTDOWN_REASON);
     },
 
     async close() {

@@ -2,8 +2,8 @@ import type { MessageStatus } from '@shared/contracts/chat';
 
 /**
  * A reply's life, as its message's `status`: created `streaming` before the model is asked, then ended once,
- * by whoever gets there first — the instance writing it (complete, stopped or failed) or, when that instance
- * died, the sweeper of any instance (interrupted). The table is the whole of it; replies.repository guards
+ * by whoever gets there first — the instance writing it (complete, stopped or failed; interrupted when it shuts
+ * down before the reply ends) or, when that instance died, the sweeper of any instance (interrupted). The table is the whole of it; replies.repository guards
  * every write with `status = 'streaming'`, so a late checkpoint or finish never overwrites an ended reply.
  */
 export const REPLY_TRANSITIONS = {
@@ -17,12 +17,24 @@ export const REPLY_TRANSITIONS = {
 export type ReplyState = keyof typeof REPLY_TRANSITIONS;
 /** The one state a reply is written (checkpointed, finished, swept) from. */
 export const LIVE_REPLY_STATE = 'streaming' satisfies ReplyState;
-/** How the instance writing a reply ends it; `interrupted` is the sweeper's. */
-export type ReplyEnd = Exclude<(typeof REPLY_TRANSITIONS)['streaming'][number], 'interrupted'>;
+/** How a reply ends. */
+export type ReplyEnd = (typeof REPLY_TRANSITIONS)['streaming'][number];
+
+/**
+ * The abort reason of replies stopped because their instance shuts down (the registry's stopAll after the drain):
+ * they end `interrupted`, which offers Retry, not `stopped`, which says the person stopped them.
+ */
+export const SHUTDOWN_REASON = 'the instance is shutting down';
 
 export const canTransition = (from: ReplyState, to: ReplyState): boolean =>
   (REPLY_TRANSITIONS[from] as readonly ReplyState[]).includes(to);
 
-/** A failure wins over a stop: the user is told what went wrong even when they pressed Stop meanwhile. */
-export const endOf = (outcome: { error: string | null; stopped: boolean }): ReplyEnd =>
-  outcome.error ? 'failed' : outcome.stopped ? 'stopped' : 'complete';
+/**
+ * The end of a reply its writer saw: a failure wins over a stop (the user is told what went wrong even when they
+ * pressed Stop meanwhile); a stop for the instance's shutdown is an interruption.
+ */
+export function endOf(outcome: { error: string | null; signal: AbortSignal }): ReplyEnd {
+  if (outcome.error) return 'failed';
+  if (!outcome.signal.aborted) return 'complete';
+  return outcome.signal.reason === SHUTDOWN_REASON ? 'interrupted' : 'stopped';
+}

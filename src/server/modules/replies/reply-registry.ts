@@ -1,3 +1,5 @@
+import { SHUTDOWN_REASON } from './reply-lifecycle';
+
 /** One running reply: its stop signal, and the release of its conversation when it is over. */
 export interface ReplyClaim {
   signal: AbortSignal;
@@ -56,7 +58,7 @@ export function inProcessReplyRegistry(): ReplyRegistry {
     async release() {},
     running: () => running.size,
     async stopAll() {
-      for (const controller of running.values()) controller.abort();
+      for (const controller of running.values()) controller.abort(SHUTDOWN_REASON);
     },
     async close() {},
   };

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock';
 import { insertConversation } from '../chat/conversations.repository';
 import { insertMessage, newReply } from '../chat/messages.repository';
 import type { FinishedReply } from './replies.repository';
-import { canTransition, endOf, REPLY_TRANSITIONS, type ReplyState } from './reply-lifecycle';
+import { canTransition, endOf, REPLY_TRANSITIONS, SHUTDOWN_REASON, type ReplyState } from './reply-lifecycle';
 import { createReplyStore, type ReplyStore } from './reply-store';
 
 /** A clock the test moves by hand: checkpoint times and staleness without waiting. */
@@ -34,10 +34,13 @@ describe('the reply lifecycle', () => {
       for (const to of states) expect(canTransition(from, to)).toBe(from === 'streaming' && to !== 'streaming');
   });
 
-  it('tells a failure over a stop, a stop over completion', () => {
-    expect(endOf({ error: 'down', stopped: true })).toBe('failed');
-    expect(endOf({ error: null, stopped: true })).toBe('stopped');
-    expect(endOf({ error: null, stopped: false })).toBe('complete');
+  it('tells a failure over a stop, a stop over completion, and a shutdown from a stop', () => {
+    const aborted = (reason?: unknown) => AbortSignal.abort(reason);
+    const live = new AbortController().signal;
+    expect(endOf({ error: 'down', signal: aborted() })).toBe('failed');
+    expect(endOf({ error: null, signal: aborted() })).toBe('stopped');
+    expect(endOf({ error: null, signal: aborted(SHUTDOWN_REASON) })).toBe('interrupted');
+    expect(endOf({ error: null, signal: live })).toBe('complete');
   });
 });
 
