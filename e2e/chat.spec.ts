@@ -235,6 +235,14 @@ describe('chat panel', () => {
         { role: 'user', content: 'Count to ten', status: 'complete' },
         { role: 'assistant', content: 'A fresh answer.', status: 'complete' },
       ]);
+    // The stopped reply stays, as version 1 of 2 of the answer.
+    const versions = messages(page).getByRole('group', { name: 'Message versions' });
+    await visible(versions.getByText('2/2'));
+    await versions.getByRole('button', { name: 'Previous version' }).click();
+    await visible(messages(page).getByText('(stopped)'));
+    expect(await logText(page)).not.toContain('A fresh answer.');
+    await versions.getByRole('button', { name: 'Next version' }).click();
+    await visible(messages(page).getByText('A fresh answer.'));
 
     await fullChat.click();
     await page.waitForURL(`**/chat/${pinned.id}?c=${conversationId}`);
