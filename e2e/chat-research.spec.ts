@@ -194,15 +194,23 @@ describe('chat research and attachments', () => {
     await visible(chips.getByRole('img', { name: 'red.png' }), 20_000);
     await visible(chips.getByRole('button', { name: 'Remove red.png' }));
 
-    // A file the server refuses says why in words, and can be removed.
+    // A kind of file no botty reads is left out at once, with a word why.
     await page.getByTestId('attach-input').setInputFiles({
       name: 'notes.exe',
       mimeType: 'application/octet-stream',
       buffer: Buffer.from('MZ not a document'),
     });
+    await visible(page.getByText("notes.exe: this type of file can't be attached."));
+    expect(await chips.getByText('notes.exe').count()).toBe(0);
+    // A file the server refuses (its bytes are not the image its name says) says why in words, and can be removed.
+    await page.getByTestId('attach-input').setInputFiles({
+      name: 'fake.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('MZ not an image'),
+    });
     await visible(chips.getByRole('alert'), 10_000);
     expect(await chips.getByRole('alert').textContent()).not.toMatch(/^\d{3}/);
-    await chips.getByRole('button', { name: 'Remove notes.exe' }).click();
+    await chips.getByRole('button', { name: 'Remove fake.png' }).click();
     await hidden(chips.getByRole('alert'));
 
     suite.fake.enqueue('A red square.');
