@@ -2,7 +2,16 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
-import { appInBrowser, expectAccessible, signedInPage, snap, toastWith, VIEWPORTS, visible } from './support/browser';
+import {
+  appInBrowser,
+  expectAccessible,
+  hidden,
+  signedInPage,
+  snap,
+  toastWith,
+  VIEWPORTS,
+  visible,
+} from './support/browser';
 import { startTestAppWithModel } from '../tests/support/test-app';
 
 const suite = appInBrowser(startTestAppWithModel);
@@ -35,12 +44,14 @@ describe('bot sharing', () => {
     await owner.page.getByRole('menuitem', { name: 'Share Botty' }).click();
     const dialog = owner.page.getByRole('dialog', { name: 'Share Trip Planner' });
     await visible(dialog);
-    // Arrow keys only move the choice: nothing is shared until Save.
-    await dialog.getByRole('radio', { name: /^Private/ }).focus();
-    await owner.page.keyboard.press('ArrowDown');
-    await expect.poll(() => dialog.getByRole('radio', { name: /^Link/ }).getAttribute('aria-checked')).toBe('true');
+    // Choosing (by click or arrow keys) shares nothing until Save.
+    await dialog.getByRole('radio', { name: /^Link/ }).click();
     expect(await dialog.getByRole('textbox', { name: 'Link to Trip Planner' }).count()).toBe(0);
+    expect((await suite.t.request<Bot[]>('GET', '/api/bots', { token: owner.token })).body[0]!.sharing.visibility).toBe(
+      'private',
+    );
     await dialog.getByRole('button', { name: 'Save' }).click();
+    await visible(dialog.getByText('Trip Planner can now be used by people with its link.'));
     const linkField = dialog.getByRole('textbox', { name: 'Link to Trip Planner' });
     await visible(linkField);
     await visible(dialog.getByText('Copy it now: it is shown only once', { exact: false }));
@@ -97,8 +108,10 @@ describe('bot sharing', () => {
     await visible(dialog.getByText('Used by 1 person besides you.'));
     await dialog.getByRole('radio', { name: /^Private/ }).click();
     await dialog.getByRole('button', { name: 'Save' }).click();
-    // The open dialog hides the rest of the page from the accessibility tree, the toast's region included.
-    await visible(owner.page.getByText('Trip Planner is now private', { exact: true }));
+    // Said in the dialog, so the first Escape closes the dialog (a toast over it used to take that Escape).
+    await visible(dialog.getByRole('status').getByText('Trip Planner is now private.', { exact: true }));
+    await owner.page.keyboard.press('Escape');
+    await hidden(dialog);
 
     await visitor.page.goto(path);
     await visible(visitor.page.getByRole('heading', { name: 'Botty Not Found' }));

@@ -103,6 +103,7 @@ function ShareForm({ bot }: { bot: Bot }) {
 
   // Moving through the options (arrow keys) only chooses; Save applies, so passing over Link shares nothing.
   const [choice, setChoice] = useState<BotVisibility>(visibility);
+  const [saved, setSaved] = useState('');
   const save = () =>
     update.mutate(
       { id: bot.id, changes: { visibility: choice } },
@@ -112,7 +113,8 @@ function ShareForm({ bot }: { bot: Bot }) {
           // The first time a bot is shared, its link is made at once: that is what the owner came for.
           else if (!saved.sharing.hasLink)
             create.mutate(saved.id, { onSuccess: setLink, onError: fail('Could not make the link') });
-          toast({ title: `${bot.name} ${CHOICES.find((c) => c.value === saved.sharing.visibility)?.done}` });
+          // Said in the dialog, not as a toast: a toast above the dialog would take the next Escape for itself.
+          setSaved(`${bot.name} ${CHOICES.find((c) => c.value === saved.sharing.visibility)?.done}.`);
         },
         onError: fail('Could not change who can use the botty'),
       },
@@ -151,6 +153,9 @@ function ShareForm({ bot }: { bot: Bot }) {
             Save
           </PendingButton>
         )}
+        <p role="status" className="text-sm text-muted-foreground">
+          {choice === visibility ? saved : ''}
+        </p>
       </fieldset>
 
       {visibility !== 'private' && (
