@@ -43,15 +43,6 @@ export const setRating = (db: Executor, messageId: number, r: NewRating) =>
     .returning(columns)
     .executeTakeFirstOrThrow();
 
-/** Whether the conversation is one of `userId`'s; someone else's is as good as missing. */
-export const ownsConversation = async (db: Executor, userId: number, conversationId: number) =>
-  (await db
-    .selectFrom('conversations')
-    .select('id')
-    .where('id', '=', conversationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst()) !== undefined;
-
 export const findConversationRatings = (db: Executor, conversationId: number) =>
   db
     .selectFrom('messages')

@@ -2,14 +2,9 @@ import type { Feedback, FeedbackBody } from '@shared/contracts/feedback';
 import { FEEDBACK_MESSAGES } from '@shared/contracts/feedback';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
-import { AppError, notFound } from '../../lib/errors';
-import {
-  findConversationRatings,
-  findOwnedMessage,
-  ownsConversation,
-  setRating,
-  toFeedback,
-} from './feedback.repository';
+import { AppError } from '../../lib/errors';
+import { requireConversation } from '../chat/conversations.service';
+import { findConversationRatings, findOwnedMessage, setRating, toFeedback } from './feedback.repository';
 
 export interface FeedbackDeps {
   db: Db;
@@ -42,6 +37,6 @@ export async function rateMessage(
 /** The ratings in one of the caller's conversations, so a chat can show them. */
 export async function conversationRatings(deps: FeedbackDeps, userId: number, conversationId: number) {
   const db = deps.db.kysely;
-  if (!(await ownsConversation(db, userId, conversationId))) throw notFound('Conversation');
+  await requireConversation(db, userId, conversationId);
   return (await findConversationRatings(db, conversationId)).map(toFeedback);
 }
