@@ -36,6 +36,7 @@ import { healthRoutes } from './modules/health/health.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
 import { createMetrics } from './modules/metrics/metrics.service';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
+import { settingsRoutes } from './modules/settings/settings.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
 import { purgeExpiredKeys } from './modules/keys/keys.service';
 import { openAiRoutes } from './modules/openai/openai.routes';
@@ -204,6 +205,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(evaluationsRoutes, { deps: { db, clock, ...replyPipeline }, modelCallRateLimit });
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(preferencesRoutes, { deps: { db } });
+      await api.register(settingsRoutes, { deps: { db, clock } });
       await api.register(accountRoutes, {
         prefix: '/account',
         deps: { db, clock, sessions },

@@ -25,6 +25,11 @@ export interface UsersTable {
   email_verified: Flag;
   /** Pinned bots and the dark-mode choice (contracts/preferences.ts); null until first saved. */
   preferences: Json | null;
+  /** Set while an admin has disabled the account: its sessions and API keys stop working. */
+  disabled_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Daily limits of this account; null means its role's default (app_settings 'defaultLimits'). */
+  daily_token_limit: ColumnType<number | string | null, number | null | undefined, number | null>;
+  daily_reply_limit: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -189,6 +194,8 @@ export interface MessagesTable {
   rating: 'up' | 'down' | null;
   rating_comment: string | null;
   rated_at: Timestamp | null;
+  /** For a reply: the model that wrote it, as a model id of contracts/admin.ts (`connectionId/model`). */
+  model: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type FileStatus = 'processing' | 'ready' | 'failed';
@@ -253,6 +260,54 @@ export interface ConversationSharesTable {
   expires_at: Timestamp | null;
 }
 
+export type ConnectionKind = 'openai-compatible' | 'openai' | 'anthropic';
+
+/** An AI connection an admin added (issue 23); the environment's LLM_* connection is not stored. */
+export interface AiConnectionsTable {
+  id: Generated<number>;
+  name: string;
+  kind: ConnectionKind;
+  base_url: string | null;
+  /** AES-256-GCM ciphertext of the API key (lib/secret-box.ts); never returned by an API. */
+  api_key_cipher: string | null;
+  api_key_last4: string | null;
+  allow_private_address: FlagWithDefault;
+  /** The model names people may use, as the server lists them. */
+  enabled_models: JsonWithDefault;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Instance-wide settings an admin changes in the console, one JSON value per key (contracts/admin.ts). */
+export interface AppSettingsTable {
+  key: string;
+  value: Json;
+  updated_at: Timestamp;
+}
+
+export interface InvitationsTable {
+  id: Generated<number>;
+  token_hash: string;
+  email: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  used_by: number | null;
+}
+
+/** Usage rolled up per day, user, bot (0: none) and model; bigints read back as strings on PostgreSQL. */
+export interface UsageDailyTable {
+  day: string;
+  user_id: number;
+  bot_id: number;
+  model: string;
+  replies: ColumnType<number, number | undefined, number>;
+  input_tokens: ColumnType<number | string, number | undefined, number>;
+  output_tokens: ColumnType<number | string, number | undefined, number>;
+  estimated_replies: ColumnType<number, number | undefined, number>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -270,6 +325,10 @@ export interface Database {
   file_blob_deletions: FileBlobDeletionsTable;
   api_keys: ApiKeysTable;
   conversation_shares: ConversationSharesTable;
+  ai_connections: AiConnectionsTable;
+  app_settings: AppSettingsTable;
+  invitations: InvitationsTable;
+  usage_daily: UsageDailyTable;
 }
 
 /** What repositories run their queries on: the database itself or an open transaction. */

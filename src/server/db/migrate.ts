@@ -14,6 +14,7 @@ import { sharing } from './migrations/0011-sharing';
 import { knowledgeRanking } from './migrations/0012-knowledge-ranking';
 import { searchQueue } from './migrations/0013-search-queue';
 import { widgetAppearance } from './migrations/0014-widget-appearance';
+import { modelsAndPeople } from './migrations/0015-models-and-people';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-knowledge-ranking': knowledgeRanking,
   '0013-search-queue': searchQueue,
   '0014-widget-appearance': widgetAppearance,
+  '0015-models-and-people': modelsAndPeople,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -39,7 +39,8 @@ const newPassword = z
 
 const token = z.string({ error: 'Token is required' }).min(1, 'Token is required').max(200, 'Token is invalid');
 
-export const roleSchema = z.enum(['user', 'superadmin']);
+export const roleSchema = z.enum(['user', 'admin', 'superadmin']);
+export type Role = z.infer<typeof roleSchema>;
 
 export const userSchema = z.object({
   id: z.number().int(),

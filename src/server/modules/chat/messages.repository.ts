@@ -36,6 +36,7 @@ const MESSAGE_COLUMN_SET: Record<keyof MessagesTable, true> = {
   rating: true,
   rating_comment: true,
   rated_at: true,
+  model: true,
 };
 export const MESSAGE_COLUMNS = Object.keys(MESSAGE_COLUMN_SET) as (keyof MessagesTable)[];
 

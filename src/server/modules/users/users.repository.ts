@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import type { User } from '@shared/contracts/auth';
+import { roleSchema, type Role, type User } from '@shared/contracts/auth';
 import type { DbScope, Executor, UsersTable } from '../../db/database';
 
 export type UserRow = Selectable<UsersTable>;
@@ -16,12 +16,15 @@ export const USER_COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof UserRow)[];
 
+/** Anything unknown in the column reads as the least privileged role. */
+export const roleOf = (value: string): Role => roleSchema.catch('user').parse(value);
+
 export function toUser(row: Pick<UserRow, (typeof USER_COLUMNS)[number]>): User {
   return {
     id: row.id,
     username: row.username,
     email: row.email,
-    role: row.role === 'superadmin' ? 'superadmin' : 'user',
+    role: roleOf(row.role),
     fullName: row.full_name,
     profileImageUrl: row.profile_image_url,
     emailVerified: Boolean(row.email_verified),
@@ -89,7 +92,7 @@ export interface NewUser {
   username: string;
   email: string;
   passwordHash: string;
-  role: 'user' | 'superadmin';
+  role: Role;
   fullName: string | null;
   emailVerified: boolean;
   now: string;
@@ -115,7 +118,7 @@ export interface UserChanges {
   username?: string;
   email?: string;
   passwordHash?: string;
-  role?: 'user' | 'superadmin';
+  role?: Role;
   fullName?: string | null;
   profileImageUrl?: string | null;
   emailVerified?: boolean;
