@@ -38,6 +38,7 @@ describe('bot settings', () => {
   it('starts the wizard at the defaults of spec §3 and §9', () => {
     const defaults = Object.fromEntries(CUSTOMIZE_KEYS.map((key) => [key, BOT_SETTINGS[key].default]));
     expect(defaults).toEqual({
+      model: null,
       tone: 'professional',
       writingStyle: 'concise',
       greeting: '',

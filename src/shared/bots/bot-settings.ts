@@ -18,7 +18,7 @@ import { isDomain, splitTrustedSources } from './trusted-sources';
  */
 
 /** The Customize step's groups of controls. */
-export type SettingSection = 'style' | 'web' | 'memory';
+export type SettingSection = 'model' | 'style' | 'web' | 'memory';
 
 interface SwitchControl {
   kind: 'switch';
@@ -50,6 +50,12 @@ interface TextControl {
   /** Off for values that are not prose (domain names): no spelling marks, no capitals on phones. */
   spellCheck: boolean;
 }
+/** One of the models an admin enabled (GET /api/models), or null for the instance's default. */
+interface ModelControl {
+  kind: 'model';
+  section: SettingSection;
+  hint: string;
+}
 /** Long text written in the Train step or the custom prompt dialog, compared between versions as a text diff. */
 interface PromptControl {
   kind: 'prompt';
@@ -60,11 +66,13 @@ type ControlFor<V> = [V] extends [boolean]
   ? SwitchControl
   : [V] extends [number]
     ? NumberControl
-    : string extends V
-      ? TextControl | PromptControl
-      : [V] extends [string]
-        ? ChoiceControl<V>
-        : never;
+    : null extends V
+      ? ModelControl
+      : string extends V
+        ? TextControl | PromptControl
+        : [V] extends [string]
+          ? ChoiceControl<V>
+          : never;
 
 interface SettingDescriptor<S extends z.ZodType, C extends ControlFor<z.output<S>>> {
   /** The control's label, the Finish step's term and the name version comparison gives it. */
@@ -109,6 +117,25 @@ const onOff = (value: boolean) => (value ? 'On' : 'Off');
 const when = (line: string) => (on: boolean) => (on ? line : null);
 
 export const BOT_SETTINGS = {
+  model: setting({
+    label: 'Model',
+    schema: z
+      .string({ error: 'Choose one of the enabled models, or Default' })
+      .trim()
+      .min(1, 'Choose one of the enabled models, or Default')
+      .max(600, 'Choose one of the enabled models, or Default')
+      .nullable(),
+    default: null,
+    control: {
+      kind: 'model',
+      section: 'model',
+      hint: 'The model that writes this botty’s answers. Default follows what the administrator chose.',
+    },
+    // The label of the model, which only the client knows, is shown by the Finish step itself.
+    summary: (model) => model ?? 'Default',
+    // Which model answers is decided per reply (the model catalog), not by the prompt.
+    prompt: null,
+  }),
   tone: setting({
     label: 'Tone',
     schema: z.enum(TONES, { error: `Tone must be one of: ${TONES.join(', ')}` }),
