@@ -13,6 +13,10 @@ export const ADMIN_MESSAGES = {
   connectionReadOnly: 'This connection comes from the server’s environment variables and cannot be changed here',
   userNotFound: 'User not found',
   modelUnknown: 'Choose one of the enabled models, or Default',
+  registrationClosed: 'Registration is closed. Ask an administrator for an invitation.',
+  invitationRequired: 'Registration is by invitation only. Open the invitation link you received.',
+  invitationInvalid: 'This invitation link is invalid, used or expired. Ask for a new one.',
+  accountDisabled: 'This account is disabled. Contact your administrator.',
 } as const;
 
 export const CONNECTION_KINDS = ['openai-compatible', 'openai', 'anthropic'] as const;
@@ -110,6 +114,11 @@ export const registrationModeSchema = z.enum(REGISTRATION_MODES, {
   error: 'Registration must be open, closed or invitation',
 });
 export type RegistrationMode = z.infer<typeof registrationModeSchema>;
+/**
+ * GET /api/auth/registration (anyone): how the sign-up page behaves. With `invitation`, POST /api/auth/register
+ * takes the link's token as `invitation`.
+ */
+export const registrationInfoSchema = z.object({ mode: registrationModeSchema });
 
 /** Daily limits; null means no limit. */
 const limitValue = (label: string) =>
