@@ -172,6 +172,8 @@ export const messageSchema = z.object({
   sources: z.array(sourceSchema),
   steps: z.array(replyStepSchema),
   attachments: z.array(attachmentSchema),
+  /** For a reply: the name of the model that wrote it (as its server calls it); null when unknown or offline. */
+  model: z.string().nullable().optional(),
   /**
    * The versions of this message, oldest first: a user message's edits (POST /api/messages/{id}/edit), a reply's
    * regenerations. `ids[index]` is this message; the version switcher (`‹ index+1/count ›`) activates another with

@@ -88,6 +88,7 @@ export function startWriting(deps: ReplyDeps, job: WritingJob): Writing {
       steps: [],
       firstTokenMs: null,
       replyMs: 0,
+      model: null,
     };
   });
   return {

@@ -1,3 +1,4 @@
+import { ENV_CONNECTION_ID } from '@shared/contracts/admin';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatStreamEvent, ReplyStep, Source } from '@shared/contracts/chat';
 import { composePrompt, type HistoryMessage } from '../../ai/compose-prompt';
@@ -57,6 +58,8 @@ export interface ReplyResult {
   /** From the call to the first piece of text; null when none came. */
   firstTokenMs: number | null;
   replyMs: number;
+  /** The model that answered, as a model id (`connectionId/model`, contracts/admin.ts); null offline. */
+  model: string | null;
 }
 
 /**
@@ -124,5 +127,6 @@ export async function runReply(
     steps: context.steps,
     firstTokenMs,
     replyMs: Math.round(performance.now() - startedAt),
+    model: deps.ai.modelId === null ? null : `${ENV_CONNECTION_ID}/${deps.ai.modelId}`,
   };
 }
