@@ -3,7 +3,8 @@ import { EMBED_ORIGIN_HEADER, VISITOR_KEY_HEADER } from '@shared/chat/widget-pro
 import { databaseKinds } from '../../../tests/support/databases';
 import { createBot } from '../../../tests/support/factories';
 import { signUp, startTestApp, type TestApp } from '../../../tests/support/test-app';
-import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP_MESSAGE, UNSAFE_TEXT_MESSAGE } from './text-safety';
+import { jsonDepth } from '../lib/json-depth';
+import { MAX_JSON_DEPTH, TOO_DEEP_MESSAGE, UNSAFE_TEXT_MESSAGE } from './text-safety';
 
 const LEVELS = 20_000;
 const deepObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors';
+import { jsonDepth } from '../lib/json-depth';
 import { isStorableText } from '../lib/storable-text';
 
 export const UNSAFE_TEXT_MESSAGE = 'Text must not contain NUL characters or broken Unicode (lone surrogates)';
@@ -8,27 +9,6 @@ export const UNSAFE_TEXT_MESSAGE = 'Text must not contain NUL characters or brok
 /** Far deeper than any request Botty takes (a chat's messages are 4 levels deep), far below a stack's depth. */
 export const MAX_JSON_DEPTH = 64;
 export const TOO_DEEP_MESSAGE = `JSON must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`;
-
-const [OPEN_BRACE, OPEN_BRACKET, CLOSE_BRACE, CLOSE_BRACKET, QUOTE, BACKSLASH] = [...'{[}]"\\'].map((c) =>
-  c.charCodeAt(0),
-);
-
-/** How deeply `json` nests, counted on the text before parsing, so a hostile body costs one linear scan. */
-export function jsonDepth(json: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_BRACE || c === OPEN_BRACKET) deepest = Math.max(deepest, ++depth);
-    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
-  }
-  return deepest;
-}
 
 /** The path to the first string (key or value) that cannot be stored; walked with a stack, not recursion. */
 function findUnsafeText(root: unknown): string[] | null {

@@ -1,6 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import mammoth from 'mammoth';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { jsonDepth } from '../../lib/json-depth';
 import { ocrPages, OCR_LIMITS, type OcrResult } from './extract-ocr';
 import { ExtractionError } from './extraction-error';
 import type { DocumentFormat } from './file-formats';
@@ -104,6 +105,18 @@ function extractCsv(text: string): ExtractedDocument {
   return { kind: 'table', header, rows };
 }
 
+/**
+ * Deeper than any document's data, well within what JSON.stringify can recurse through: 200,000 levels in a
+ * 400 KB file overflow its stack, so such a file is kept as written.
+ */
+const PRETTY_JSON_MAX_DEPTH = 256;
+
+/** JSON pretty-printed, so passages break between values; refused when it is not JSON at all. */
+function readableJson(text: string): string {
+  const value: unknown = JSON.parse(text);
+  return jsonDepth(text) > PRETTY_JSON_MAX_DEPTH ? text : JSON.stringify(value, null, 2);
+}
+
 /** Runs inside the extraction worker (extract.worker.ts), which bounds its time and memory. */
 export async function extractDocument(bytes: Uint8Array, format: DocumentFormat): Promise<ExtractedDocument> {
   if (bytes.length === 0) throw new ExtractionError(EMPTY_FILE_MESSAGE);
@@ -115,7 +128,7 @@ export async function extractDocument(bytes: Uint8Array, format: DocumentFormat)
     case 'csv':
       return extractCsv(utf8.decode(bytes));
     case 'json':
-      return { kind: 'text', text: JSON.stringify(JSON.parse(utf8.decode(bytes)), null, 2), headings: false };
+      return { kind: 'text', text: readableJson(utf8.decode(bytes)), headings: false };
     case 'html':
       return extractHtml(bytes);
     case 'markdown':

@@ -99,6 +99,12 @@ describe('document extraction in a worker', () => {
     expect(json[0]!.text).toBe('{\n  "a": {\n    "b": 1\n  }\n}');
   });
 
+  it('keeps JSON nested past what pretty-printing can recurse through as written', async () => {
+    const deep = `${'['.repeat(200_000)}"core"${']'.repeat(200_000)}`;
+    const chunks = chunksOf(await extract(text(deep), 'json'));
+    expect(chunks.map((c) => c.text).join('')).toContain('"core"');
+  });
+
   it('stops a job that takes longer than its time limit', async () => {
     const impatient = createExtractor({ timeoutMs: 1, maxMemoryMb: 128 });
     const outcome = await impatient.extract({ bytes: await pdfWithPages(['slow']), format: 'pdf' });
