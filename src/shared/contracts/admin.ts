@@ -17,6 +17,15 @@ export const ADMIN_MESSAGES = {
   invitationRequired: 'Registration is by invitation only. Open the invitation link you received.',
   invitationInvalid: 'This invitation link is invalid, used or expired. Ask for a new one.',
   accountDisabled: 'This account is disabled. Contact your administrator.',
+  invitationOtherEmail: 'This invitation is for another e-mail address. Register with the address it was sent to.',
+  notYourself: 'You cannot disable or delete your own account here',
+  superadminProtected: 'Only a superadmin can disable or delete a superadmin',
+  superadminRoleFixed: 'A superadmin’s role cannot be changed here',
+  alreadyVerified: 'This e-mail address is already verified',
+  verificationSent: 'Verification e-mail sent',
+  userDeleted: 'User deleted, with everything they owned',
+  invitationNotFound: 'Invitation not found',
+  invitationDeleted: 'Invitation deleted',
 } as const;
 
 export const CONNECTION_KINDS = ['openai-compatible', 'openai', 'anthropic'] as const;

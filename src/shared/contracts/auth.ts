@@ -71,6 +71,8 @@ export const registerBodySchema = z.object({
   role: z.string().optional(),
   /** Printed in the server log; needed only for the first account of a public server (decision 0030). */
   setupCode: z.string().max(100, 'Setup code is invalid').optional(),
+  /** The token of an invitation link (`/register?invitation=…`), needed when registration is by invitation. */
+  invitation: z.string().max(200, 'This invitation link is invalid').optional(),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 /** `user` only when the account is ready to use: an answer awaiting verification says nothing about the address. */
