@@ -19,6 +19,10 @@ window.matchMedia = (query) =>
     removeEventListener: () => {},
   }) as unknown as MediaQueryList;
 window.scrollTo = () => {};
+// Radix's Select captures the pointer and scrolls its chosen option into view.
+Element.prototype.hasPointerCapture = () => false;
+Element.prototype.releasePointerCapture = () => {};
+Element.prototype.scrollIntoView = () => {};
 window.ResizeObserver = class {
   observe() {}
   unobserve() {}

@@ -18,6 +18,7 @@ import type { Knowledge } from '../hooks/use-knowledge';
 import type { CustomizationChange, Wizard } from '../hooks/use-wizard';
 import { FieldGroup } from './field-group';
 import { KnowledgeSection } from './knowledge-section';
+import { ModelField } from './model-field';
 import { StepFooter } from './step-footer';
 
 type CustomizationInput = z.input<typeof customizationSchema>;
@@ -61,6 +62,8 @@ export function CustomizeStep({ wizard, knowledge }: { wizard: Wizard; knowledge
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-8">
+      <Section title="Model">{fields('model')}</Section>
+
       <Section title="Style">{fields('style')}</Section>
 
       <Section title="Knowledge">
@@ -95,6 +98,24 @@ function SettingField({ form, name, error, suggestedGreeting }: SettingFieldProp
       return <SwitchRow control={form.control} name={name} label={label} description={control.description} />;
     case 'choice':
       return <Choice control={form.control} name={name} label={label} options={control.options} />;
+    case 'model':
+      return (
+        <Controller
+          control={form.control}
+          name={name}
+          render={({ field }) => (
+            <ModelField
+              label={label}
+              hint={control.hint}
+              error={error}
+              value={field.value as string | null | undefined}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              ref={field.ref}
+            />
+          )}
+        />
+      );
     case 'number':
       return (
         <FormField label={label} error={error} hint={error ? undefined : control.hint}>

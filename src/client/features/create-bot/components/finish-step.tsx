@@ -11,6 +11,8 @@ import { useCreateBot } from '@/entities/bot/api/create-bot';
 import { useUpdateBot } from '@/entities/bot/api/update-bot';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { useBotFiles } from '@/entities/file/api/get-bot-files';
+import { useModels } from '@/entities/model/api/get-models';
+import { modelChoiceLabel } from '@/entities/model/model/model-choice';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
@@ -65,6 +67,7 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
   const [uploadsFailed, setUploadsFailed] = useState(false);
   // Once created, the files uploaded after it show here with their status until the page is left.
   const files = useBotFiles(botId ?? createdBot?.id ?? null);
+  const models = useModels();
   // Stays busy through the uploads and the short pause before leaving, so nothing can be sent twice.
   const busy = create.isPending || create.isSuccess || update.isPending || update.isSuccess || knowledge.uploading;
   const submitLabel = SUBMIT_LABELS[editing ? 'edit' : 'create'];
@@ -141,7 +144,9 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
       <ReviewSection title="Customization" step={2} onEdit={wizard.goTo} disabled={busy}>
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
           {CUSTOMIZE_KEYS.map((key) => {
-            const summary = settingSummary(key, settings[key]);
+            // A model is named by its label, which only the model list knows.
+            const summary =
+              key === 'model' ? modelChoiceLabel(models.data, settings.model) : settingSummary(key, settings[key]);
             const { label, control } = BOT_SETTINGS[key];
             return (
               summary !== null && (

@@ -1,8 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { ModelChoice } from '@shared/contracts/admin';
 import type { User } from '@shared/contracts/auth';
+import type { Bot } from '@shared/contracts/bots';
 import { queryClient } from '@/lib/query-client';
 import { setCurrentUser } from '@/lib/auth';
 import { saveSession } from '@/lib/storage';
@@ -14,9 +16,21 @@ const CONTEXT_WINDOW = 'Number of previous messages to consider for context (1-2
 const TRUSTED_SOURCES = 'Trusted sources must be a comma-separated list of domains (e.g. nature.com, arxiv.org)';
 const PROMPT = 'You are Chef, who plans meals from what is in the fridge.';
 
+const model = (connectionId: number, name: string, label: string): ModelChoice => ({
+  id: `${connectionId}/${name}`,
+  label,
+  connectionId,
+  model: name,
+});
+const MODELS = {
+  models: [model(0, 'llama3', 'llama3 (Environment)'), model(2, 'claude-haiku', 'Claude Haiku (Anthropic)')],
+  defaultModel: model(0, 'llama3', 'llama3 (Environment)'),
+};
+
 let server: ReturnType<typeof fakeServer>;
 beforeEach(() => {
   server = fakeServer();
+  server.json('GET', '/api/models', MODELS);
 });
 
 /** As the login screen leaves it (the app's routes check the session before the wizard opens). */
@@ -224,5 +238,98 @@ describe('the bot wizard', () => {
 
     await user.click(button('Change customization'));
     await stepTitle('Customize');
+  });
+});
+
+describe("the wizard's model picker", () => {
+  const picker = () => screen.getByRole('combobox', { name: 'Model' });
+
+  it('lists Default and the enabled models, shows the label on Finish and saves the id', async () => {
+    signIn();
+    server.json('POST', '/api/bots', (request) => ({ id: 9, ...(request.body as object) }));
+    server.json('GET', '/api/bots/9/files', []);
+    const { user } = await openWizard();
+    await define(user);
+    await waitFor(() => expect(picker()).toHaveProperty('disabled', false));
+    expect(picker().textContent).toBe('Default (llama3 (Environment))');
+
+    await user.click(picker());
+    const options = screen.getAllByRole('option').map((option) => option.textContent);
+    expect(options).toEqual(['Default (llama3 (Environment))', 'llama3 (Environment)', 'Claude Haiku (Anthropic)']);
+    await user.click(screen.getByRole('option', { name: 'Claude Haiku (Anthropic)' }));
+    expect(picker().textContent).toBe('Claude Haiku (Anthropic)');
+
+    await user.click(button('Continue'));
+    await stepTitle('Train');
+    server.json('POST', '/api/generate-prompt', { systemPrompt: PROMPT, exampleQueries: [], source: 'template' });
+    await addExamples(user, 'Dinner?', 'Rice?');
+    await user.click(button('Start Training'));
+    await user.click(await screen.findByRole('button', { name: 'Review Botty' }));
+    await stepTitle('Finish');
+    expect(screen.getByText('Model').nextElementSibling?.textContent).toBe('Claude Haiku (Anthropic)');
+
+    await user.click(button('Create Botty'));
+    expect(await screen.findByText('Success!')).toBeTruthy();
+    expect(server.sent('POST', '/api/bots')[0]?.body).toMatchObject({ config: { model: '2/claude-haiku' } });
+  });
+
+  it("warns when the bot's model is no longer offered, and saves it as Default", async () => {
+    signIn();
+    const bot: Bot = {
+      id: 7,
+      name: 'Chef',
+      description: 'Plans meals',
+      purpose: 'answering',
+      icon: 'utensils',
+      userId: 1,
+      active: true,
+      capabilities: [],
+      config: { model: '5/retired', systemPrompt: PROMPT },
+      exampleQueries: ['Dinner?', 'Rice?'],
+      testNotes: [],
+      version: 2,
+      usageCount: 0,
+      lastUsed: null,
+      createdAt: '2025-01-01T00:00:00.000Z',
+      sharing: { visibility: 'private', hasLink: false, showPrompt: false, embedOrigins: [], embedDailyCap: 100 },
+    } as Bot;
+    server.json('GET', '/api/bots/7', bot);
+    server.json('GET', '/api/bots/7/files', []);
+    server.json('PATCH', '/api/bots/7', (request) => ({ ...bot, ...(request.body as object) }));
+    const { user } = renderScreen(
+      <Routes>
+        <Route path="/create-bot" element={<CreateBotPage />} />
+        <Route path="/dashboard" element={<h1>Dashboard</h1>} />
+      </Routes>,
+      '/create-bot?edit=7',
+    );
+    await user.click(await screen.findByRole('button', { name: 'Continue' }));
+    await stepTitle('Customize');
+
+    expect(
+      await screen.findByText(
+        'The model this botty used is no longer available, so it answers with the default model.',
+      ),
+    ).toBeTruthy();
+    expect(picker().textContent).toBe('Default (llama3 (Environment))');
+
+    await user.click(button('Continue'));
+    await user.click(await screen.findByRole('button', { name: 'Review Botty' }));
+    await stepTitle('Finish');
+    expect(screen.getByText('Model').nextElementSibling?.textContent).toBe('Default');
+    await user.click(button('Save Changes'));
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    expect(server.sent('PATCH', '/api/bots/7')[0]?.body).toMatchObject({ config: { model: null } });
+  });
+
+  it('is disabled with a hint when no model is connected', async () => {
+    server.json('GET', '/api/models', { models: [], defaultModel: null });
+    const { user } = await openWizard();
+    await define(user);
+    expect(
+      await screen.findByText('No model is connected yet. An administrator can connect one in the admin console.'),
+    ).toBeTruthy();
+    expect(picker()).toHaveProperty('disabled', true);
+    expect(picker().textContent).toBe('Default');
   });
 });
