@@ -34,7 +34,8 @@ export function FormField({ label, error, hint, className, children }: FormField
   );
 }
 
-function FormMessage({ id, children }: { id?: string; children?: ReactNode }) {
+/** A message under a field, or for a whole form when no one field caused it. */
+export function FormMessage({ id, children }: { id?: string; children?: ReactNode }) {
   if (!children) return null;
   return (
     <p id={id} role="alert" className="text-sm font-medium text-error">

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { LoginBody, loginBodySchema } from '@shared/contracts/auth';
 import { PendingButton } from '@/components/ui/pending-button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { FormField } from '@/components/ui/form';
+import { FormField, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -82,6 +82,12 @@ export function LoginPage() {
             title: 'Email verification required',
             description: 'Please verify your email address before logging in',
           });
+          return;
+        }
+        // Refused for a reason of its own (the account is disabled): said in the form, where it stays.
+        const refused = error instanceof ApiError && error.status === 403 && serverMessage(error);
+        if (refused) {
+          form.setError('root.server', { message: refused });
           return;
         }
         const tooMany = error instanceof ApiError && error.status === 429;
@@ -174,6 +180,7 @@ export function LoginPage() {
             Forgot password
           </Link>
         </div>
+        <FormMessage>{errors.root?.server?.message}</FormMessage>
         <PendingButton type="submit" className="w-full" pending={busy} pendingLabel="Signing in...">
           Sign in
         </PendingButton>

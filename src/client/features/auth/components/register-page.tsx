@@ -1,15 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
+import { ADMIN_MESSAGES } from '@shared/contracts/admin';
 import { type RegisterForm, registerFormSchema } from '@shared/contracts/auth';
 import { PendingButton } from '@/components/ui/pending-button';
-import { FormField } from '@/components/ui/form';
+import { Button } from '@/components/ui/button';
+import { FormField, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PageSpinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { AuthLayout, linkClass } from '@/features/auth/components/auth-layout';
 import { useRegister } from '@/features/auth/api/register';
+import { useRegistrationInfo } from '@/features/auth/api/registration';
 import { useAuthSetup } from '@/features/auth/api/setup';
 import { useAuth } from '@/lib/auth';
 import { ApiError, serverMessage } from '@/lib/request';
@@ -26,6 +29,10 @@ export function RegisterPage() {
   const navigate = useNavigate();
   const registration = useRegister();
   const setup = useAuthSetup();
+  const registrationInfo = useRegistrationInfo();
+  // An invitation link is /register?invitation=<token>; the token goes with the sign-up.
+  const [params] = useSearchParams();
+  const invitation = params.get('invitation')?.trim() || undefined;
   const needsSetupCode = setup.data?.setupCodeRequired === true;
   const form = useForm<z.input<typeof registerFormSchema>, unknown, RegisterForm>({
     resolver: zodResolver(registerFormSchema),
@@ -33,8 +40,18 @@ export function RegisterPage() {
   });
   const { errors } = form.formState;
 
-  if (isLoading) return <PageSpinner />;
+  if (isLoading || registrationInfo.isPending) return <PageSpinner />;
   if (isAuthenticated) return <Navigate to="/dashboard" replace />;
+
+  // Unknown (the question failed): the form, whose sign-up the server refuses with its reason if it must.
+  const mode = registrationInfo.data?.mode ?? 'open';
+  const refusal =
+    mode === 'closed'
+      ? ADMIN_MESSAGES.registrationClosed
+      : mode === 'invitation' && !invitation
+        ? ADMIN_MESSAGES.invitationRequired
+        : null;
+  if (refusal) return <RegistrationRefused message={refusal} />;
 
   const showServerErrors = (error: unknown) => {
     if (!(error instanceof ApiError)) return;
@@ -46,13 +63,22 @@ export function RegisterPage() {
     if (error.status === 409 && message) {
       form.setError(/e-?mail/i.test(message) ? 'email' : 'username', { message });
     }
-    // A 403 on sign-up is the setup code's (decision 0030).
-    if (error.status === 403 && message) form.setError('setupCode', { message });
+    // A 403 on the first account's sign-up is the setup code's (decision 0030); later ones are the
+    // registration mode's or the invitation's, about the whole form.
+    if (error.status === 403 && message) form.setError(needsSetupCode ? 'setupCode' : 'root.server', { message });
   };
 
   const onSubmit = form.handleSubmit(({ username, email, password, setupCode }) => {
     registration.mutate(
-      { username, email, password, fullName: '', role: 'user', ...(needsSetupCode ? { setupCode } : {}) },
+      {
+        username,
+        email,
+        password,
+        fullName: '',
+        role: 'user',
+        ...(needsSetupCode ? { setupCode } : {}),
+        ...(invitation ? { invitation } : {}),
+      },
       {
         onSuccess: ({ needsVerification }) => {
           void setup.refetch();
@@ -66,6 +92,8 @@ export function RegisterPage() {
         },
         onError: (error) => {
           showServerErrors(error);
+          // Said once, in the form, when it is about the form as a whole.
+          if (error instanceof ApiError && error.status === 403 && !needsSetupCode) return;
           toast({
             variant: 'destructive',
             title: 'Registration failed',
@@ -113,10 +141,27 @@ export function RegisterPage() {
         <FormField label="Confirm Password" error={errors.confirmPassword?.message}>
           <Input type="password" autoComplete="new-password" {...form.register('confirmPassword')} />
         </FormField>
+        <FormMessage>{errors.root?.server?.message}</FormMessage>
         <PendingButton type="submit" className="w-full" pending={busy} pendingLabel="Creating account...">
           Register
         </PendingButton>
       </form>
+    </AuthLayout>
+  );
+}
+
+/** Closed, or by invitation without one: why there is no form, and the way to those who already have an account. */
+function RegistrationRefused({ message }: { message: string }) {
+  return (
+    <AuthLayout title="Create an account">
+      <div className="grid gap-5">
+        <p role="status" className="text-center text-sm">
+          {message}
+        </p>
+        <Button asChild className="w-full">
+          <Link to="/login">Sign in</Link>
+        </Button>
+      </div>
     </AuthLayout>
   );
 }
