@@ -34,6 +34,7 @@ import { createStorage } from './modules/files/storage';
 import { drainingPlugin } from './modules/health/draining';
 import { healthRoutes } from './modules/health/health.routes';
 import { metricsRoutes } from './modules/metrics/metrics.routes';
+import { peopleRoutes } from './modules/people/people.routes';
 import { createMetrics } from './modules/metrics/metrics.service';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
@@ -206,6 +207,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(preferencesRoutes, { deps: { db } });
       await api.register(settingsRoutes, { deps: { db, clock } });
+      await api.register(peopleRoutes, { deps: authDeps });
       await api.register(accountRoutes, {
         prefix: '/account',
         deps: { db, clock, sessions },

@@ -66,3 +66,13 @@ export const signInLockedMail = (to: string, username: string, resetUrl: string)
     { label: 'Reset password', url: resetUrl },
     'You get this email at most once an hour while the attempts go on.',
   );
+
+export const invitationMail = (to: string, url: string, expiresAt: string) =>
+  layout(
+    to,
+    'You are invited to Botty',
+    'Hello,',
+    ['An administrator invited you to create an account on Botty, with this e-mail address.'],
+    { label: 'Create your account', url },
+    `The link works once and expires on ${expiresAt.slice(0, 10)} (UTC). If you were not expecting it, you can ignore this email.`,
+  );

@@ -8,6 +8,8 @@ const PUBLIC_ROUTES = [
   'GET /api/health/ready',
   'POST /api/auth/login',
   'POST /api/auth/register',
+  // Whether the register page shows the form, asks for an invitation or says registration is closed (decision 0033).
+  'GET /api/auth/registration',
   // Whether the register page asks for the setup code (decision 0030).
   'GET /api/auth/setup',
   'GET /api/auth/verify-email/{token}',

@@ -25,7 +25,12 @@ export async function exportAccount(deps: AccountDeps, session: Session) {
 export async function deleteAccount(deps: AccountDeps, session: Session, body: DeleteAccountBody) {
   const row = await findUserWithPassword(deps.db.kysely, session.user.id, body.password);
   if (!row) throw new AppError('BAD_REQUEST', ACCOUNT_MESSAGES.wrongPassword);
-  await deps.db.kysely.transaction().execute((tx) => deleteUser(tx, row.id));
-  await deps.sessions.forgetUser(row.id);
+  await eraseAccount(deps, row.id);
   return { message: ACCOUNT_MESSAGES.deleted };
+}
+
+/** Deletes an account with everything it owns and ends its sessions on every instance (also an admin's way). */
+export async function eraseAccount(deps: AccountDeps, userId: number) {
+  await deps.db.kysely.transaction().execute((tx) => deleteUser(tx, userId));
+  await deps.sessions.forgetUser(userId);
 }

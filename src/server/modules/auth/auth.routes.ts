@@ -13,6 +13,7 @@ import {
   tokenParamsSchema,
   userSchema,
 } from '@shared/contracts/auth';
+import { registrationInfoSchema } from '@shared/contracts/admin';
 import { errorResponseSchema, messageResponseSchema } from '@shared/contracts/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
@@ -105,6 +106,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.get('/setup', { schema: { tags, response: { 200: authSetupResponseSchema } } }, async () => ({
     setupCodeRequired: await setupCode.required(),
   }));
+
+  // Public: the register page shows the form, the invitation field or "closed" from it.
+  app.get('/registration', { schema: { tags, response: { 200: registrationInfoSchema } } }, async () =>
+    auth.registrationInfo(deps),
+  );
 
   app.get(
     '/verify-email/:token',

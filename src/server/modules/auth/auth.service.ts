@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { ADMIN_MESSAGES } from '@shared/contracts/admin';
 import type {
   ChangePasswordBody,
   LoginBody,
@@ -16,6 +17,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passw
 import { hashToken, newToken } from '../../lib/tokens';
 import type { Mail, Mailer } from '../../mail/mailer';
 import { existingAccountMail, passwordResetMail, verificationMail } from '../../mail/templates';
+import { admitNewcomer, registrationMode, type Admitted } from '../people/registration.service';
 import type { UserRow } from '../users/users.repository';
 import {
   findUserByEmail,
@@ -83,7 +85,7 @@ export interface Session {
 }
 
 /** Mails that follow a public request go out after the answer, so response time says nothing about accounts. */
-export function sendInBackground(deps: AuthDeps, mail: Mail) {
+export function sendInBackground(deps: Pick<AuthDeps, 'mailer' | 'log'>, mail: Mail) {
   deps.mailer
     .send(mail)
     .catch((err: unknown) => deps.log.error({ err, to: mail.to, subject: mail.subject }, 'mail failed'));
@@ -131,26 +133,35 @@ function uniqueViolation(err: unknown): 'email' | 'username' | undefined {
 const conflictError = (clash: 'email' | 'username') =>
   clash === 'email' ? new EmailTaken() : new AppError('CONFLICT', AUTH_MESSAGES.usernameTaken);
 
+/** The role a new account gets, and what its creation uses up (an invitation), decided before anything else. */
+interface Admission {
+  role: 'user' | 'superadmin';
+  admitted?: Admitted;
+}
+
 async function createUser(
   deps: AuthDeps,
   input: { username: string; email: string; password: string; fullName: string | null },
-  role: (scope: DbScope) => Promise<'user' | 'superadmin'>,
+  admit: (scope: DbScope) => Promise<Admission>,
 ): Promise<UserRow> {
   const passwordHash = await hashPassword(input.password);
   try {
     return await inTransaction(deps.db, async (scope) => {
       const tx = scope.kysely;
+      // Before the availability checks: a refused sign-up must not tell whether its address has an account.
+      const admission = await admit(scope);
       await assertAvailable(tx, input.username, input.email);
-      const assigned = await role(scope);
-      return insertUser(tx, {
+      const row = await insertUser(tx, {
         username: input.username,
         email: input.email.toLowerCase(),
         passwordHash,
-        role: assigned,
+        role: admission.role,
         fullName: input.fullName,
-        emailVerified: assigned === 'superadmin' || !deps.config.emailVerificationRequired,
+        emailVerified: admission.role === 'superadmin' || !deps.config.emailVerificationRequired,
         now: isoNow(deps.clock),
       });
+      await admission.admitted?.(tx, row.id);
+      return row;
     });
   } catch (err) {
     const clash = uniqueViolation(err);
@@ -172,15 +183,29 @@ async function answerTakenEmail(deps: AuthDeps, email: string) {
   return { message: AUTH_MESSAGES.registeredVerify, needsVerification: true };
 }
 
+/** Sends a fresh verification link, voiding the earlier ones. */
+export async function sendVerification(deps: AuthDeps, row: Pick<UserRow, 'id' | 'email' | 'username'>) {
+  const token = await issueEmailToken(deps, deps.db.kysely, row.id, 'verify_email');
+  sendInBackground(deps, verificationMail(row.email, row.username, verificationLink(deps, token)));
+}
+
+/** GET /api/auth/registration: what the sign-up page offers. */
+export const registrationInfo = async (deps: Pick<AuthDeps, 'db'>) => ({ mode: await registrationMode(deps) });
+
 export async function register(deps: AuthDeps, body: RegisterBody, setupCode: SetupCode) {
+  // Read before the transaction: on SQLite its one connection is the transaction's until it ends.
+  const mode = await registrationMode(deps);
   let row: UserRow;
   try {
     // The first account of an empty instance administers it (decisions §1), with the setup code on a public server
-    // (decision 0030); `body.role` is ignored.
+    // (decision 0030), whatever the registration mode; `body.role` is ignored.
     row = await createUser(
       deps,
       { username: body.username, email: body.email, password: body.password, fullName: body.fullName || null },
-      async (scope) => ((await setupCode.check(scope, body.setupCode)) ? 'superadmin' : 'user'),
+      async (scope) =>
+        (await setupCode.check(scope, body.setupCode))
+          ? { role: 'superadmin' }
+          : { role: 'user', admitted: await admitNewcomer(scope.kysely, deps.clock, mode, body) },
     );
   } catch (err) {
     if (err instanceof EmailTaken && deps.config.emailVerificationRequired) return answerTakenEmail(deps, body.email);
@@ -188,8 +213,7 @@ export async function register(deps: AuthDeps, body: RegisterBody, setupCode: Se
   }
   if (row.email_verified) return { message: AUTH_MESSAGES.registered, user: toUser(row), needsVerification: false };
   // No user in this answer: it must not differ from the one for a taken address.
-  const token = await issueEmailToken(deps, deps.db.kysely, row.id, 'verify_email');
-  sendInBackground(deps, verificationMail(row.email, row.username, verificationLink(deps, token)));
+  await sendVerification(deps, row);
   return { message: AUTH_MESSAGES.registeredVerify, needsVerification: true };
 }
 
@@ -197,6 +221,8 @@ export async function login(deps: AuthDeps, body: LoginBody) {
   const row = await findUserByLogin(deps.db.kysely, body.username);
   const passwordOk = await verifyPassword(row?.password_hash ?? (await dummyPasswordHash()), body.password);
   if (!row || !passwordOk) throw new AppError('UNAUTHENTICATED', AUTH_MESSAGES.invalidCredentials);
+  // Only past the password: a guesser learns nothing about the account.
+  if (row.disabled_at !== null) throw new AppError('FORBIDDEN', ADMIN_MESSAGES.accountDisabled);
   if (deps.config.emailVerificationRequired && !row.email_verified) {
     throw new AppError('EMAIL_NOT_VERIFIED', AUTH_MESSAGES.needsVerification, {
       needsVerification: true,
@@ -264,10 +290,7 @@ export async function verifyEmail(deps: AuthDeps, token: string) {
 
 export async function resendVerification(deps: AuthDeps, email: string) {
   const row = await findUserByEmail(deps.db.kysely, email);
-  if (row && !row.email_verified) {
-    const token = await issueEmailToken(deps, deps.db.kysely, row.id, 'verify_email');
-    sendInBackground(deps, verificationMail(row.email, row.username, verificationLink(deps, token)));
-  }
+  if (row && !row.email_verified) await sendVerification(deps, row);
   return { message: AUTH_MESSAGES.resendSent };
 }
 
@@ -337,7 +360,7 @@ export async function createAdmin(
   body: { username: string; email: string; password: string },
 ) {
   if (caller.user.role !== 'superadmin') throw new AppError('FORBIDDEN', AUTH_MESSAGES.adminOnly);
-  const row = await createUser(deps, { ...body, fullName: null }, async () => 'superadmin');
+  const row = await createUser(deps, { ...body, fullName: null }, async () => ({ role: 'superadmin' }));
   return toUser(row);
 }
 
@@ -383,6 +406,9 @@ export async function ensureBootstrapAdmin(
     if (passwordHash) await deleteUserSessions(tx, existing.id);
   });
 }
+
+/** Ends every session of a user, in the caller's transaction; tell `sessions.forgetUser` once it commits. */
+export const endUserSessions = (db: Executor, userId: number) => deleteUserSessions(db, userId);
 
 /** Drops the sessions and e-mail links past their expiry; lookups already ignore them, this keeps the tables small. */
 export async function purgeExpired(deps: Pick<AuthDeps, 'db' | 'clock'>) {

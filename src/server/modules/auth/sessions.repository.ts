@@ -18,7 +18,7 @@ export const insertSession = (
     .execute();
 
 /**
- * The user of a live session with the session's id and expiry, in one statement: every signed-in request asks
+ * The user of a live session of an enabled account with the session's id and expiry, in one statement: every signed-in request asks
  * it (through the session cache), so it reads what a request needs of the user and no more (not the password hash).
  */
 const liveSessionUser = preparedQuery((db, v: { tokenHash: string; now: string }) =>
@@ -28,7 +28,9 @@ const liveSessionUser = preparedQuery((db, v: { tokenHash: string; now: string }
     .select(USER_COLUMNS.map((column) => `users.${column}` as const))
     .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
     .where('sessions.token_hash', '=', v.tokenHash)
-    .where('sessions.expires_at', '>', v.now),
+    .where('sessions.expires_at', '>', v.now)
+    // Disabling deletes the sessions too; this also covers a sign-in that raced with it.
+    .where('users.disabled_at', 'is', null),
 );
 
 export const findLiveSessionUser = async (db: Executor, tokenHash: string, now: string) =>

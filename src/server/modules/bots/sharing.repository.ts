@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { BotsTable, BotVisibility, Database, Executor } from '../../db/database';
 import { toJson } from '../../db/json';
+import { likePattern } from '../../db/like-pattern';
 import { preparedQuery } from '../../db/prepared-query';
 import { REPLY_BOT_COLUMNS } from './bots.repository';
 
@@ -162,9 +163,6 @@ export interface ExploreFilter {
   cursor: { updatedAt: string; id: number } | null;
   limit: number;
 }
-
-/** `%` and `_` typed by the user match themselves. */
-const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Active public bots, most recently changed first. */
 export function findPublicBots(db: Executor, f: ExploreFilter): Promise<SharedBotRow[]> {

@@ -59,8 +59,15 @@ export const insertKey = (db: Executor, k: NewApiKey, now: string) =>
 export const deleteKeyOfUser = (db: Executor, userId: number, id: number) =>
   db.deleteFrom('api_keys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 
+/** A key of an enabled account: a disabled one's keys stop at once and work again when it is enabled. */
 export const findKeyByHash = (db: Executor, keyHash: string) =>
-  db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+  db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .selectAll('api_keys')
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('users.disabled_at', 'is', null)
+    .executeTakeFirst();
 
 export const touchKey = (db: Executor, id: number, now: string) =>
   db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();

@@ -13,6 +13,7 @@ export {
   findUserByUsername,
   insertUser,
   isFirstUser,
+  roleOf,
   toUser,
   updateUser,
   usernameTaken,
