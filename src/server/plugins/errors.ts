@@ -27,6 +27,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const requestId = request.id;
     if (error instanceof AppError) {
+      if (typeof error.details.retryAfter === 'number') reply.header('retry-after', String(error.details.retryAfter));
       return reply.status(error.status).send({ message: error.message, code: error.code, requestId, ...error.details });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -92,7 +92,8 @@ export interface PendingReply {
 export async function beginReply(
   deps: ReplyDeps,
   userId: number,
-  request: { conversationId: number; botId?: number; target: ReplyTarget },
+  /** `visitor`: the widget's anonymous visitor, asking in the owner's name (`userId`). */
+  request: { conversationId: number; botId?: number; target: ReplyTarget; visitor?: boolean },
 ): Promise<PendingReply> {
   const found = await findReplyConversation(deps.db, userId, request.conversationId, request.botId);
   if (!found) throw notFound('Conversation');
@@ -100,6 +101,8 @@ export async function beginReply(
   const { recent } = found;
   if (bot.id !== conversation.botId) throw new AppError('BAD_REQUEST', CHAT_MESSAGES.wrongBot);
   if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
+  // A shared bot's and the widget's replies count against the bot's owner.
+  await deps.usage.admit({ ownerId: bot.userId, shared: request.visitor === true || bot.userId !== userId });
   const claim = await deps.replies.claim(conversation.id);
   if (!claim) throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
   let early: Writing | undefined;

@@ -102,6 +102,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<{ deps: OpenAiDeps; rateLimit: 
       const key = apiKeyOf(request);
       const bot = await requireModelBot(deps, key, body.model);
       const messages = await readMessages(body.messages, bot, deps);
+      await deps.usage.admit({ ownerId: bot.userId, shared: false });
       const id = `chatcmpl-${randomUUID()}`;
       const created = Math.floor(Date.parse(isoNow(deps.clock)) / 1000);
       const completion = { key, bot, body, messages, log: request.log };

@@ -27,3 +27,68 @@ export async function sumDayOfUsers(db: Executor, day: string, userIds: number[]
   for (const row of rows) totals.set(row.user_id, { replies: toNumber(row.replies), tokens: toNumber(row.tokens) });
   return totals;
 }
+
+/** The role and limit columns of one user, for the limit check. */
+export const findLimitColumns = (db: Executor, userId: number) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'role', 'daily_token_limit', 'daily_reply_limit'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+
+export interface UsageIncrement {
+  day: string;
+  userId: number;
+  botId: number;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  estimated: boolean;
+}
+
+/** One reply added to its day's row: one statement, whichever instance writes it. */
+export const addReplyUsage = (db: Executor, u: UsageIncrement) =>
+  db
+    .insertInto('usage_daily')
+    .values({
+      day: u.day,
+      user_id: u.userId,
+      bot_id: u.botId,
+      model: u.model,
+      replies: 1,
+      input_tokens: u.inputTokens,
+      output_tokens: u.outputTokens,
+      estimated_replies: u.estimated ? 1 : 0,
+    })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'day', 'bot_id', 'model']).doUpdateSet((eb) => ({
+        replies: eb('usage_daily.replies', '+', eb.ref('excluded.replies')),
+        input_tokens: eb('usage_daily.input_tokens', '+', eb.ref('excluded.input_tokens')),
+        output_tokens: eb('usage_daily.output_tokens', '+', eb.ref('excluded.output_tokens')),
+        estimated_replies: eb('usage_daily.estimated_replies', '+', eb.ref('excluded.estimated_replies')),
+      })),
+    )
+    .execute();
+
+/** Rows per day, user, bot and model in a range of days (inclusive), newest first, with names where they exist. */
+export const findUsageRows = (db: Executor, range: { from: string; to: string; userId?: number }) => {
+  let query = db
+    .selectFrom('usage_daily as u')
+    .innerJoin('users', 'users.id', 'u.user_id')
+    .leftJoin('bots', 'bots.id', 'u.bot_id')
+    .select([
+      'u.day',
+      'u.user_id',
+      'users.username',
+      'u.bot_id',
+      'bots.name as bot_name',
+      'u.model',
+      'u.replies',
+      'u.input_tokens',
+      'u.output_tokens',
+    ])
+    .where('u.day', '>=', range.from)
+    .where('u.day', '<=', range.to);
+  if (range.userId !== undefined) query = query.where('u.user_id', '=', range.userId);
+  return query.orderBy('u.day', 'desc').orderBy('users.username').orderBy('u.bot_id').orderBy('u.model').execute();
+};

@@ -133,6 +133,7 @@ export async function beginWidgetReply(deps: ReplyDeps, botId: number, caller: W
   const pending = await beginReply(deps, bot.userId, {
     conversationId: conversation.id,
     target: { kind: 'message', content },
+    visitor: true,
   });
   return { conversationId: conversation.id, pending };
 }

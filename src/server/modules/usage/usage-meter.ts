@@ -1,0 +1,117 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { UsageToday } from '@shared/contracts/admin';
+import type { ChatTurn } from '../../ai/tasks/chat-reply';
+import type { ReplyUsage } from '../../ai/tasks/chat-reply';
+import { AppError } from '../../lib/errors';
+import type { RepliesInProgress } from './replies-in-progress';
+import { addReplyUsage, findLimitColumns } from './usage.repository';
+import { usageTodayFor, utcDay, type UsageDeps } from './usage.service';
+
+/** Who a model call is charged to (a bot's owner), and whether someone else is asking (a guest, a visitor). */
+export interface Charge {
+  ownerId: number;
+  shared: boolean;
+}
+
+/** A reply as it ended (stopped and failed ones too), as the reply pipeline knows it. */
+export interface EndedReply {
+  /** The charged user: the bot's owner. */
+  userId: number;
+  /** null: a draft's training preview, recorded as bot 0. */
+  botId: number | null;
+  /** The model id that answered; null offline, where no model was asked and nothing is counted. */
+  model: string | null;
+  usage: ReplyUsage;
+  prompt: { system: string; turns: readonly ChatTurn[] } | null;
+  text: string;
+}
+
+/** Counts replies and tokens per user, bot, model and UTC day, and refuses model calls past a daily limit. */
+export interface UsageMeter {
+  /**
+   * Throws a 429 AppError (with `retryAfter` seconds and `resetsAt`) when the owner is past a daily limit; else
+   * holds a place among the owner's replies in progress until a reply's usage is recorded.
+   */
+  admit(charge: Charge): Promise<void>;
+  /** Saves the reply's usage off the caller's path; a failure is logged, never thrown. */
+  record(reply: EndedReply, log: FastifyBaseLogger): void;
+}
+
+/** Providers count roughly four characters of English to a token; used when a provider reports no usage. */
+const CHARS_PER_TOKEN = 4;
+const estimateTokens = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
+const promptChars = (prompt: EndedReply['prompt']) =>
+  prompt ? prompt.system.length + prompt.turns.reduce((sum, turn) => sum + turn.text.length, 0) : 0;
+
+function untilReset(now: Date, resetsAt: Date) {
+  const minutes = Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 60_000));
+  const hours = Math.floor(minutes / 60);
+  return hours ? `${hours} h ${minutes % 60} min` : `${minutes} min`;
+}
+
+/** The limit reached, or null. Replies in progress count as replies already made. */
+function limitReached(today: UsageToday, inProgress: number): 'replies' | 'tokens' | null {
+  const { dailyReplies, dailyTokens } = today.limits;
+  if (dailyReplies !== null && today.replies + inProgress > dailyReplies) return 'replies';
+  if (dailyTokens !== null && today.tokens >= dailyTokens) return 'tokens';
+  return null;
+}
+
+export function limitReachedError(now: Date, today: UsageToday, limit: 'replies' | 'tokens', shared: boolean) {
+  const resetsAt = new Date(today.resetsAt);
+  const reset = `The limit resets at 00:00 UTC (in ${untilReset(now, resetsAt)}).`;
+  const amount =
+    limit === 'replies'
+      ? `${today.limits.dailyReplies?.toLocaleString('en-US')} replies`
+      : `${today.limits.dailyTokens?.toLocaleString('en-US')} tokens`;
+  // A guest learns that the owner's limit was reached, never how much the owner uses.
+  const message = shared
+    ? `This bot’s owner has reached their daily ${limit === 'replies' ? 'reply' : 'token'} limit. ${reset}`
+    : `You have used today’s ${amount}. ${reset}`;
+  return new AppError('RATE_LIMITED', message, {
+    limit,
+    resetsAt: today.resetsAt,
+    retryAfter: Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000)),
+  });
+}
+
+export function createUsageMeter(
+  deps: UsageDeps & { inProgress: RepliesInProgress; background?: Set<Promise<unknown>> },
+): UsageMeter {
+  const { inProgress } = deps;
+  async function save(reply: EndedReply, model: string) {
+    const { inputTokens, outputTokens } = reply.usage;
+    await addReplyUsage(deps.db.kysely, {
+      day: utcDay(deps.clock.now()),
+      userId: reply.userId,
+      botId: reply.botId ?? 0,
+      model,
+      inputTokens: inputTokens ?? estimateTokens(promptChars(reply.prompt)),
+      outputTokens: outputTokens ?? estimateTokens(reply.text.length),
+      estimated: inputTokens === null || outputTokens === null,
+    });
+  }
+  return {
+    async admit({ ownerId, shared }) {
+      const user = await findLimitColumns(deps.db.kysely, ownerId);
+      if (!user) return;
+      const today = (await usageTodayFor(deps, [user])).get(ownerId)!;
+      if (today.limits.dailyReplies === null && today.limits.dailyTokens === null) return;
+      const held = await inProgress.hold(ownerId);
+      const reached = limitReached(today, held);
+      if (!reached) return;
+      await inProgress.release(ownerId);
+      throw limitReachedError(deps.clock.now(), today, reached, shared);
+    },
+    record(reply, log) {
+      const { model } = reply;
+      // The place is given back once the reply is in the totals, so a check in between counts it once.
+      const saving = (model === null ? Promise.resolve() : save(reply, model))
+        .catch((err: unknown) => log.error({ err }, 'could not record the reply’s usage'))
+        .finally(() => inProgress.release(reply.userId))
+        .catch((err: unknown) => log.warn({ err }, 'could not release a reply in progress'));
+      deps.background?.add(saving);
+      void saving.finally(() => deps.background?.delete(saving));
+    },
+  };
+}

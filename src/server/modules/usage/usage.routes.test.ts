@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UsageReport } from '@shared/contracts/admin';
+import { ADMIN_MESSAGES } from '@shared/contracts/admin';
+import { expectError } from '../../../../tests/support/auth-api';
+import { createConversation, openChatStream, streamChat } from '../../../../tests/support/chat-api';
+import { databaseKinds } from '../../../../tests/support/databases';
+import { createBot } from '../../../../tests/support/factories';
+import { signUp, startTestAppWithModel, type SignedUp } from '../../../../tests/support/test-app';
+import { until } from '../../../../tests/support/wait';
+
+type App = Awaited<ReturnType<typeof startTestAppWithModel>>;
+
+describe.each(databaseKinds)('usage counting and reports, on %s', (kind) => {
+  let t: App;
+  let admin: SignedUp;
+  beforeAll(async () => {
+    t = await startTestAppWithModel({ kind });
+    admin = await signUp(t);
+    await t.db.kysely.updateTable('users').set({ role: 'admin' }).where('id', '=', admin.user.id).execute();
+  });
+  afterAll(() => t.close());
+
+  const usageOf = async (token: string) => (await t.request<UsageReport>('GET', '/api/usage', { token })).body;
+  const waitForReplies = (token: string, replies: number) =>
+    until(async () => (await usageOf(token)).today?.replies === replies, { what: `${replies} replies counted` });
+  const rowsOf = (userId: number) =>
+    t.db.kysely.selectFrom('usage_daily').selectAll().where('user_id', '=', userId).execute();
+  async function chat(user: SignedUp, botId: number, content = 'Hello there') {
+    const conversation = await createConversation(t, user.token, botId);
+    return streamChat(t, `/api/conversations/${conversation.id}/stream`, { token: user.token, body: { content } });
+  }
+
+  it('counts a reply with the tokens the provider reported, per day, bot and model', async () => {
+    const alice = await signUp(t);
+    const bot = await createBot(t, alice.token, { name: 'Counter' });
+    t.fake.enqueue('one two three four five');
+    await chat(alice, bot.id);
+    await waitForReplies(alice.token, 1);
+
+    const report = await usageOf(alice.token);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(report.rows).toEqual([
+      {
+        day: today,
+        userId: alice.user.id,
+        username: alice.username,
+        botId: bot.id,
+        botName: 'Counter',
+        model: `0/${t.fake.model}`,
+        replies: 1,
+        inputTokens: expect.any(Number),
+        outputTokens: 5,
+      },
+    ]);
+    expect(report.rows[0]!.inputTokens).toBeGreaterThan(0);
+    expect(report.days).toEqual([
+      { day: today, replies: 1, inputTokens: report.rows[0]!.inputTokens, outputTokens: 5 },
+    ]);
+    expect(report.today).toMatchObject({ replies: 1, tokens: report.rows[0]!.inputTokens + 5 });
+    expect(report.today!.resetsAt).toBe(
+      `${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`,
+    );
+    expect((await rowsOf(alice.user.id))[0]).toMatchObject({ estimated_replies: 0 });
+  });
+
+  it('estimates tokens (about four characters each) when the provider reports no usage', async () => {
+    const alice = await signUp(t);
+    const bot = await createBot(t, alice.token);
+    const answer = 'An answer of exactly forty characters ok';
+    t.fake.enqueue({ text: answer, noUsage: true });
+    await chat(alice, bot.id);
+    await waitForReplies(alice.token, 1);
+    const [row] = await rowsOf(alice.user.id);
+    expect(row).toMatchObject({ replies: 1, estimated_replies: 1 });
+    expect(Number(row!.output_tokens)).toBe(Math.ceil(answer.length / 4));
+    expect(Number(row!.input_tokens)).toBeGreaterThan(0);
+  });
+
+  it('counts a stopped reply', async () => {
+    const alice = await signUp(t);
+    const bot = await createBot(t, alice.token);
+    const conversation = await createConversation(t, alice.token, bot.id);
+    t.fake.enqueue({ text: 'never finished at all', hangAfterChunks: 2 });
+    const stream = await openChatStream(t, `/api/conversations/${conversation.id}/stream`, {
+      token: alice.token,
+      body: { content: 'Go on' },
+    });
+    await stream.waitFor((e) => e.event === 'delta');
+    await t.request('POST', `/api/conversations/${conversation.id}/stop`, { token: alice.token });
+    await stream.finished;
+    await waitForReplies(alice.token, 1);
+    expect((await rowsOf(alice.user.id))[0]).toMatchObject({ replies: 1, estimated_replies: 1 });
+  });
+
+  it('counts a shared bot’s reply to a guest against the bot’s owner', async () => {
+    const owner = await signUp(t);
+    const guest = await signUp(t);
+    const bot = await createBot(t, owner.token, { name: 'Shared' });
+    await t.request('PATCH', `/api/bots/${bot.id}/sharing`, { token: owner.token, body: { visibility: 'link' } });
+    const link = await t.request('POST', `/api/bots/${bot.id}/share-link`, { token: owner.token });
+    expect((await t.request('GET', `/api/shared/bots/${link.body.slug}`, { token: guest.token })).status).toBe(200);
+    await chat(guest, bot.id);
+    await waitForReplies(owner.token, 1);
+    expect((await usageOf(guest.token)).rows).toEqual([]);
+    expect((await usageOf(owner.token)).rows).toMatchObject([{ botId: bot.id, botName: 'Shared' }]);
+  });
+
+  it('reports everyone’s usage to admins, one person’s with their today, and as CSV; a deleted bot keeps its row', async () => {
+    const alice = await signUp(t);
+    const bot = await createBot(t, alice.token, { name: 'Soon, gone' });
+    await chat(alice, bot.id);
+    await waitForReplies(alice.token, 1);
+    await t.db.kysely
+      .insertInto('usage_daily')
+      .values({ day: '2020-01-02', user_id: alice.user.id, bot_id: 0, model: '0/old', replies: 3, input_tokens: 10 })
+      .execute();
+    expect((await t.request('DELETE', `/api/bots/${bot.id}`, { token: alice.token })).status).toBeLessThan(300);
+
+    const all = await t.request<UsageReport>('GET', '/api/admin/usage', { token: admin.token });
+    expect(all.status).toBe(200);
+    expect(all.body.today).toBeNull();
+    expect(all.body.rows.filter((r) => r.userId === alice.user.id)).toMatchObject([
+      { botId: bot.id, botName: null, replies: 1 },
+    ]);
+
+    const path = `/api/admin/usage?userId=${alice.user.id}&from=2020-01-01&to=2020-01-31`;
+    const one = await t.request<UsageReport>('GET', path, { token: admin.token });
+    expect(one.body).toMatchObject({
+      from: '2020-01-01',
+      to: '2020-01-31',
+      rows: [{ day: '2020-01-02', botId: null, botName: null, model: '0/old', replies: 3, inputTokens: 10 }],
+      days: [{ day: '2020-01-02', replies: 3, inputTokens: 10, outputTokens: 0 }],
+      today: { replies: 1 },
+    });
+
+    const csv = await fetch(`${t.url}${path}&format=csv`, { headers: { authorization: `Bearer ${admin.token}` } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename=".+\.csv"$/);
+    expect((await csv.text()).split('\r\n')).toEqual([
+      'day,username,bot,model,replies,input_tokens,output_tokens',
+      `2020-01-02,${alice.username},,0/old,3,10,0`,
+      '',
+    ]);
+  });
+
+  it('answers 403 to a non-admin, 401 signed out, 404 for an unknown user and 400 for a bad range', async () => {
+    const alice = await signUp(t);
+    expectError(await t.request('GET', '/api/admin/usage', { token: alice.token }), 403, ADMIN_MESSAGES.adminOnly);
+    expect((await t.request('GET', '/api/admin/usage')).status).toBe(401);
+    expect((await t.request('GET', '/api/usage')).status).toBe(401);
+    expectError(
+      await t.request('GET', '/api/admin/usage?userId=999999', { token: admin.token }),
+      404,
+      ADMIN_MESSAGES.userNotFound,
+    );
+    const backwards = await t.request('GET', '/api/usage?from=2024-02-01&to=2024-01-01', { token: alice.token });
+    expectError(backwards, 400, 'From must be on or before To');
+    expect((await t.request('GET', '/api/usage?from=yesterday', { token: alice.token })).status).toBe(400);
+  });
+
+  it('applies a person’s own limit over their role’s default', async () => {
+    const alice = await signUp(t);
+    const patched = await t.request('PATCH', '/api/admin/settings', {
+      token: admin.token,
+      body: { defaultLimits: { user: { dailyReplies: 50, dailyTokens: 1000 } } },
+    });
+    expect(patched.status).toBe(200);
+    expect((await usageOf(alice.token)).today!.limits).toEqual({ dailyReplies: 50, dailyTokens: 1000 });
+    await t.db.kysely.updateTable('users').set({ daily_reply_limit: 7 }).where('id', '=', alice.user.id).execute();
+    expect((await usageOf(alice.token)).today!.limits).toEqual({ dailyReplies: 7, dailyTokens: 1000 });
+    await t.request('PATCH', '/api/admin/settings', {
+      token: admin.token,
+      body: { defaultLimits: { user: { dailyReplies: null, dailyTokens: null } } },
+    });
+  });
+});

@@ -1,0 +1,62 @@
+import type { FastifyReply } from 'fastify';
+import { usageQuerySchema, usageReportSchema, type UsageReport } from '@shared/contracts/admin';
+import { errorResponseSchema } from '@shared/contracts/common';
+import { adminRoutes } from '../../plugins/admin-only';
+import { currentUserId } from '../../plugins/auth-guard';
+import { signedInRoutes } from '../../plugins/signed-in';
+import * as usage from './usage.service';
+
+const tags = ['usage'];
+const description =
+  'Replies and tokens per day, person, bot and model (UTC days; from/to default to the last 30 days); ' +
+  'format=csv answers a CSV file with the columns day,username,bot,model,replies,input_tokens,output_tokens.';
+
+function send(reply: FastifyReply, report: UsageReport, format: 'json' | 'csv', name: string) {
+  if (format === 'json') return report;
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}-${report.from}-${report.to}.csv"`)
+    .header('cache-control', 'private, no-store')
+    .send(usage.usageCsv(report));
+}
+
+/** One's own usage, with today's use against one's limits. */
+export const usageRoutes = signedInRoutes<{ deps: usage.UsageDeps }>(async (app, { deps }) => {
+  app.get(
+    '/usage',
+    {
+      schema: {
+        tags,
+        summary: 'Your usage, and today’s against your daily limits',
+        description,
+        querystring: usageQuerySchema.omit({ userId: true }),
+        response: { 200: usageReportSchema, 400: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { format, ...range } = request.query;
+      const report = await usage.usageReport(deps, { ...range, userId: currentUserId(request) });
+      return send(reply, report, format, 'botty-usage');
+    },
+  );
+});
+
+/** Everyone's usage, or one person's (`userId`, with their today), for admins. */
+export const adminUsageRoutes = adminRoutes<{ deps: usage.UsageDeps }>(async (app, { deps }) => {
+  app.get(
+    '/admin/usage',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Everyone’s usage, or one person’s',
+        description,
+        querystring: usageQuerySchema,
+        response: { 200: usageReportSchema, 400: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { format, ...query } = request.query;
+      return send(reply, await usage.usageReport(deps, query), format, 'botty-usage-all');
+    },
+  );
+});
