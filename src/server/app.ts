@@ -39,6 +39,9 @@ import { createMetrics } from './modules/metrics/metrics.service';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { keysRoutes } from './modules/keys/keys.routes';
+import { appRepliesInProgress } from './modules/usage/replies-in-progress';
+import { createUsageMeter } from './modules/usage/usage-meter';
+import { adminUsageRoutes, usageRoutes } from './modules/usage/usage.routes';
 import { purgeExpiredKeys } from './modules/keys/keys.service';
 import { openAiRoutes } from './modules/openai/openai.routes';
 import { sharesRoutes } from './modules/shares/shares.routes';
@@ -169,6 +172,13 @@ export async function buildApp(options: AppOptions) {
   const replyStore = createReplyStore({ db, clock, log: app.log, observe: metrics.observer });
   app.addHook('onClose', async () => replyStore.close());
   const { redisUp, ...sharing } = await replySharing(app, config);
+  // Every reply is counted once it ends; the app waits for the last counts before the database closes.
+  const usage = createUsageMeter({
+    db,
+    clock,
+    inProgress: await appRepliesInProgress(app, config),
+    background: chatBackground,
+  });
   await app.register(drainingPlugin, { runningReplies: () => sharing.replies.running() });
   const chatDeps = {
     db,
@@ -179,6 +189,7 @@ export async function buildApp(options: AppOptions) {
     ...sharing,
     contextProviders,
     timeouts: chatTimeouts,
+    usage,
   };
   await app.register(
     async (api) => {
@@ -201,7 +212,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(insightsRoutes, { deps: { db, clock } });
       const modelCallRateLimit = options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute);
       // Training previews and evaluations answer through the chat's pipeline: the bot people get is the one tested.
-      const replyPipeline = { ai, timeouts: chatTimeouts, contextProviders };
+      const replyPipeline = { ai, timeouts: chatTimeouts, contextProviders, usage };
       await api.register(trainingRoutes, { deps: { db, ...replyPipeline }, modelCallRateLimit });
       await api.register(evaluationsRoutes, { deps: { db, clock, ...replyPipeline }, modelCallRateLimit });
       await api.register(activitiesRoutes, { deps: { db } });
@@ -234,6 +245,8 @@ export async function buildApp(options: AppOptions) {
         rateLimit: options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute),
       });
       await api.register(keysRoutes, { deps: { db, clock } });
+      await api.register(usageRoutes, { deps: { db, clock } });
+      await api.register(adminUsageRoutes, { deps: { db, clock } });
       await api.register(sharesRoutes, {
         deps: { db, clock },
         rateLimit: perMinute(config.rateLimits.sharesPerMinute),
@@ -249,6 +262,7 @@ export async function buildApp(options: AppOptions) {
       ai,
       timeouts: chatTimeouts,
       contextProviders,
+      usage,
       imageBytes: config.files.limits.imageBytes,
       download: createSafeDownload({ allowHosts: config.web.fetchAllowHosts, allowPorts: config.web.fetchAllowPorts }),
     },

@@ -28,7 +28,8 @@ export interface ReceivedRequest {
 /**
  * What the fake model answers with:
  * - a string, or `{ text }`: a reply (streamed in word-sized chunks, or `chunks` as given, when asked to stream);
- *   `hangAfterChunks` stops a stream part-way and keeps it open until the client leaves;
+ *   `hangAfterChunks` stops a stream part-way and keeps it open until the client leaves; `noUsage` leaves out
+ *   the token usage, as some local servers do;
  * - `{ status }`: an OpenAI-style error response;
  * - `{ hang: true }`: accepts the request and never answers;
  * - `{ raw }`: a 200 whose body is exactly this text (e.g. not JSON at all);
@@ -38,7 +39,7 @@ export interface ReceivedRequest {
  */
 export type FakeReply =
   | string
-  | { text: string; chunks?: string[]; chunkDelayMs?: number; hangAfterChunks?: number }
+  | { text: string; chunks?: string[]; chunkDelayMs?: number; hangAfterChunks?: number; noUsage?: boolean }
   | { toolCalls: FakeToolCall[]; text?: string }
   | { status: number; message?: string }
   | { hang: true }
@@ -169,6 +170,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
       chunkDelayMs?: number;
       hangAfterChunks?: number;
       toolCalls?: FakeToolCall[];
+      noUsage?: boolean;
     },
   ) {
     const id = completionId();
@@ -199,7 +201,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
       }
     }
     event([{ index: 0, delta: {}, finish_reason: calls.length ? 'tool_calls' : 'stop' }]);
-    if (request.body.stream_options?.include_usage) {
+    if (request.body.stream_options?.include_usage && !reply.noUsage) {
       const prompt = tokenCount(request.body.messages.map(messageText).join(' '));
       const completion = tokenCount(reply.text);
       event([], { usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
@@ -229,7 +231,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
   function answerWithText(
     res: ServerResponse,
     request: ReceivedRequest,
-    reply: { text: string; toolCalls?: FakeToolCall[] },
+    reply: { text: string; toolCalls?: FakeToolCall[]; noUsage?: boolean },
   ) {
     return request.body.stream ? stream(res, request, reply) : complete(res, request, reply.text, reply.toolCalls);
   }

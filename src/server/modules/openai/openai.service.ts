@@ -12,6 +12,7 @@ import { findOwnedBotOf, findOwnedReplyBotOf, listBots } from '../bots/bots.serv
 import { authenticateKey } from '../keys/keys.service';
 import type { ReplyContextProvider } from '../replies/reply-context';
 import { runReply } from '../replies/reply-pipeline';
+import type { UsageMeter } from '../usage/usage-meter';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import type { SafeDownload } from '../web/safe-fetch';
 import { invalidRequest, modelNotFound, upstreamError } from './openai-errors';
@@ -32,6 +33,7 @@ export interface OpenAiDeps {
   timeouts: ChatTimeouts;
   /** The same as the chat's (knowledge passages, web research), so a bot answers here as it does in Botty. */
   contextProviders: ReplyContextProvider[];
+  usage: UsageMeter;
   /** The largest image a request may carry, as for images attached in the app (FILES_MAX_IMAGE_BYTES). */
   imageBytes: number;
   /** How images given by http(s) URL are fetched: the web research's checks (public addresses only). */

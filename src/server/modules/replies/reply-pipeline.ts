@@ -19,6 +19,7 @@ import {
   type ReplyingBot,
   type ReplyQuestion,
 } from './reply-context';
+import type { UsageMeter } from '../usage/usage-meter';
 
 /** What every way of answering shares: the model, its time limits and the context providers, in order. */
 export interface ReplyPipelineDeps {
@@ -26,6 +27,8 @@ export interface ReplyPipelineDeps {
   timeouts: ChatTimeouts;
   /** What other domains add to a reply (knowledge passages, web research, images), in order. */
   contextProviders: readonly ReplyContextProvider[];
+  /** Counts each reply, however it ended, against its bot's owner. */
+  usage: UsageMeter;
 }
 
 export interface ReplyRequest {
@@ -80,6 +83,7 @@ export async function runReply(
   let firstTokenMs: number | null = null;
   let usage: ReplyUsage = { inputTokens: null, outputTokens: null };
   let error: string | null = null;
+  let sent: ReturnType<typeof composePrompt> | null = null;
   const handlers = {
     onText(piece: string) {
       firstTokenMs ??= Math.round(performance.now() - startedAt);
@@ -98,6 +102,7 @@ export async function runReply(
         instructions: [...(request.callerInstructions ?? []), ...context.instructions],
         images: [...(request.images ?? []), ...context.images],
       });
+      sent = prompt;
       return runChatReply(
         {
           ai: deps.ai,
@@ -119,7 +124,7 @@ export async function runReply(
     if (!(err instanceof ChatReplyError)) log.error({ err }, 'chat reply failed');
     error = err instanceof ChatReplyError ? err.message : CHAT_ERRORS.unknown;
   }
-  return {
+  const result: ReplyResult = {
     text,
     error,
     usage,
@@ -129,4 +134,6 @@ export async function runReply(
     replyMs: Math.round(performance.now() - startedAt),
     model: deps.ai.modelId === null ? null : `${ENV_CONNECTION_ID}/${deps.ai.modelId}`,
   };
+  deps.usage.record({ userId: bot.userId, botId: bot.id, model: result.model, usage, prompt: sent, text }, log);
+  return result;
 }
