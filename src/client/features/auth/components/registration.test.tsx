@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '@shared/contracts/admin';
 import { fakeServer } from '@/test/fake-server';
 import { renderScreen } from '@/test/render';
-import { allowConsoleError } from '../../../../../tests/support/fail-on-console-error';
+import { allowConsoleError } from '@/test/console';
 import { LoginPage } from './login-page';
 import { RegisterPage } from './register-page';
 
