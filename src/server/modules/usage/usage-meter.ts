@@ -57,16 +57,16 @@ function limitReached(today: UsageToday, inProgress: number): 'replies' | 'token
   return null;
 }
 
-export function limitReachedError(now: Date, today: UsageToday, limit: 'replies' | 'tokens', shared: boolean) {
+const NOUNS = { replies: ['reply', 'replies'], tokens: ['token', 'tokens'] } as const;
+
+function limitReachedError(now: Date, today: UsageToday, limit: 'replies' | 'tokens', shared: boolean) {
   const resetsAt = new Date(today.resetsAt);
   const reset = `The limit resets at 00:00 UTC (in ${untilReset(now, resetsAt)}).`;
-  const amount =
-    limit === 'replies'
-      ? `${today.limits.dailyReplies?.toLocaleString('en-US')} replies`
-      : `${today.limits.dailyTokens?.toLocaleString('en-US')} tokens`;
+  const allowed = (limit === 'replies' ? today.limits.dailyReplies : today.limits.dailyTokens) ?? 0;
+  const amount = `${allowed.toLocaleString('en-US')} ${NOUNS[limit][allowed === 1 ? 0 : 1]}`;
   // A guest learns that the owner's limit was reached, never how much the owner uses.
   const message = shared
-    ? `This bot’s owner has reached their daily ${limit === 'replies' ? 'reply' : 'token'} limit. ${reset}`
+    ? `This bot’s owner has reached their daily ${NOUNS[limit][0]} limit. ${reset}`
     : `You have used today’s ${amount}. ${reset}`;
   return new AppError('RATE_LIMITED', message, {
     limit,
