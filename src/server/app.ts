@@ -2,15 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createAi, createEmbeddingModel } from './ai/providers';
+import { createModelCatalog } from './ai/model-catalog';
+import { createEmbeddingModel } from './ai/providers';
 import type { ChatTimeouts } from './ai/tasks/chat-reply';
 import type { Config } from './config';
 import type { Db } from './db/database';
-import { systemClock, type Clock } from './lib/clock';
+import { isoNow, systemClock, type Clock } from './lib/clock';
+import { openSecretBox } from './lib/secret-box';
 import { createMailer, type Mailer } from './mail/mailer';
 import { activitiesRoutes } from './modules/activities/activities.routes';
 import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { connectionsRoutes, modelsRoutes } from './modules/connections/connections.routes';
+import { modelSource } from './modules/connections/connections.service';
 import { purgeExpired, type Session } from './modules/auth/auth.service';
 import { appSessionCache } from './modules/auth/session-cache';
 import { botTransferRoutes } from './modules/bots/bot-transfer.routes';
@@ -142,7 +146,10 @@ export async function buildApp(options: AppOptions) {
 
   const authRateLimit = options.authRateLimit ?? perMinute(config.rateLimits.authPerMinute);
   const authDeps = { db, mailer, config, clock, log: app.log, sessions };
-  const ai = createAi(config.llm, app.log);
+  // Stops the start with one line when SECRET_KEY cannot open the keys already stored.
+  const secrets = await openSecretBox({ db, config, log: app.log }, isoNow(clock));
+  const connectionsDeps = { db, clock, llm: config.llm, secrets, log: app.log };
+  const models = createModelCatalog(modelSource(connectionsDeps), app.log);
   const storage = createStorage(config.files);
   const embeddingModel = createEmbeddingModel(config.llm, config.files.embeddingModel);
   const embeddings = embeddingModel ? createEmbeddings(embeddingModel) : null;
@@ -183,7 +190,7 @@ export async function buildApp(options: AppOptions) {
   const chatDeps = {
     db,
     clock,
-    ai,
+    models,
     replyStore,
     background: chatBackground,
     ...sharing,
@@ -204,7 +211,7 @@ export async function buildApp(options: AppOptions) {
         },
       });
       await api.register(botsRoutes, {
-        deps: { db, clock, ai },
+        deps: { db, clock, models },
         promptRateLimit: perMinute(config.rateLimits.promptGenerationPerMinute),
       });
       await api.register(sharingRoutes, { deps: { db, clock } });
@@ -212,12 +219,14 @@ export async function buildApp(options: AppOptions) {
       await api.register(insightsRoutes, { deps: { db, clock } });
       const modelCallRateLimit = options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute);
       // Training previews and evaluations answer through the chat's pipeline: the bot people get is the one tested.
-      const replyPipeline = { ai, timeouts: chatTimeouts, contextProviders, usage };
+      const replyPipeline = { models, timeouts: chatTimeouts, contextProviders, usage };
       await api.register(trainingRoutes, { deps: { db, ...replyPipeline }, modelCallRateLimit });
       await api.register(evaluationsRoutes, { deps: { db, clock, ...replyPipeline }, modelCallRateLimit });
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(preferencesRoutes, { deps: { db } });
-      await api.register(settingsRoutes, { deps: { db, clock } });
+      await api.register(settingsRoutes, { deps: { db, clock, models } });
+      await api.register(connectionsRoutes, { deps: connectionsDeps });
+      await api.register(modelsRoutes, { models });
       await api.register(peopleRoutes, { deps: authDeps });
       await api.register(accountRoutes, {
         prefix: '/account',
@@ -259,7 +268,7 @@ export async function buildApp(options: AppOptions) {
     deps: {
       db,
       clock,
-      ai,
+      models,
       timeouts: chatTimeouts,
       contextProviders,
       usage,

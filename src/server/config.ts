@@ -49,6 +49,11 @@ const envSchema = z.object({
   LLM_BASE_URL: url(/^https?:$/, 'must be an http(s) URL such as http://127.0.0.1:11434/v1'),
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
+  // Encrypts connection API keys at rest (lib/secret-box.ts).
+  SECRET_KEY: optionalString.refine(
+    (v) => v === undefined || v.length >= 32,
+    'must be 64 hex characters, base64 of 32 bytes, or a passphrase of at least 32 characters',
+  ),
   // The bootstrap superadmin obeys the same rules as anyone who registers.
   ADMIN_USERNAME: optionalString.pipe(registerBodySchema.shape.username.optional()),
   ADMIN_EMAIL: optionalString.pipe(registerBodySchema.shape.email.optional()),
@@ -121,6 +126,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   emailVerificationRequired: boolean;
   llm: { provider: LlmProvider; baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  /** Encrypts secrets stored in the database; unset: a key generated once into the data folder. */
+  secretKey: string | undefined;
   admin: { username: string; email: string; password: string } | undefined;
   logLevel: string;
   /** How many reverse proxies in front of the server may set X-Forwarded-For. */
@@ -230,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     emailVerificationRequired: (e.EMAIL_VERIFICATION ?? (e.SMTP_URL ? 'required' : 'off')) === 'required',
     llm: { provider, baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
+    secretKey: e.SECRET_KEY,
     admin: e.ADMIN_USERNAME
       ? { username: e.ADMIN_USERNAME, email: e.ADMIN_EMAIL!, password: e.ADMIN_PASSWORD! }
       : undefined,

@@ -56,6 +56,8 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  // A ConfigError found after loading (a SECRET_KEY that opens no stored secret) is one line too.
+  if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
+  else console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 });

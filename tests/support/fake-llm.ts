@@ -58,6 +58,10 @@ export interface FakeLlmOptions {
   /** Pause before each streamed chunk, unless a reply sets its own. */
   chunkDelayMs?: number;
   model?: string;
+  /** What GET /v1/models lists; defaults to `model` alone. */
+  models?: string[];
+  /** Answer GET /api/tags as an Ollama does, listing `models` with sizes (1 GB times their position). */
+  ollama?: boolean;
 }
 
 /** The text of a message whether its content is a string or a list of parts. */
@@ -115,6 +119,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
   const model = options.model ?? 'fake-model';
   const requests: ReceivedRequest[] = [];
   const embeddingRequests: { input: string[]; model: string }[] = [];
+  const listRequests: IncomingHttpHeaders[] = [];
   const queue: ReplyPlan[] = [];
   let defaultReply: ReplyPlan = options.reply ?? 'Hello from the fake model.';
   // Conversations are named by a call of their own in the background (decision 0014): it is answered and
@@ -253,7 +258,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
         });
       }
       if (req.method === 'GET' && path === '/v1/models') {
-        return sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', owned_by: 'fake' }] });
+        listRequests.push(req.headers);
+        const data = (options.models ?? [model]).map((id) => ({ id, object: 'model', owned_by: 'fake' }));
+        return sendJson(res, 200, { object: 'list', data });
+      }
+      if (req.method === 'GET' && path === '/api/tags' && options.ollama) {
+        const tags = (options.models ?? [model]).map((name, i) => ({ name, model: name, size: (i + 1) * 1e9 }));
+        return sendJson(res, 200, { models: tags });
       }
       if (req.method !== 'POST' || path !== '/v1/chat/completions') {
         return sendJson(res, 404, {
@@ -288,6 +299,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     model,
     /** Every POST /v1/embeddings received (the texts embedded), oldest first. */
     embeddingRequests,
+    /** The headers of every GET /v1/models (a connection's Test), oldest first. */
+    listRequests,
     /** Every chat completion request received, oldest first. */
     requests,
     /** The calls that named conversations, oldest first (not in `requests`). */

@@ -53,6 +53,14 @@ export const connectionSchema = z.object({
   createdAt: z.string().nullable(),
 });
 export type Connection = z.infer<typeof connectionSchema>;
+/** A connection's id in a path; 0 is the environment's (answered 409 on change). */
+export const connectionIdParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,10}$/, 'Id must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().max(2_147_483_647, 'Id must be a whole number')),
+});
 export const connectionListSchema = z.object({ connections: z.array(connectionSchema) });
 
 const baseUrl = z

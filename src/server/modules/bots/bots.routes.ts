@@ -9,7 +9,7 @@ import {
 import { botVersionSchema, botVersionSummarySchema, versionParamsSchema } from '@shared/contracts/bot-versions';
 import { errorResponseSchema, idParamsSchema, messageResponseSchema } from '@shared/contracts/common';
 import { generatePrompt } from '../../ai/tasks/generate-prompt';
-import type { Ai } from '../../ai/providers';
+import { requireEnabledModel, type ModelCatalog } from '../../ai/model-catalog';
 import { abortedWhenGone } from '../../lib/client-gone';
 import { currentUserId } from '../../plugins/auth-guard';
 import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
@@ -18,7 +18,8 @@ import * as bots from './bots.service';
 import * as versions from './versions.service';
 
 export interface BotsRoutesOptions {
-  deps: bots.BotsDeps & { ai: Ai };
+  /** Which models a bot may be set to; prompt generation's model. */
+  deps: bots.BotsDeps & { models: ModelCatalog };
   /** Requests per minute per user to POST /generate-prompt, which costs a model call each. */
   promptRateLimit: RateLimit;
 }
@@ -41,7 +42,10 @@ export const botsRoutes = signedInRoutes<BotsRoutesOptions>(async (app, { deps, 
   app.post(
     '/bots',
     { schema: { tags, body: createBotBodySchema, response: { 201: botSchema } } },
-    async (request, reply) => reply.status(201).send(await bots.createBot(deps, currentUserId(request), request.body)),
+    async (request, reply) => {
+      await requireEnabledModel(deps.models, request.body.config.model);
+      return reply.status(201).send(await bots.createBot(deps, currentUserId(request), request.body));
+    },
   );
 
   app.patch(
@@ -51,10 +55,14 @@ export const botsRoutes = signedInRoutes<BotsRoutesOptions>(async (app, { deps, 
         tags,
         params: idParamsSchema,
         body: updateBotBodySchema,
-        response: { 200: botSchema, 404: errorResponseSchema },
+        response: { 200: botSchema, 400: errorResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request) => bots.updateBot(deps, currentUserId(request), request.params.id, request.body),
+    async (request) => {
+      // Only a model being chosen now: a bot whose model was disabled since keeps it (and answers with the default).
+      await requireEnabledModel(deps.models, request.body.config?.model);
+      return bots.updateBot(deps, currentUserId(request), request.params.id, request.body);
+    },
   );
 
   app.delete(
@@ -75,8 +83,10 @@ export const botsRoutes = signedInRoutes<BotsRoutesOptions>(async (app, { deps, 
       preHandler: limitPerUser(app, promptRateLimit, 'prompt-generation'),
       schema: { tags, body: generatePromptBodySchema, response: { 200: generatePromptResponseSchema } },
     },
-    async (request, reply) =>
-      generatePrompt({ ai: deps.ai, log: request.log }, request.body, { signal: abortedWhenGone(reply) }),
+    async (request, reply) => {
+      const { ai } = await deps.models.resolve('promptGeneration');
+      return generatePrompt({ ai, log: request.log }, request.body, { signal: abortedWhenGone(reply) });
+    },
   );
 
   app.get(

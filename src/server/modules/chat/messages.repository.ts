@@ -1,5 +1,6 @@
 import { sql, type QueryCreator, type Selectable } from 'kysely';
 import type { Attachment, Message, MessageRole, MessageStatus, ReplyStep, Source } from '@shared/contracts/chat';
+import { modelNameOf } from '../../ai/model-catalog';
 import type { Database, DbScope, MessagesTable } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
 import { toStorableText } from '../../lib/storable-text';
@@ -79,6 +80,8 @@ export function toMessage(
     sources: listOf<Source>(row.sources),
     steps: listOf<ReplyStep>(row.steps),
     attachments: fileIdsOf(row).flatMap((id) => attachments.get(id) ?? []),
+    // The model's name as its server calls it; the stored id also names the connection.
+    model: row.model === null ? null : modelNameOf(row.model),
   };
 }
 

@@ -76,11 +76,10 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
   // after the signed-in check.
   const limitModelCalls = limitPerUser(app, rateLimit, 'model-calls');
 
-  app.get('/chat/status', { schema: { tags, response: { 200: chatStatusSchema } } }, async () => ({
-    offline: deps.ai.model === null,
-    provider: deps.ai.provider,
-    model: deps.ai.modelId,
-  }));
+  app.get('/chat/status', { schema: { tags, response: { 200: chatStatusSchema } } }, async () => {
+    const { ai } = await deps.models.resolve('chat');
+    return { offline: ai.model === null, provider: ai.provider, model: ai.modelId };
+  });
 
   app.post(
     '/bot-message',

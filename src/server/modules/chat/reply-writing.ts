@@ -135,6 +135,7 @@ export async function writeReply(
         ...written.usage,
         firstTokenMs: written.firstTokenMs,
         replyMs: written.replyMs,
+        model: written.model,
       },
     });
     if (row === undefined) throw notFound('Message');
@@ -186,7 +187,8 @@ function nameConversation(deps: ReplyDeps, job: ReplyJob, reply: string) {
     const db = deps.db.kysely;
     const conversation = await findOwnedConversation(db, job.userId, job.question.conversationId);
     if (conversation?.title_source !== 'default') return;
-    const title = await conversationTitleFor(deps, { question: job.question.content, reply });
+    const { ai } = await deps.models.resolve('titles');
+    const title = await conversationTitleFor({ ai, log: deps.log }, { question: job.question.content, reply });
     await setAutomaticTitle(db, conversation.id, title);
   })().catch((err: unknown) => deps.log.warn({ err }, 'conversation title: could not name the conversation'));
   deps.background?.add(task);

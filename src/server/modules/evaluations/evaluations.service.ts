@@ -69,7 +69,9 @@ export async function startEvaluation(
     version === bot.version ? snapshotOf(bot) : (await getVersion(deps, userId, botId, version)).snapshot;
   // The version's settings with the bot's knowledge files, which are not versioned: what the chat would answer.
   const answering: ReplyingBot = { ...snapshot, id: bot.id, userId: bot.userId };
-  const { model } = deps.ai;
+  // The answers come from the bot's own model (the pipeline resolves it); the verdicts from the judge's default.
+  const judge = (await deps.models.resolve('judge')).ai;
+  const { model } = judge;
   if (!model) throw new AppError('UNAVAILABLE', EVALUATION_MESSAGES.offline);
   const queries = bot.exampleQueries;
   if (queries.length === 0) throw new AppError('BAD_REQUEST', EVALUATION_MESSAGES.noTestSet);
@@ -92,7 +94,7 @@ export async function startEvaluation(
       for (const [index, query] of queries.entries()) {
         if (signal.aborted) break;
         const result = await evaluateQuery(
-          { ...deps, ai: { ...deps.ai, model }, log },
+          { ...deps, judge: { ...judge, model }, log },
           answering,
           { index, query, expectation: expectations.get(query) },
           signal,
@@ -108,7 +110,7 @@ export async function startEvaluation(
 }
 
 async function evaluateQuery(
-  deps: EvaluationsDeps & { ai: Ai & { model: Model }; log: FastifyBaseLogger },
+  deps: EvaluationsDeps & { judge: Ai & { model: Model }; log: FastifyBaseLogger },
   bot: ReplyingBot,
   { index, query, expectation }: { index: number; query: string; expectation: string | undefined },
   signal: AbortSignal,
@@ -122,7 +124,7 @@ async function evaluateQuery(
   }
   const { answer, sources } = answered;
   try {
-    const { verdict, reason } = await judgeAnswer(deps.ai, { bot, query, answer, sources, expectation }, signal);
+    const { verdict, reason } = await judgeAnswer(deps.judge, { bot, query, answer, sources, expectation }, signal);
     return { index, query, answer, verdict, reason, error: null };
   } catch {
     return { ...none, answer, error: JUDGE_FAILED };

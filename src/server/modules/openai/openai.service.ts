@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { acceptsUpload } from '@shared/bots/capabilities';
 import type { Bot } from '@shared/contracts/bots';
 import type { HistoryMessage } from '../../ai/compose-prompt';
-import type { Ai } from '../../ai/providers';
+import type { ModelCatalog } from '../../ai/model-catalog';
 import type { ChatTimeouts, ReplyUsage } from '../../ai/tasks/chat-reply';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
@@ -29,7 +29,7 @@ import type { ChatCompletionBody, ChatMessage } from './openai.schemas';
 export interface OpenAiDeps {
   db: Db;
   clock: Clock;
-  ai: Ai;
+  models: ModelCatalog;
   timeouts: ChatTimeouts;
   /** The same as the chat's (knowledge passages, web research), so a bot answers here as it does in Botty. */
   contextProviders: ReplyContextProvider[];

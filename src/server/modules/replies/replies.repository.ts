@@ -61,6 +61,8 @@ export interface FinishedReply {
   outputTokens: number | null;
   firstTokenMs: number | null;
   replyMs: number;
+  /** The model id that wrote it (`connectionId/model`); null or left out offline. */
+  model?: string | null;
 }
 
 const finishValues = ({ id, reply, now }: { id: number; reply: FinishedReply; now: string }) => ({
@@ -73,6 +75,7 @@ const finishValues = ({ id, reply, now }: { id: number; reply: FinishedReply; no
   output_tokens: reply.outputTokens,
   first_token_ms: reply.firstTokenMs,
   reply_ms: reply.replyMs,
+  model: reply.model ?? null,
   updated_at: now,
 });
 type FinishValues = ReturnType<typeof finishValues>;
@@ -90,6 +93,7 @@ const finish = preparedQuery(
         output_tokens: v.output_tokens,
         first_token_ms: v.first_token_ms,
         reply_ms: v.reply_ms,
+        model: v.model,
         updated_at: v.updated_at,
       })
       .where('id', '=', v.id)
@@ -102,10 +106,10 @@ const finishManyPg = preparedQuery(
     sql<MessageRow>`with finished as (
       update messages set content = r.content, status = r.status, sources = r.sources, steps = r.steps,
         input_tokens = r.input_tokens, output_tokens = r.output_tokens, first_token_ms = r.first_token_ms,
-        reply_ms = r.reply_ms, updated_at = r.updated_at
+        reply_ms = r.reply_ms, model = r.model, updated_at = r.updated_at
       from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text, status text, sources jsonb,
         steps jsonb, input_tokens integer, output_tokens integer, first_token_ms integer, reply_ms integer,
-        updated_at timestamptz)
+        model varchar, updated_at timestamptz)
       where messages.id = r.id and messages.id = any(${v.ids}::integer[])
         and messages.status = ${sql.lit(LIVE_REPLY_STATE)}
       returning ${sql.join(MESSAGE_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}

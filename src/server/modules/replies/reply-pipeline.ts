@@ -1,8 +1,7 @@
-import { ENV_CONNECTION_ID } from '@shared/contracts/admin';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatStreamEvent, ReplyStep, Source } from '@shared/contracts/chat';
 import { composePrompt, type HistoryMessage } from '../../ai/compose-prompt';
-import type { Ai } from '../../ai/providers';
+import type { ModelCatalog, ResolvedModel } from '../../ai/model-catalog';
 import {
   CHAT_ERRORS,
   ChatReplyError,
@@ -23,7 +22,8 @@ import type { UsageMeter } from '../usage/usage-meter';
 
 /** What every way of answering shares: the model, its time limits and the context providers, in order. */
 export interface ReplyPipelineDeps {
-  ai: Ai;
+  /** Resolves each reply's model from the bot's choice (contracts/admin.ts model ids). */
+  models: ModelCatalog;
   timeouts: ChatTimeouts;
   /** What other domains add to a reply (knowledge passages, web research, images), in order. */
   contextProviders: readonly ReplyContextProvider[];
@@ -83,6 +83,7 @@ export async function runReply(
   let firstTokenMs: number | null = null;
   let usage: ReplyUsage = { inputTokens: null, outputTokens: null };
   let error: string | null = null;
+  let resolved: ResolvedModel | null = null;
   let sent: ReturnType<typeof composePrompt> | null = null;
   const handlers = {
     onText(piece: string) {
@@ -93,6 +94,9 @@ export async function runReply(
     onUsage: (u: ReplyUsage) => (usage = u),
   };
   try {
+    // Per reply, so a bot's new model, or a model an admin disabled, takes effect on the next one.
+    const chosen = await deps.models.resolve('chat', bot.config.model);
+    resolved = chosen;
     const input = { userId: request.userId, bot, question: request.question, signal, log, emit };
     for (const provide of deps.contextProviders) await provide(input, context);
     await askWithContextTools(context, log, (tools) => {
@@ -105,7 +109,7 @@ export async function runReply(
       sent = prompt;
       return runChatReply(
         {
-          ai: deps.ai,
+          ai: chosen.ai,
           botName: bot.name,
           ...prompt,
           tools,
@@ -132,7 +136,7 @@ export async function runReply(
     steps: context.steps,
     firstTokenMs,
     replyMs: Math.round(performance.now() - startedAt),
-    model: deps.ai.modelId === null ? null : `${ENV_CONNECTION_ID}/${deps.ai.modelId}`,
+    model: resolved?.id ?? null,
   };
   deps.usage.record({ userId: bot.userId, botId: bot.id, model: result.model, usage, prompt: sent, text }, log);
   return result;

@@ -1,10 +1,13 @@
 import { adminSettingsSchema, patchAdminSettingsBodySchema } from '@shared/contracts/admin';
 import { errorResponseSchema } from '@shared/contracts/common';
+import type { ModelCatalog } from '../../ai/model-catalog';
 import { adminRoutes } from '../../plugins/admin-only';
 import * as settings from './settings.service';
 
 /** The instance's registration mode, default model per task and default daily limits per role. */
-export const settingsRoutes = adminRoutes<{ deps: settings.SettingsDeps }>(async (app, { deps }) => {
+type SettingsRoutesDeps = settings.SettingsDeps & { models: ModelCatalog };
+
+export const settingsRoutes = adminRoutes<{ deps: SettingsRoutesDeps }>(async (app, { deps }) => {
   const tags = ['admin'];
   app.get(
     '/admin/settings',

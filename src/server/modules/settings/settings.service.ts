@@ -5,6 +5,7 @@ import {
   type PatchAdminSettingsBody,
 } from '@shared/contracts/admin';
 import type { Role } from '@shared/contracts/auth';
+import { requireEnabledModel, type ModelCatalog } from '../../ai/model-catalog';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { readSettings, writeSetting } from './settings.repository';
@@ -42,7 +43,11 @@ export async function getAdminSettings(deps: Pick<SettingsDeps, 'db'>): Promise<
 }
 
 /** Merges the fields sent into the stored settings; a limit or model left out keeps its value. */
-export async function updateAdminSettings(deps: SettingsDeps, body: PatchAdminSettingsBody): Promise<AdminSettings> {
+export async function updateAdminSettings(
+  deps: SettingsDeps & { models: ModelCatalog },
+  body: PatchAdminSettingsBody,
+): Promise<AdminSettings> {
+  for (const id of Object.values(body.defaultModels ?? {})) await requireEnabledModel(deps.models, id);
   const current = await getAdminSettings(deps);
   const now = deps.clock.now().toISOString();
   const db = deps.db.kysely;

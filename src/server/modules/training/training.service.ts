@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Source } from '@shared/contracts/chat';
 import type { PreviewAnswersBody, PreviewEvent } from '@shared/contracts/training';
 import { TRAINING_MESSAGES } from '@shared/contracts/training';
-import type { Ai } from '../../ai/providers';
+import type { ModelCatalog } from '../../ai/model-catalog';
 import { ChatReplyError } from '../../ai/tasks/chat-reply';
 import type { Db } from '../../db/database';
 import { AppError } from '../../lib/errors';
@@ -15,8 +15,8 @@ export interface TrainingDeps extends ReplyPipelineDeps {
 }
 
 /** Refuses up front, before a stream opens, when no model could answer anything. */
-export function requireModel(ai: Ai): void {
-  if (!ai.model) throw new AppError('UNAVAILABLE', TRAINING_MESSAGES.offline);
+export async function requireModel(models: ModelCatalog): Promise<void> {
+  if (!(await models.resolve('chat')).ai.model) throw new AppError('UNAVAILABLE', TRAINING_MESSAGES.offline);
 }
 
 /**
@@ -61,7 +61,7 @@ async function draftBot(deps: TrainingDeps, userId: number, body: PreviewAnswers
  * training or left). `prepare` checks the request before a stream opens.
  */
 export async function preparePreviewAnswers(deps: TrainingDeps, userId: number, body: PreviewAnswersBody) {
-  requireModel(deps.ai);
+  await requireModel(deps.models);
   const bot = await draftBot(deps, userId, body);
   return async (log: FastifyBaseLogger, signal: AbortSignal, send: (event: PreviewEvent) => void) => {
     let answered = 0;

@@ -110,3 +110,21 @@ export function nameRefusalReason(name: string): string | null {
   if (!lower.includes('.') || LOCAL_NAME.test(lower)) return 'local network name';
   return null;
 }
+
+/**
+ * Why a host must not be connected to (its name, or any address it resolves to), or null when it is public.
+ * For other servers the operator's admins point Botty at (AI connections), with the page fetch's rules.
+ */
+export async function hostRefusalReason(
+  hostname: string,
+  resolve: (name: string) => Promise<string[]>,
+): Promise<string | null> {
+  const literal = hostAddress(hostname);
+  if (!literal) {
+    const nameReason = nameRefusalReason(hostname);
+    if (nameReason) return nameReason;
+  }
+  const addresses = literal ? [literal] : await resolve(hostname).catch(() => []);
+  if (addresses.length === 0) return 'the name could not be found';
+  return addresses.map(refusalReason).find((r) => r !== null) ?? null;
+}
