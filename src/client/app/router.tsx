@@ -93,6 +93,11 @@ export const router = createBrowserRouter([
             path: '/settings',
             ...lazyPage(async () => (await import('@/features/settings/components/settings-page')).SettingsPage),
           },
+          {
+            // The admin console's sections are its own sub-paths (/admin/people…); admins only (the page says so).
+            path: '/admin/*',
+            ...lazyPage(async () => (await import('@/features/admin/components/admin-page')).AdminPage),
+          },
         ],
       },
       {

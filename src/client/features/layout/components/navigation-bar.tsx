@@ -1,4 +1,4 @@
-import { CircleUser, Compass, History, House, LayoutGrid, LogOut, Menu, Settings, X } from 'lucide-react';
+import { CircleUser, Compass, History, House, LayoutGrid, LogOut, Menu, Settings, ShieldCheck, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { Logo } from '@/components/logo';
@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { WithTooltip } from '@/components/ui/tooltip';
 import { useAuth, useLogout } from '@/lib/auth';
 import { cn } from '@/lib/cn';
+import { isAdminRole } from '@/lib/roles';
 
 const LINKS = [
   { to: '/', label: 'Home', icon: House },
@@ -13,12 +14,15 @@ const LINKS = [
   { to: '/explore', label: 'Explore', icon: Compass },
   { to: '/history', label: 'History', icon: History },
 ] as const;
+const ADMIN_LINK = { to: '/admin', label: 'Admin', icon: ShieldCheck } as const;
 
 const focusRing =
   'focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background focus-visible:outline-none';
 
 export function NavigationBar() {
-  const { isAuthenticated } = useAuth();
+  const { isAuthenticated, user } = useAuth();
+  // The console's own page refuses others too; the entry is only for those it serves.
+  const links = isAdminRole(user?.role) ? [...LINKS, ADMIN_LINK] : LINKS;
   const logout = useLogout();
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -45,11 +49,11 @@ export function NavigationBar() {
         </Link>
 
         <div className="hidden items-center gap-1 md:flex">
-          {LINKS.map(({ to, label }) => (
+          {links.map(({ to, label }) => (
             <NavLink
               key={to}
               to={to}
-              end
+              end={to !== ADMIN_LINK.to}
               className={({ isActive }) =>
                 cn(
                   'rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-accent hover:text-accent-foreground',
@@ -102,11 +106,11 @@ export function NavigationBar() {
       {menuOpen && (
         <div id="mobile-menu" className="border-t bg-background md:hidden">
           <ul className="mx-auto grid max-w-6xl gap-1 px-4 py-3">
-            {[...LINKS, { to: '/settings', label: 'Settings', icon: Settings }].map(({ to, label, icon: Icon }) => (
+            {[...links, { to: '/settings', label: 'Settings', icon: Settings }].map(({ to, label, icon: Icon }) => (
               <li key={to}>
                 <NavLink
                   to={to}
-                  end
+                  end={to !== ADMIN_LINK.to}
                   className={({ isActive }) =>
                     cn(
                       'flex min-h-11 items-center gap-3 rounded-md px-3 text-base font-medium hover:bg-accent',

@@ -1,0 +1,104 @@
+import { useState, type FormEvent } from 'react';
+import type { AdminUser, Limits } from '@shared/contracts/admin';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { FormField } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { PendingButton } from '@/components/ui/pending-button';
+import { toast } from '@/components/ui/use-toast';
+import { useUpdateAdminUser } from '@/entities/admin/api/users';
+import { formErrors } from '../model/field-errors';
+import { formatLimit, parseLimit } from '../model/format';
+
+interface LimitsDialogProps {
+  /** Whose limits; none closes the dialog. */
+  person: AdminUser | null;
+  /** The defaults of the person's role, named in the hints. */
+  roleDefaults?: Limits;
+  onClose: () => void;
+}
+
+const text = (value: number | null) => (value === null ? '' : String(value));
+
+/** One account's own daily limits; an empty field follows the role's default. */
+export function LimitsDialog({ person, roleDefaults, onClose }: LimitsDialogProps) {
+  const update = useUpdateAdminUser();
+  const [tokens, setTokens] = useState(text(person?.limits.dailyTokens ?? null));
+  const [replies, setReplies] = useState(text(person?.limits.dailyReplies ?? null));
+  const { fields, message } = formErrors(update.error);
+  const hint = (value: number | null | undefined) =>
+    `Empty: the role’s default${value === undefined ? '' : ` (${formatLimit(value)})`}.`;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!person) return;
+    update.mutate(
+      { id: person.id, body: { limits: { dailyTokens: parseLimit(tokens), dailyReplies: parseLimit(replies) } } },
+      {
+        onSuccess: () => {
+          toast({ title: 'Limits saved', description: person.username });
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <Dialog open={person !== null} onOpenChange={(next) => !next && !update.isPending && onClose()}>
+      {person && (
+        <DialogContent className="sm:max-w-md">
+          <form className="grid gap-4" onSubmit={submit} noValidate>
+            <DialogHeader>
+              <DialogTitle>Daily limits of {person.username}</DialogTitle>
+              <DialogDescription>
+                Counted per day (UTC); past a limit, replies are refused until the day ends.
+              </DialogDescription>
+            </DialogHeader>
+            <FormField label="Daily tokens" error={fields['limits.dailyTokens']} hint={hint(roleDefaults?.dailyTokens)}>
+              <Input
+                type="number"
+                min={0}
+                inputMode="numeric"
+                value={tokens}
+                onChange={(e) => setTokens(e.target.value)}
+              />
+            </FormField>
+            <FormField
+              label="Daily replies"
+              error={fields['limits.dailyReplies']}
+              hint={hint(roleDefaults?.dailyReplies)}
+            >
+              <Input
+                type="number"
+                min={0}
+                inputMode="numeric"
+                value={replies}
+                onChange={(e) => setReplies(e.target.value)}
+              />
+            </FormField>
+            {message && (
+              <p role="alert" className="text-sm font-medium text-error">
+                {message}
+              </p>
+            )}
+            <DialogFooter>
+              <Button variant="outline" disabled={update.isPending} onClick={onClose}>
+                Cancel
+              </Button>
+              <PendingButton type="submit" pending={update.isPending} pendingLabel="Saving...">
+                Save limits
+              </PendingButton>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
