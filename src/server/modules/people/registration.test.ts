@@ -211,4 +211,17 @@ describe.each(databaseKinds)('invitations for an address, with e-mail verificati
     expectError(forTaken, 403, ADMIN_MESSAGES.invitationInvalid);
     expectError(forNew, 403, ADMIN_MESSAGES.invitationInvalid);
   });
+
+  it('answers a valid invitation with a taken address as a new sign-up, and leaves the invitation unused', async () => {
+    const created = await t.request('POST', '/api/admin/invitations', { token: superadmin.token, body: {} });
+    const invitation = new URL(created.body.url).searchParams.get('invitation')!;
+    const forTaken = await t.request('POST', '/api/auth/register', {
+      body: { ...newAccount(), email: existing.email, invitation },
+    });
+    expect(forTaken.status).toBe(201);
+    expect(forTaken.body).toEqual({ message: expect.any(String), needsVerification: true });
+    const forNew = await t.request('POST', '/api/auth/register', { body: { ...newAccount(), invitation } });
+    expect(forNew.status).toBe(201);
+    expect(forNew.body).toEqual(forTaken.body);
+  });
 });
