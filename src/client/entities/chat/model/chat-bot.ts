@@ -9,7 +9,8 @@ export type ChatBot = Pick<
   Bot,
   'id' | 'name' | 'description' | 'purpose' | 'icon' | 'active' | 'capabilities' | 'exampleQueries'
 > & {
-  config: Pick<BotConfig, 'greeting'>;
+  /** `model` only for one's own bot: its owner is told when that model is no longer offered. */
+  config: Pick<BotConfig, 'greeting' | 'model'>;
   createdAt?: string;
   /** Set for someone else's bot: the chat shows who shares it and hides owner-only actions. */
   ownerName?: string;

@@ -13,9 +13,11 @@ interface ChatHeaderProps {
   onClose: () => void;
   /** Controls the surrounding screen adds before settings and close. */
   actions?: ReactNode;
+  /** The model that wrote the latest reply, as its server names it; nothing when no reply says. */
+  model?: string | null;
 }
 
-export function ChatHeader({ bot, onClose, actions }: ChatHeaderProps) {
+export function ChatHeader({ bot, onClose, actions, model }: ChatHeaderProps) {
   return (
     <header className="flex items-center gap-3 border-b px-3 py-2.5 sm:px-4">
       <BotIcon icon={bot.icon} />
@@ -34,6 +36,11 @@ export function ChatHeader({ bot, onClose, actions }: ChatHeaderProps) {
                 Created <RelativeTime date={bot.createdAt} />
               </span>
             )
+          )}
+          {model && (
+            <span className="max-w-full truncate" title={`The latest reply was written by ${model}`}>
+              Model: {model}
+            </span>
           )}
         </p>
       </div>

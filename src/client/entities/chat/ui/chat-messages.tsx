@@ -151,6 +151,12 @@ function AssistantMessage({ bot, message, onRegenerate, onCiteScroll, onSwitchVe
               </Button>
             ))}
           {note && <span className="ml-1">{note}</span>}
+          {message.model && (
+            <span className="ml-1 max-w-full truncate">
+              <span className="sr-only">Written by </span>
+              {message.model}
+            </span>
+          )}
         </div>
       )}
     </AssistantRow>

@@ -249,6 +249,37 @@ describe('ChatPanel', () => {
     expect(server.sent('GET', `${base}/stream`)).toHaveLength(1);
   });
 
+  it('names the model of each reply, and the latest one in the header', async () => {
+    server.json('GET', `${base}/messages`, [
+      message('user', 'Hello?'),
+      message('assistant', 'Hi there.', { model: 'llama3:8b' }),
+    ]);
+    const replies = server.streams('POST', `${base}/stream`);
+    const { user } = await openChat();
+    const header = screen.getByRole('banner');
+    expect(await within(header).findByText('Model: llama3:8b')).toBeTruthy();
+    expect(within(messages()).getByText('llama3:8b')).toBeTruthy();
+
+    await send(user, 'And now?');
+    const stream = await replies.next();
+    stream.send('user-message', message('user', 'And now?'));
+    stream.send('done', message('assistant', 'Now this.', { model: 'claude-haiku' }));
+    stream.end();
+    expect(await within(header).findByText('Model: claude-haiku')).toBeTruthy();
+    expect(within(messages()).getByText('claude-haiku')).toBeTruthy();
+    expect(within(messages()).getByText('llama3:8b')).toBeTruthy();
+  });
+
+  it("tells the owner when the bot's model is no longer offered", async () => {
+    const warning = 'The model this botty used is no longer available, so it answers with the default model.';
+    const llama = { id: '0/llama3', label: 'llama3', connectionId: 0, model: 'llama3' };
+    server.json('GET', '/api/models', { models: [llama], defaultModel: llama });
+    renderScreen(
+      <ChatPanel bot={{ ...bot, config: { ...bot.config, model: '4/retired' } }} conversationId={CONVERSATION} />,
+    );
+    expect(await screen.findByText(warning)).toBeTruthy();
+  });
+
   it('says why a pasted or dropped image is left out when the bot cannot look at images', async () => {
     await openChat();
     const photo = new File(['x'], 'photo.png', { type: 'image/png' });

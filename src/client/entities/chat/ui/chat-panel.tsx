@@ -1,10 +1,13 @@
-import { Info, Maximize2, PlugZap } from 'lucide-react';
+import { Info, Maximize2, PlugZap, TriangleAlert } from 'lucide-react';
 import { type CSSProperties, type ReactNode, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { greetingFor } from '@/entities/chat/model/greeting';
 import type { ChatBot } from '../model/chat-bot';
 import type { Conversation } from '@shared/contracts/chat';
 import { useChatStatus } from '@/entities/chat/api/get-chat-status';
+import { useMessages } from '@/entities/chat/api/get-messages';
+import { useModels } from '@/entities/model/api/get-models';
+import { isModelAvailable, MODEL_UNAVAILABLE } from '@/entities/model/model/model-choice';
 import { Button } from '@/components/ui/button';
 import { WithTooltip } from '@/components/ui/tooltip';
 import { toast } from '@/components/ui/use-toast';
@@ -63,6 +66,17 @@ function Notice({
       <Icon className="size-4 shrink-0" aria-hidden="true" />
       <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-3 gap-y-1">{children}</div>
     </div>
+  );
+}
+
+/** Issue 23: a bot whose model was disabled or removed answers with the default, and its owner is told. */
+function UnavailableModelNotice({ modelId }: { modelId: string }) {
+  const { data: list } = useModels();
+  if (!list || isModelAvailable(list, modelId)) return null;
+  return (
+    <Notice icon={TriangleAlert}>
+      <span>{MODEL_UNAVAILABLE}</span>
+    </Notice>
   );
 }
 
@@ -140,6 +154,9 @@ export function ChatPanel({
   const navigate = useNavigate();
   const conversation = useStartConversation(bot, chosenId, onConversationStarted);
   const { data: status } = useChatStatus();
+  // The same messages the conversation shows (one query): the header names the model of the latest reply.
+  const { data: messages } = useMessages(conversation.conversationId);
+  const latestModel = messages?.findLast((message) => message.role === 'assistant' && message.model)?.model;
   // Kept here, above the per-conversation view, so a draft survives the conversation arriving.
   const [text, setText] = useState('');
 
@@ -159,6 +176,7 @@ export function ChatPanel({
       <ChatHeader
         bot={bot}
         onClose={onClose ?? (() => void navigate('/'))}
+        model={latestModel}
         actions={
           <>
             {headerActions}
@@ -180,6 +198,7 @@ export function ChatPanel({
       {status?.offline && (
         <Notice icon={PlugZap}>No language model is connected — replies explain how to connect one.</Notice>
       )}
+      {!bot.ownerName && bot.config.model && <UnavailableModelNotice modelId={bot.config.model} />}
       {!bot.active && (
         <Notice icon={Info}>This botty is inactive. Activate it on the dashboard to chat with it.</Notice>
       )}
