@@ -75,6 +75,7 @@ export async function startEvaluation(
   if (!model) throw new AppError('UNAVAILABLE', EVALUATION_MESSAGES.offline);
   const queries = bot.exampleQueries;
   if (queries.length === 0) throw new AppError('BAD_REQUEST', EVALUATION_MESSAGES.noTestSet);
+  await deps.usage.admit({ ownerId: userId, shared: false });
 
   await markStaleEvaluations(db, botId, isoIn(deps.clock, -EVALUATION_STALE_MS));
   let evaluation: EvaluationSummary;

@@ -63,6 +63,7 @@ async function draftBot(deps: TrainingDeps, userId: number, body: PreviewAnswers
 export async function preparePreviewAnswers(deps: TrainingDeps, userId: number, body: PreviewAnswersBody) {
   await requireModel(deps.models);
   const bot = await draftBot(deps, userId, body);
+  await deps.usage.admit({ ownerId: userId, shared: false });
   return async (log: FastifyBaseLogger, signal: AbortSignal, send: (event: PreviewEvent) => void) => {
     let answered = 0;
     for (const [index, query] of body.queries.entries()) {
