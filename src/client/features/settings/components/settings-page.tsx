@@ -1,4 +1,4 @@
-import { Code2, KeyRound, ShieldCheck, UserRound } from 'lucide-react';
+import { ChartColumn, Code2, KeyRound, ShieldCheck, UserRound } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -6,9 +6,10 @@ import { AccountTab } from '@/features/settings/components/account-tab';
 import { ApiKeysTab } from '@/features/settings/components/api-keys-tab';
 import { ProfileTab } from '@/features/settings/components/profile-tab';
 import { SecurityTab } from '@/features/settings/components/security-tab';
+import { UsageTab } from '@/features/settings/components/usage-tab';
 import { useAuth } from '@/lib/auth';
 
-const TABS = ['profile', 'security', 'account', 'api-keys'] as const;
+const TABS = ['profile', 'security', 'account', 'usage', 'api-keys'] as const;
 
 /** The open tab is in the address (`?tab=api-keys`), so a reload, a link or Back opens it again. */
 export function SettingsPage() {
@@ -39,6 +40,10 @@ export function SettingsPage() {
             <ShieldCheck className="size-4" aria-hidden="true" />
             Account
           </TabsTrigger>
+          <TabsTrigger value="usage">
+            <ChartColumn className="size-4" aria-hidden="true" />
+            Usage
+          </TabsTrigger>
           <TabsTrigger value="api-keys">
             <Code2 className="size-4" aria-hidden="true" />
             API keys
@@ -52,6 +57,9 @@ export function SettingsPage() {
         </TabsContent>
         <TabsContent value="account">
           <AccountTab />
+        </TabsContent>
+        <TabsContent value="usage">
+          <UsageTab />
         </TabsContent>
         <TabsContent value="api-keys">
           <ApiKeysTab />

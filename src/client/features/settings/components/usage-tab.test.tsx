@@ -1,0 +1,114 @@
+import { screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { UsageReport, UsageRow } from '@shared/contracts/admin';
+import type { User } from '@shared/contracts/auth';
+import { setCurrentUser } from '@/lib/auth';
+import { queryClient } from '@/lib/query-client';
+import { saveSession } from '@/lib/storage';
+import { fakeServer } from '@/test/fake-server';
+import { renderScreen } from '@/test/render';
+import { SettingsPage } from './settings-page';
+import { resetTime } from './usage-tab';
+
+let server: ReturnType<typeof fakeServer>;
+beforeEach(() => {
+  server = fakeServer();
+  const account: User = {
+    id: 1,
+    username: 'sam',
+    email: 'sam@example.com',
+    role: 'user',
+    fullName: null,
+    profileImageUrl: null,
+    emailVerified: true,
+    createdAt: '2025-01-01T00:00:00.000Z',
+  };
+  saveSession('token', account, false);
+  setCurrentUser(queryClient, account);
+});
+
+const row = (fields: Partial<UsageRow>): UsageRow => ({
+  day: '2026-11-26',
+  userId: 1,
+  username: 'sam',
+  botId: 3,
+  botName: 'Chef',
+  model: 'llama3',
+  replies: 1,
+  inputTokens: 0,
+  outputTokens: 0,
+  ...fields,
+});
+
+const RESETS_AT = '2026-11-27T00:00:00.000Z';
+const report: UsageReport = {
+  from: '2026-10-28',
+  to: '2026-11-26',
+  days: [
+    { day: '2026-11-20', replies: 2, inputTokens: 300, outputTokens: 200 },
+    { day: '2026-11-26', replies: 4, inputTokens: 1000, outputTokens: 1500 },
+  ],
+  rows: [
+    row({ day: '2026-11-20', replies: 2, inputTokens: 300, outputTokens: 200 }),
+    row({ replies: 3, inputTokens: 900, outputTokens: 1400 }),
+    row({ botId: null, botName: null, model: '2/claude-haiku', replies: 1, inputTokens: 100, outputTokens: 100 }),
+  ],
+  today: { tokens: 2500, replies: 4, limits: { dailyTokens: 10000, dailyReplies: null }, resetsAt: RESETS_AT },
+};
+
+const openUsage = () => renderScreen(<SettingsPage />, '/settings?tab=usage');
+
+describe('Settings → Usage', () => {
+  it("shows today's use against the limits, the days and the use per botty and model", async () => {
+    server.json('GET', '/api/usage', report);
+    const { user } = openUsage();
+
+    const today = (await screen.findByRole('heading', { name: 'Today' })).parentElement!;
+    expect(within(today).getByText(`${(2500).toLocaleString()} of ${(10000).toLocaleString()}`)).toBeTruthy();
+    expect(within(today).getByText('4 · no limit')).toBeTruthy();
+    expect(within(today).getByRole('progressbar', { name: 'Tokens used today' }).getAttribute('aria-valuenow')).toBe(
+      '25',
+    );
+    expect(within(today).queryByRole('progressbar', { name: 'Replies used today' })).toBeNull();
+    expect(within(today).getByText(`Limits reset ${resetTime(RESETS_AT)}`)).toBeTruthy();
+
+    const days = screen.getByRole('heading', { name: 'Last 30 days' }).parentElement!;
+    expect(within(days).getByText(`6 replies and ${(3000).toLocaleString()} tokens`)).toBeTruthy();
+    expect(within(days).getByTestId('usage-bars').children).toHaveLength(30);
+    await user.click(within(days).getByText('Per day'));
+    const perDay = within(days).getByRole('table', { name: 'Usage per day' });
+    expect(
+      within(perDay)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => [...r.children].map((cell) => cell.textContent)),
+    ).toEqual([
+      ['Nov 26', '4', (2500).toLocaleString()],
+      ['Nov 20', '2', '500'],
+    ]);
+
+    const byBot = screen.getByRole('table', { name: 'Usage per botty and model, last 30 days' });
+    expect(
+      within(byBot)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => [...r.children].map((cell) => cell.textContent)),
+    ).toEqual([
+      ['Chef', 'llama3', '5', (2800).toLocaleString()],
+      ['No botty', '2/claude-haiku', '1', '200'],
+    ]);
+  });
+
+  it('says when nothing was used', async () => {
+    server.json('GET', '/api/usage', {
+      ...report,
+      days: [],
+      rows: [],
+      today: { ...report.today!, tokens: 0, replies: 0, limits: { dailyTokens: null, dailyReplies: 50 } },
+    });
+    openUsage();
+    expect(await screen.findByText('No replies in the last 30 days.')).toBeTruthy();
+    expect(screen.getByText('0 · no limit')).toBeTruthy();
+    expect(screen.getByText('0 of 50')).toBeTruthy();
+  });
+});
