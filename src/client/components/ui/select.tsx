@@ -15,7 +15,7 @@ export function SelectTrigger({ className, children, ...props }: ComponentProps<
         'focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40 focus-visible:outline-none',
         'aria-invalid:border-destructive data-[placeholder]:text-muted-foreground',
         'disabled:cursor-not-allowed disabled:bg-muted disabled:text-muted-foreground',
-        '[&>span]:truncate',
+        '[&>span]:min-w-0 [&>span]:truncate',
         className,
       )}
       {...props}
