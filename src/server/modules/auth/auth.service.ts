@@ -20,6 +20,7 @@ import { existingAccountMail, passwordResetMail, verificationMail } from '../../
 import { admitNewcomer, registrationMode, type Admitted } from '../people/registration.service';
 import type { UserRow } from '../users/users.repository';
 import {
+  countUsers,
   findUserByEmail,
   findUserByLogin,
   findUserByUsername,
@@ -189,8 +190,10 @@ export async function sendVerification(deps: AuthDeps, row: Pick<UserRow, 'id' |
   sendInBackground(deps, verificationMail(row.email, row.username, verificationLink(deps, token)));
 }
 
-/** GET /api/auth/registration: what the sign-up page offers. */
-export const registrationInfo = async (deps: Pick<AuthDeps, 'db'>) => ({ mode: await registrationMode(deps) });
+/** GET /api/auth/registration: what the sign-up page offers; an empty instance's first account always registers. */
+export const registrationInfo = async (deps: Pick<AuthDeps, 'db'>) => ({
+  mode: (await countUsers(deps.db.kysely)) === 0 ? ('open' as const) : await registrationMode(deps),
+});
 
 export async function register(deps: AuthDeps, body: RegisterBody, setupCode: SetupCode) {
   // Read before the transaction: on SQLite its one connection is the transaction's until it ends.

@@ -8,6 +8,7 @@ import { findUserById } from './users.repository';
  * executor (the database or the caller's transaction) it runs on.
  */
 export {
+  countUsers,
   findUserByEmail,
   findUserByLogin,
   findUserByUsername,
