@@ -30,7 +30,7 @@ export interface ReceivedRequest {
  * - a string, or `{ text }`: a reply (streamed in word-sized chunks, or `chunks` as given, when asked to stream);
  *   `hangAfterChunks` stops a stream part-way and keeps it open until the client leaves; `noUsage` leaves out
  *   the token usage, as some local servers do;
- * - `{ status }`: an OpenAI-style error response;
+ * - `{ status }`: an OpenAI-style error response, with `headers` as given (e.g. retry-after on a 429 or 503);
  * - `{ hang: true }`: accepts the request and never answers;
  * - `{ raw }`: a 200 whose body is exactly this text (e.g. not JSON at all);
  * - `{ toolCalls }`: calls to the tools the request offered, in the OpenAI tools wire format (streamed as
@@ -41,7 +41,7 @@ export type FakeReply =
   | string
   | { text: string; chunks?: string[]; chunkDelayMs?: number; hangAfterChunks?: number; noUsage?: boolean }
   | { toolCalls: FakeToolCall[]; text?: string }
-  | { status: number; message?: string }
+  | { status: number; message?: string; headers?: Record<string, string> }
   | { hang: true }
   | { raw: string };
 
@@ -58,6 +58,12 @@ export interface FakeLlmOptions {
   /** Pause before each streamed chunk, unless a reply sets its own. */
   chunkDelayMs?: number;
   model?: string;
+  /**
+   * A reasoning model (gpt-5, o3) thinks this many tokens before it answers; an output cap
+   * (`max_completion_tokens` or `max_tokens`) no larger than that is used up by the reasoning: the answer is
+   * empty with finish_reason 'length', as OpenAI's is.
+   */
+  reasoningTokens?: number;
   /** What GET /v1/models lists; defaults to `model` alone. */
   models?: string[];
   /** Answer GET /api/tags as an Ollama does, listing `models` with sizes (1 GB times their position). */
@@ -128,8 +134,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
   let titleReply: ReplyPlan = 'Fake conversation title';
   let sequence = 0;
 
-  const sendJson = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
+  const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   };
 
@@ -214,7 +220,34 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     res.end('data: [DONE]\n\n');
   }
 
+  /** A reasoning model's answer when its output cap went on thinking: no text, finish_reason 'length'. */
+  function reasoningUsedUp(res: ServerResponse, request: ReceivedRequest, cap: number) {
+    const prompt = tokenCount(request.body.messages.map(messageText).join(' '));
+    const usage = {
+      prompt_tokens: prompt,
+      completion_tokens: cap,
+      total_tokens: prompt + cap,
+      completion_tokens_details: { reasoning_tokens: cap },
+    };
+    const base = { id: completionId(), created: Math.floor(Date.now() / 1000), model };
+    if (!request.body.stream) {
+      const choice = { index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'length' };
+      return sendJson(res, 200, { ...base, object: 'chat.completion', choices: [choice], usage });
+    }
+    const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    event([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+    event([{ index: 0, delta: {}, finish_reason: 'length' }]);
+    if (request.body.stream_options?.include_usage) event([], { usage });
+    res.end('data: [DONE]\n\n');
+  }
+
   async function answer(res: ServerResponse, request: ReceivedRequest, given?: ReplyPlan) {
+    const cap = request.body.max_completion_tokens ?? request.body.max_tokens;
+    if (options.reasoningTokens !== undefined && typeof cap === 'number' && cap <= options.reasoningTokens) {
+      return reasoningUsedUp(res, request, cap);
+    }
     const plan = given ?? queue.shift() ?? defaultReply;
     const reply = typeof plan === 'function' ? await plan(request) : plan;
     if (typeof reply === 'string') return answerWithText(res, request, { text: reply });
@@ -224,9 +257,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
       return res.end(reply.raw);
     }
     if ('status' in reply) {
-      return sendJson(res, reply.status, {
-        error: { message: reply.message ?? `fake error ${reply.status}`, type: 'server_error', code: null },
-      });
+      return sendJson(
+        res,
+        reply.status,
+        { error: { message: reply.message ?? `fake error ${reply.status}`, type: 'server_error', code: null } },
+        reply.headers,
+      );
     }
     if ('toolCalls' in reply)
       return answerWithText(res, request, { text: reply.text ?? '', toolCalls: reply.toolCalls });

@@ -8,6 +8,11 @@ import type {
 } from '@ai-sdk/provider';
 import { APICallError, RetryError, asSchema, type Tool } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
+import { imageSize } from 'image-size';
+import { formatBytes } from '@shared/contracts/files';
+import { capabilitiesOf, imageRefusal, type ModelCapabilities } from '../model-capabilities';
+import { busyOf, MODEL_RETRIES, pause, retryDelayMs, type ModelBusy } from '../model-retry';
+import { streamProvider } from '../provider-stream';
 import { streamOpenAiChat, type ChatStreamOptions, type ChatStreamSink } from '../openai-chat-stream';
 import type { Ai } from '../providers';
 
@@ -24,28 +29,43 @@ export const CHAT_ERRORS = {
   apiKey: 'The language model rejected the API key.',
   modelNotFound: (modelId: string | null) => `Model not found: ${modelId ?? 'unknown'}. Check LLM_MODEL.`,
   busy: 'The language model is busy right now. Please try again in a moment.',
+  overloaded: `The language model's servers are overloaded right now (Botty tried ${MODEL_RETRIES + 1} times). Please try again in a minute.`,
   status: (status: number) => `The language model failed to answer (error ${status}). Please try again.`,
   unknown: 'The language model failed to answer. Please try again.',
   firstTokenTimeout: 'The language model did not start answering in time. Please try again.',
   totalTimeout: 'The language model took too long, so the reply was cut short.',
   empty: 'The language model sent an empty reply. Please try again.',
+  imageTooLarge: (maxBase64Bytes: number) =>
+    `This image is too large for the connected model: its provider takes images of at most ${formatBytes(maxBase64Bytes)} once encoded (about ${formatBytes(Math.floor((maxBase64Bytes * 3) / 4))} as a file). Send a smaller image.`,
+  imageTooWide: (maxSide: number) =>
+    `This image is too large for the connected model: its provider takes images of at most ${maxSide} pixels a side. Send a smaller image.`,
   imagesRejected:
     'The language model could not read the image. Connect a model that understands images (a vision model), or send the message without it.',
 } as const;
 
+/** Why a reply failed, for an API that answers with a status (/v1): the provider was busy, or an image too large. */
+export type ReplyFailure = ({ kind: 'busy' } & ModelBusy) | { kind: 'image-too-large' };
+
 /** A failed reply, with a message fit for the user. */
 export class ChatReplyError extends Error {
   override name = 'ChatReplyError';
+  constructor(
+    message: string,
+    readonly failure: ReplyFailure | null = null,
+  ) {
+    super(message);
+  }
 }
 
 export function describeModelError(error: unknown, modelId: string | null): string {
   if (RetryError.isInstance(error)) return describeModelError(error.lastError, modelId);
+  const busy = busyOf(error);
+  if (busy) return busy.status === 429 ? CHAT_ERRORS.busy : CHAT_ERRORS.overloaded;
   if (!APICallError.isInstance(error)) return CHAT_ERRORS.unknown;
   // The SDK reports refused connections, DNS failures and resets as API call errors without a status.
   if (error.statusCode === undefined) return CHAT_ERRORS.unreachable;
   if (error.statusCode === 401 || error.statusCode === 403) return CHAT_ERRORS.apiKey;
   if (error.statusCode === 404) return CHAT_ERRORS.modelNotFound(modelId);
-  if (error.statusCode === 429) return CHAT_ERRORS.busy;
   return CHAT_ERRORS.status(error.statusCode);
 }
 
@@ -184,6 +204,8 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   const { ai, log } = request;
   if (!ai.model) return offlineReply(request.offlineText ?? offlineReplyText(request.botName), request, handlers);
   const model = ai.model as LanguageModelV2;
+  const capabilities = capabilitiesOf(ai);
+  checkImages(capabilities, request.turns);
 
   // Also aborted on the way out of the provider's stream, so its request ends even if the caller stops early.
   // Botty's own reader has nothing left open by then, and its finished connections are kept for reuse.
@@ -222,12 +244,15 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   try {
     for (let step = 1; step <= maxSteps && !signal.aborted; step++) {
       const offerTools = tools && step < maxSteps;
+      // Anthropic refuses a history of tool calls without the tools' definitions (400): its last step keeps
+      // them, and is told to answer; a tool call it makes anyway is not run.
+      const keepTools = !offerTools && tools && step > 1 && capabilities.toolsWithToolHistory;
       const options: ChatStreamOptions = {
-        prompt,
+        prompt: keepTools ? withSystemNote(prompt, LAST_STEP_NOTE) : prompt,
         abortSignal: signal,
-        maxOutputTokens: request.maxOutputTokens,
+        maxOutputTokens: request.maxOutputTokens ?? capabilities.chatMaxOutputTokens,
         temperature: request.temperature,
-        ...(offerTools ? { tools: toolDefinitions(tools) } : {}),
+        ...(offerTools || keepTools ? { tools: toolDefinitions(tools) } : {}),
       };
       const calls: LanguageModelV2ToolCall[] = [];
       let stepText = '';
@@ -249,16 +274,34 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
           addUsage('outputTokens', outputTokens);
         },
       };
-      try {
-        await (ai.chatEndpoint
-          ? streamOpenAiChat(ai.chatEndpoint, options, sink)
-          : streamProvider(model, options, sink));
-      } catch (error) {
-        // Some local models answer tool definitions with a 400; the caller can then search up front instead.
-        if (offerTools && step === 1 && APICallError.isInstance(error) && [400, 422].includes(error.statusCode ?? 0)) {
-          throw new ToolsUnsupportedError(describeModelError(error, ai.modelId));
+      for (let retry = 1; ; retry++) {
+        try {
+          await (ai.chatEndpoint
+            ? streamOpenAiChat(ai.chatEndpoint, options, sink)
+            : streamProvider(model, options, sink));
+          break;
+        } catch (error) {
+          // Some local models answer tool definitions with a 400; the caller can then search up front instead.
+          if (
+            offerTools &&
+            step === 1 &&
+            APICallError.isInstance(error) &&
+            [400, 422].includes(error.statusCode ?? 0)
+          ) {
+            throw new ToolsUnsupportedError(describeModelError(error, ai.modelId));
+          }
+          // A busy provider is asked again, but only while this step has shown nothing: text already on the
+          // screen would be written twice.
+          const busy = stepText || signal.aborted ? null : busyOf(error);
+          const delay = busy ? retryDelayMs(retry, busy) : null;
+          if (delay === null) throw error;
+          log.info(
+            { model: ai.modelId, status: busy?.status, retry, delayMs: Math.round(delay) },
+            'chat reply: busy model, retrying',
+          );
+          calls.length = 0;
+          await pause(delay, signal);
         }
-        throw error;
       }
       if (!calls.length || !offerTools) break;
       const results = await Promise.all(calls.map((call) => runTool(tools, call, signal)));
@@ -293,15 +336,20 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
       const hasImages = request.turns.some((turn) => turn.images?.length);
       const rejectedImages =
         hasImages && !wroteText && APICallError.isInstance(error) && [400, 415, 422].includes(error.statusCode ?? 0);
-      throw new ChatReplyError(rejectedImages ? CHAT_ERRORS.imagesRejected : describeModelError(error, ai.modelId));
+      const busy = busyOf(error);
+      throw new ChatReplyError(
+        rejectedImages ? CHAT_ERRORS.imagesRejected : describeModelError(error, ai.modelId),
+        busy && { kind: 'busy', status: busy.status, retryAfterSeconds: busy.retryAfterSeconds },
+      );
     }
   } finally {
     started();
     clearTimeout(total);
     request.signal.removeEventListener('abort', stop);
     if (!ai.chatEndpoint) expired.abort();
+    // Stopped and failed replies too: what the provider reported of them is what they cost.
+    if (usage.inputTokens !== null || usage.outputTokens !== null) handlers.onUsage?.(usage);
   }
-  if (usage.inputTokens !== null || usage.outputTokens !== null) handlers.onUsage?.(usage);
   if (request.signal.aborted) return;
   if (timedOut) {
     log.warn({ model: ai.modelId, timeouts: request.timeouts }, 'chat reply: the model timed out');
@@ -309,33 +357,35 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   }
 }
 
-/** The provider's own stream (`doStream`), for the APIs Botty does not read itself (Anthropic). */
-async function streamProvider(model: LanguageModelV2, options: ChatStreamOptions, sink: ChatStreamSink) {
-  const reader = (await model.doStream(options)).stream.getReader();
-  try {
-    for (;;) {
-      const { done, value: part } = await reader.read();
-      if (done) return;
-      switch (part.type) {
-        case 'text-delta':
-          if (part.delta) sink.text(part.delta);
-          break;
-        case 'reasoning-delta':
-        case 'tool-input-start':
-          sink.started();
-          break;
-        case 'tool-call':
-          sink.toolCall(part);
-          break;
-        case 'finish':
-          sink.usage(part.usage.inputTokens, part.usage.outputTokens);
-          break;
-        case 'error':
-          throw part.error;
-      }
+/** Told to the model on a last step that still defines the tools (see `keepTools`). */
+const LAST_STEP_NOTE =
+  'You have used all your tool calls for this reply. Answer now from what you have found, without calling tools.';
+
+function withSystemNote(prompt: LanguageModelV2Prompt, note: string): LanguageModelV2Prompt {
+  return prompt.map((message) =>
+    message.role === 'system' ? { ...message, content: `${message.content}\n\n${note}` } : message,
+  );
+}
+
+/** Refuses, before the model is asked, an image its provider would refuse (and blame on the model's vision). */
+function checkImages(capabilities: ModelCapabilities, turns: ChatTurn[]) {
+  if (capabilities.maxImageBase64Bytes === null && capabilities.maxImageSide === null) return;
+  for (const image of turns.flatMap((turn) => turn.images ?? [])) {
+    let size: { width?: number; height?: number } = {};
+    try {
+      size = imageSize(image.data);
+    } catch {
+      // Its type was checked when it was received; the provider tells about anything else.
     }
-  } finally {
-    reader.releaseLock();
+    const refusal = imageRefusal(capabilities, { byteLength: image.data.byteLength, ...size });
+    if (refusal) {
+      throw new ChatReplyError(
+        'maxBase64Bytes' in refusal
+          ? CHAT_ERRORS.imageTooLarge(refusal.maxBase64Bytes)
+          : CHAT_ERRORS.imageTooWide(refusal.maxSide),
+        { kind: 'image-too-large' },
+      );
+    }
   }
 }
 

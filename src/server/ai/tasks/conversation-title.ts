@@ -2,6 +2,7 @@ import { generateText } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { CONVERSATION_TITLE_MAX } from '@shared/constants';
+import { shortTaskSettings } from '../model-capabilities';
 import type { Ai } from '../providers';
 import { errorSummary } from './chat-reply';
 
@@ -10,6 +11,8 @@ export const CONVERSATION_TITLE_TIMEOUT_MS = 8_000;
 /** Words of the first message that make the offline title. */
 const FALLBACK_WORDS = 6;
 const TITLE_WORDS_MAX = 10;
+/** Ten words and then some; a model that goes on is cut off. */
+const TITLE_MAX_OUTPUT_TOKENS = 30;
 
 export const CONVERSATION_TITLE_INSTRUCTIONS = `You name chat conversations. Reply with a title of 3 to 6 words that says what the conversation is about, in the language of the conversation. No quotes, no final punctuation, nothing else.`;
 
@@ -80,7 +83,7 @@ export async function conversationTitleFor(
         model: deps.ai.model,
         system: CONVERSATION_TITLE_INSTRUCTIONS,
         prompt: `User: ${exchange.question.slice(0, 2000)}\n\nAssistant: ${exchange.reply.slice(0, 2000)}`,
-        maxOutputTokens: 30,
+        ...shortTaskSettings(deps.ai, TITLE_MAX_OUTPUT_TOKENS),
         maxRetries: 0,
         abortSignal: AbortSignal.timeout(timeoutMs),
       });

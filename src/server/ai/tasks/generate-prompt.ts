@@ -5,6 +5,7 @@ import { buildLocalPrompt, localExampleQueries } from '@shared/bots/prompt-templ
 import { purposeLabel } from '@shared/bots/purposes';
 import { BOT_PROMPT_MAX, EXAMPLE_QUERY_MAX, GENERATED_QUERIES_MAX } from '@shared/constants';
 import type { GeneratePromptBody, GeneratePromptResponse } from '@shared/contracts/bots';
+import { shortTaskSettings } from '../model-capabilities';
 import type { Ai } from '../providers';
 import { errorSummary } from './chat-reply';
 
@@ -80,7 +81,7 @@ export async function generatePrompt(
         prompt: describeBot(body),
         experimental_repairText: extractJsonObject,
         // A 400-word prompt and five queries fit easily; the cap stops a rambling model early.
-        maxOutputTokens: 2048,
+        ...shortTaskSettings(deps.ai, 2048),
         // One attempt: a retry would rarely fit in the time the user is willing to watch a progress bar.
         maxRetries: 0,
         abortSignal: signal

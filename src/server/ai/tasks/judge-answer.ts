@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { purposeLabel } from '@shared/bots/purposes';
 import type { BotSnapshot } from '@shared/contracts/bot-versions';
 import type { Source } from '@shared/contracts/chat';
+import { shortTaskSettings } from '../model-capabilities';
 import type { Ai, Model } from '../providers';
 import { extractJsonObject } from './generate-prompt';
 
@@ -55,8 +56,9 @@ export async function judgeAnswer(ai: Ai & { model: Model }, c: JudgeCase, signa
     system: JUDGE_INSTRUCTIONS,
     prompt: describeCase(c),
     experimental_repairText: extractJsonObject,
-    maxOutputTokens: 300,
-    maxRetries: 0,
+    ...shortTaskSettings(ai, 300),
+    // A busy provider is asked again (the SDK waits as its retry-after says): a verdict is worth the wait.
+    maxRetries: 2,
     abortSignal: AbortSignal.any([signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]),
   });
   return { verdict: object.verdict, reason: object.reason.trim().split('\n')[0] ?? '' };

@@ -1,11 +1,15 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ReplyFailure } from '../../ai/tasks/chat-reply';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../db/unavailable';
 import { AppError } from '../../lib/errors';
 import { fieldErrors } from '../../plugins/errors';
 
 /** An error as OpenAI's API reports it, so OpenAI clients raise their usual exceptions. */
 export class OpenAiError extends Error {
+  /** Sent as Retry-After when set (a busy model): OpenAI clients wait that long before their own retry. */
+  retryAfterSeconds: number | null = null;
+
   constructor(
     readonly status: number,
     message: string,
@@ -44,11 +48,36 @@ export const modelNotFound = (model: string) =>
 
 export const upstreamError = (message: string) => new OpenAiError(502, message, 'api_error', 'upstream_error');
 
+const DEFAULT_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A failed reply as OpenAI would answer it: the model's provider busy → its 429 (rate limit) or 503 (overloaded)
+ * with its Retry-After, an image too large for the model's provider → 413, anything else → 502.
+ */
+export function replyFailed(message: string, failure: ReplyFailure | null): OpenAiError {
+  if (failure?.kind === 'image-too-large') {
+    return new OpenAiError(413, message, 'invalid_request_error', 'image_too_large', 'messages');
+  }
+  if (failure?.kind !== 'busy') return upstreamError(message);
+  const error =
+    failure.status === 429
+      ? new OpenAiError(429, message, 'requests', 'rate_limit_exceeded')
+      : new OpenAiError(503, message, 'server_error', 'overloaded');
+  // Botty has already retried; a client told nothing would come straight back.
+  error.retryAfterSeconds = failure.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+  return error;
+}
+
 /** The same failures the rest of the API knows, in OpenAI's error shape. */
 export function toOpenAiError(error: FastifyError | Error): OpenAiError | null {
   if (error instanceof OpenAiError) return error;
   if (error instanceof AppError) {
-    if (error.code === 'RATE_LIMITED') return new OpenAiError(429, error.message, 'requests', 'rate_limit_exceeded');
+    if (error.code === 'RATE_LIMITED') {
+      const limited = new OpenAiError(429, error.message, 'requests', 'rate_limit_exceeded');
+      // A daily limit says when it resets.
+      if (typeof error.details.retryAfter === 'number') limited.retryAfterSeconds = error.details.retryAfter;
+      return limited;
+    }
     if (error.code === 'UNAUTHENTICATED') return invalidApiKey();
     if (error.status < 500) return new OpenAiError(error.status, error.message, 'invalid_request_error');
     return null;
@@ -70,6 +99,7 @@ export function useOpenAiErrors(app: FastifyInstance) {
     const known = toOpenAiError(error);
     if (!known) request.log.error({ err: error }, 'request failed');
     const answer = known ?? new OpenAiError(500, 'Something went wrong on our side. Please try again.', 'server_error');
+    if (answer.retryAfterSeconds !== null) void reply.header('retry-after', String(answer.retryAfterSeconds));
     return reply.status(answer.status).send(answer.toJSON());
   });
   app.setNotFoundHandler((request, reply) =>

@@ -15,7 +15,7 @@ import { runReply } from '../replies/reply-pipeline';
 import type { UsageMeter } from '../usage/usage-meter';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import type { SafeDownload } from '../web/safe-fetch';
-import { invalidRequest, modelNotFound, upstreamError } from './openai-errors';
+import { invalidRequest, modelNotFound, replyFailed } from './openai-errors';
 import {
   IMAGE_MESSAGES,
   imagesOff,
@@ -180,7 +180,7 @@ export async function complete(
       if (event.event === 'delta') onText(event.data.text);
     },
   );
-  if (result.error) throw upstreamError(result.error);
+  if (result.error) throw replyFailed(result.error, result.failure ?? null);
   if (!signal.aborted) await recordBotUse(deps.db.kysely, bot.id, isoNow(deps.clock));
   return result.usage;
 }

@@ -8,6 +8,7 @@ import {
   runChatReply,
   type ChatTimeouts,
   type ChatTurn,
+  type ReplyFailure,
   type ReplyUsage,
 } from '../../ai/tasks/chat-reply';
 import {
@@ -55,6 +56,8 @@ export interface ReplyResult {
   text: string;
   /** A message fit for the user when the reply failed (also when the model wrote nothing); null otherwise. */
   error: string | null;
+  /** Why it failed, when an API answers with a status for it (a busy provider, an image too large). */
+  failure?: ReplyFailure | null;
   usage: ReplyUsage;
   sources: Source[];
   steps: ReplyStep[];
@@ -83,8 +86,9 @@ export async function runReply(
   let firstTokenMs: number | null = null;
   let usage: ReplyUsage = { inputTokens: null, outputTokens: null };
   let error: string | null = null;
-  let resolved: ResolvedModel | null = null;
+  let failure: ReplyFailure | null = null;
   let sent: ReturnType<typeof composePrompt> | null = null;
+  let resolved: ResolvedModel | null = null;
   const handlers = {
     onText(piece: string) {
       firstTokenMs ??= Math.round(performance.now() - startedAt);
@@ -127,10 +131,12 @@ export async function runReply(
   } catch (err) {
     if (!(err instanceof ChatReplyError)) log.error({ err }, 'chat reply failed');
     error = err instanceof ChatReplyError ? err.message : CHAT_ERRORS.unknown;
+    failure = err instanceof ChatReplyError ? err.failure : null;
   }
   const result: ReplyResult = {
     text,
     error,
+    failure,
     usage,
     sources: context.sources,
     steps: context.steps,
