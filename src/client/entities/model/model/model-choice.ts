@@ -15,3 +15,8 @@ export function modelChoiceLabel(list: ModelList | undefined, id: string | null 
 /** What the owner of a bot is told when its model was disabled or removed (issue 23). */
 export const MODEL_UNAVAILABLE =
   'The model this botty used is no longer available, so it answers with the default model.';
+
+/** How a recorded model id (`connectionId/model`) reads: its label while enabled, else the model's own name. */
+export function recordedModelName(list: ModelList | undefined, id: string): string {
+  return list?.models.find((model) => model.id === id)?.label ?? id.slice(id.indexOf('/') + 1);
+}

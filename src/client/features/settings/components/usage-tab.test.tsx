@@ -25,6 +25,8 @@ beforeEach(() => {
   };
   saveSession('token', account, false);
   setCurrentUser(queryClient, account);
+  const llama = { id: '0/llama3', label: 'Llama 3 (local)', connectionId: 0, model: 'llama3' };
+  server.json('GET', '/api/models', { models: [llama], defaultModel: llama });
 });
 
 const row = (fields: Partial<UsageRow>): UsageRow => ({
@@ -33,7 +35,7 @@ const row = (fields: Partial<UsageRow>): UsageRow => ({
   username: 'sam',
   botId: 3,
   botName: 'Chef',
-  model: 'llama3',
+  model: '0/llama3',
   replies: 1,
   inputTokens: 0,
   outputTokens: 0,
@@ -94,8 +96,9 @@ describe('Settings → Usage', () => {
         .slice(1)
         .map((r) => [...r.children].map((cell) => cell.textContent)),
     ).toEqual([
-      ['Chef', 'llama3', '5', (2800).toLocaleString()],
-      ['No botty', '2/claude-haiku', '1', '200'],
+      ['Chef', 'Llama 3 (local)', '5', (2800).toLocaleString()],
+      // A model no longer enabled is named as its server calls it.
+      ['No botty', 'claude-haiku', '1', '200'],
     ]);
   });
 

@@ -4,6 +4,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useModels } from '@/entities/model/api/get-models';
+import { recordedModelName } from '@/entities/model/model/model-choice';
 import { useOwnUsage } from '../api/usage';
 import { dailyUsage, usageByBotAndModel, type DayUsage } from '../model/usage-summary';
 
@@ -159,6 +161,8 @@ function DailyUsage({ days }: { days: DayUsage[] }) {
 
 function BotModelTable({ rows }: { rows: Parameters<typeof usageByBotAndModel>[0] }) {
   const groups = usageByBotAndModel(rows);
+  // Usage records model ids; people know models by their labels.
+  const { data: models } = useModels();
   if (groups.length === 0) return <p className="text-sm text-muted-foreground">Nothing yet.</p>;
   return (
     <table className="w-full table-fixed text-left text-sm">
@@ -183,7 +187,7 @@ function BotModelTable({ rows }: { rows: Parameters<typeof usageByBotAndModel>[0
         {groups.map((group) => (
           <tr key={group.key} className="border-t align-top">
             <td className="py-1.5 pr-2 break-words">{group.bot}</td>
-            <td className="py-1.5 pr-2 break-all text-muted-foreground">{group.model}</td>
+            <td className="py-1.5 pr-2 break-all text-muted-foreground">{recordedModelName(models, group.model)}</td>
             <td className="py-1.5 text-right">{count(group.replies)}</td>
             <td className="py-1.5 text-right">{count(group.tokens)}</td>
           </tr>
