@@ -184,6 +184,7 @@ export async function buildApp(options: AppOptions) {
     db,
     clock,
     inProgress: await appRepliesInProgress(app, config),
+    log: app.log,
     background: chatBackground,
   });
   await app.register(drainingPlugin, { runningReplies: () => sharing.replies.running() });

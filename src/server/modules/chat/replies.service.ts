@@ -102,9 +102,15 @@ export async function beginReply(
   if (bot.id !== conversation.botId) throw new AppError('BAD_REQUEST', CHAT_MESSAGES.wrongBot);
   if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
   // A shared bot's and the widget's replies count against the bot's owner.
-  await deps.usage.admit({ ownerId: bot.userId, shared: request.visitor === true || bot.userId !== userId });
+  const admission = await deps.usage.admit({
+    ownerId: bot.userId,
+    shared: request.visitor === true || bot.userId !== userId,
+  });
   const claim = await deps.replies.claim(conversation.id);
-  if (!claim) throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
+  if (!claim) {
+    admission.giveBack();
+    throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
+  }
   let early: Writing | undefined;
   try {
     const at = isoNow(deps.clock);
@@ -152,8 +158,9 @@ export async function beginReply(
       run: (onEvent) => writeReply(deps, job, onEvent, early).finally(claim.release),
     };
   } catch (error) {
-    // A model call started early goes unanswered.
+    // A model call started early goes unanswered (its end gives the place back).
     if (early) claim.stop();
+    else admission.giveBack();
     claim.release();
     throw error;
   }

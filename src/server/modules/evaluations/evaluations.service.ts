@@ -75,13 +75,14 @@ export async function startEvaluation(
   if (!model) throw new AppError('UNAVAILABLE', EVALUATION_MESSAGES.offline);
   const queries = bot.exampleQueries;
   if (queries.length === 0) throw new AppError('BAD_REQUEST', EVALUATION_MESSAGES.noTestSet);
-  await deps.usage.admit({ ownerId: userId, shared: false });
+  const admission = await deps.usage.admit({ ownerId: userId, shared: false });
 
   await markStaleEvaluations(db, botId, isoIn(deps.clock, -EVALUATION_STALE_MS));
   let evaluation: EvaluationSummary;
   try {
     evaluation = await insertEvaluation(db, { botId, version, total: queries.length }, isoNow(deps.clock));
   } catch (error) {
+    admission.giveBack();
     if (isAlreadyRunning(error)) throw new AppError('CONFLICT', EVALUATION_MESSAGES.running);
     throw error;
   }
@@ -89,7 +90,10 @@ export async function startEvaluation(
 
   return {
     evaluation,
-    abandon: () => deleteEvaluation(db, evaluation.id),
+    abandon: () => {
+      admission.giveBack();
+      return deleteEvaluation(db, evaluation.id);
+    },
     async run(signal, send, log) {
       send({ type: 'started', evaluation });
       for (const [index, query] of queries.entries()) {

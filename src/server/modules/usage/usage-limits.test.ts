@@ -125,6 +125,25 @@ describe.each(databaseKinds)('daily limits, on %s', (kind) => {
     expect((await refused.json()).message).not.toMatch(/\d+ repl/);
   });
 
+  it('gives back the place of a request refused after admission (a reply already running)', async () => {
+    const alice = await signUp(t);
+    const bot = await createBot(t, alice.token);
+    await setOwnLimits(t, alice.user.id, { replies: 2 });
+    const conversation = await createConversation(t, alice.token, bot.id);
+    t.fake.enqueue({ text: 'slow answer that hangs', hangAfterChunks: 1 });
+    const path = `/api/conversations/${conversation.id}/stream`;
+    const running = await openChatStream(t, path, { token: alice.token, body: { content: 'Slowly' } });
+    await running.waitFor((e) => e.event === 'delta');
+    expect((await post(t, path, alice.token, { content: 'Twice' })).status).toBe(409);
+    await t.request('POST', `/api/conversations/${conversation.id}/stop`, { token: alice.token });
+    await running.finished;
+    await until(async () => (await repliesToday(t, alice.token)) === 1, { what: 'the stopped reply counted' });
+
+    const second = await post(t, path, alice.token, { content: 'Once more' });
+    expect(second.status).toBe(200);
+    await second.text();
+  });
+
   it('stops at the daily token limit too', async () => {
     const alice = await signUp(t);
     const bot = await createBot(t, alice.token);

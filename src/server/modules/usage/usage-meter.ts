@@ -26,13 +26,19 @@ export interface EndedReply {
   text: string;
 }
 
+/** A place among the owner's replies in progress, given back by the reply's record or by `giveBack`. */
+export interface Admission {
+  /** For a request refused after admission, whose reply never runs. */
+  giveBack(): void;
+}
+
 /** Counts replies and tokens per user, bot, model and UTC day, and refuses model calls past a daily limit. */
 export interface UsageMeter {
   /**
    * Throws a 429 AppError (with `retryAfter` seconds and `resetsAt`) when the owner is past a daily limit; else
-   * holds a place among the owner's replies in progress until a reply's usage is recorded.
+   * holds a place among the owner's replies in progress (when they have a limit) until a reply's usage is recorded.
    */
-  admit(charge: Charge): Promise<void>;
+  admit(charge: Charge): Promise<Admission>;
   /** Saves the reply's usage off the caller's path; a failure is logged, never thrown. */
   record(reply: EndedReply, log: FastifyBaseLogger): void;
 }
@@ -75,10 +81,14 @@ function limitReachedError(now: Date, today: UsageToday, limit: 'replies' | 'tok
   });
 }
 
+const NOTHING_HELD: Admission = { giveBack: () => {} };
+
 export function createUsageMeter(
-  deps: UsageDeps & { inProgress: RepliesInProgress; background?: Set<Promise<unknown>> },
+  deps: UsageDeps & { inProgress: RepliesInProgress; log: FastifyBaseLogger; background?: Set<Promise<unknown>> },
 ): UsageMeter {
   const { inProgress } = deps;
+  const release = (userId: number, log: FastifyBaseLogger) =>
+    inProgress.release(userId).catch((err: unknown) => log.warn({ err }, 'could not release a reply in progress'));
   async function save(reply: EndedReply, model: string) {
     const { inputTokens, outputTokens } = reply.usage;
     await addReplyUsage(deps.db.kysely, {
@@ -94,12 +104,12 @@ export function createUsageMeter(
   return {
     async admit({ ownerId, shared }) {
       const user = await findLimitColumns(deps.db.kysely, ownerId);
-      if (!user) return;
+      if (!user) return NOTHING_HELD;
       const today = (await usageTodayFor(deps, [user])).get(ownerId)!;
-      if (today.limits.dailyReplies === null && today.limits.dailyTokens === null) return;
+      if (today.limits.dailyReplies === null && today.limits.dailyTokens === null) return NOTHING_HELD;
       const held = await inProgress.hold(ownerId);
       const reached = limitReached(today, held);
-      if (!reached) return;
+      if (!reached) return { giveBack: () => void release(ownerId, deps.log) };
       await inProgress.release(ownerId);
       throw limitReachedError(deps.clock.now(), today, reached, shared);
     },
@@ -108,8 +118,7 @@ export function createUsageMeter(
       // The place is given back once the reply is in the totals, so a check in between counts it once.
       const saving = (model === null ? Promise.resolve() : save(reply, model))
         .catch((err: unknown) => log.error({ err }, 'could not record the reply’s usage'))
-        .finally(() => inProgress.release(reply.userId))
-        .catch((err: unknown) => log.warn({ err }, 'could not release a reply in progress'));
+        .finally(() => release(reply.userId, log));
       deps.background?.add(saving);
       void saving.finally(() => deps.background?.delete(saving));
     },
