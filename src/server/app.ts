@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createModelCatalog } from './ai/model-catalog';
-import { createEmbeddingModel } from './ai/providers';
 import type { ChatTimeouts } from './ai/tasks/chat-reply';
 import type { Config } from './config';
 import type { Db } from './db/database';
@@ -149,10 +148,15 @@ export async function buildApp(options: AppOptions) {
   // Stops the start with one line when SECRET_KEY cannot open the keys already stored.
   const secrets = await openSecretBox({ db, config, log: app.log }, isoNow(clock));
   const connectionsDeps = { db, clock, llm: config.llm, secrets, log: app.log };
-  const models = createModelCatalog(modelSource(connectionsDeps), app.log);
+  const models = createModelCatalog(modelSource(connectionsDeps), app.log, config.files.embeddingModel);
   const storage = createStorage(config.files);
-  const embeddingModel = createEmbeddingModel(config.llm, config.files.embeddingModel);
-  const embeddings = embeddingModel ? createEmbeddings(embeddingModel) : null;
+  // Per use, so an admin's new embeddings default applies at once; its vectors never meet another model's.
+  const embeddings = {
+    current: async () => {
+      const chosen = await models.embeddings();
+      return chosen && createEmbeddings(chosen.model, chosen.id, chosen.env);
+    },
+  };
   const fileJobs = createFileJobs(
     { db, clock, storage, embeddings, log: app.log },
     { ...DEFAULT_FILE_JOBS, ...options.fileJobs },

@@ -1,8 +1,15 @@
-import { ADMIN_MESSAGES, type DefaultModels, type ModelChoice, type ModelTask } from '@shared/contracts/admin';
+import {
+  ADMIN_MESSAGES,
+  ENV_CONNECTION_ID,
+  type DefaultModels,
+  type ModelChoice,
+  type ModelTask,
+} from '@shared/contracts/admin';
+import type { EmbeddingModel } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import { AppError } from '../lib/errors';
-import { createAi, type Ai } from './providers';
+import { createAi, createEmbeddingModel, type Ai } from './providers';
 
 /** A connection as the catalog needs it: where, how, which models; the key decrypted only when a model is built. */
 export interface CatalogConnection {
@@ -36,6 +43,11 @@ export interface ModelCatalog {
   resolve(task: ModelTask, requested?: string | null): Promise<ResolvedModel>;
   /** The enabled models, the environment's connection first. */
   list(): Promise<ModelChoice[]>;
+  /**
+   * The embeddings model: the admin's default when enabled, else the environment's LLM_EMBEDDING_MODEL (`env`
+   * true: vectors stored before model ids were recorded are its own); null for none (or Anthropic's).
+   */
+  embeddings(): Promise<{ id: string; model: EmbeddingModel<string>; env: boolean } | null>;
 }
 
 export const modelIdOf = (connectionId: number, model: string) => `${connectionId}/${model}`;
@@ -63,7 +75,12 @@ function choicesOf(
   return choices;
 }
 
-export function createModelCatalog(source: ModelSource, log: FastifyBaseLogger): ModelCatalog {
+export function createModelCatalog(
+  source: ModelSource,
+  log: FastifyBaseLogger,
+  /** LLM_EMBEDDING_MODEL, on the environment's connection. */
+  envEmbeddingModel?: string,
+): ModelCatalog {
   // Provider clients per connection version and model; a changed connection gets new ones.
   const built = new Map<string, { version: string; ai: Ai }>();
 
@@ -84,6 +101,16 @@ export function createModelCatalog(source: ModelSource, log: FastifyBaseLogger):
   return {
     async list() {
       return [...choicesOf(await source.connections()).values()].map(({ connection: _, ...choice }) => choice);
+    },
+    async embeddings() {
+      const [connections, defaults] = await Promise.all([source.connections(), source.defaults()]);
+      const chosen = defaults.embeddings ? choicesOf(connections).get(defaults.embeddings) : undefined;
+      const env = connections.find((c) => c.id === ENV_CONNECTION_ID);
+      const [connection, name] = chosen ? [chosen.connection, chosen.model] : [env, envEmbeddingModel];
+      if (!connection || !name) return null;
+      const llm = { provider: connection.kind, baseUrl: connection.baseUrl, apiKey: connection.apiKey(), model: name };
+      const model = createEmbeddingModel(llm, name);
+      return model ? { id: modelIdOf(connection.id, name), model, env: !chosen } : null;
     },
     async resolve(task, requested) {
       const [connections, defaults] = await Promise.all([source.connections(), source.defaults()]);

@@ -229,6 +229,8 @@ export interface FileChunksTable {
   section: string | null;
   /** Float32 little-endian vector, when an embeddings model is configured. */
   embedding: Buffer | null;
+  /** The model id that wrote `embedding`; null for vectors from before it was recorded (LLM_EMBEDDING_MODEL's). */
+  embedding_model: string | null;
 }
 
 export interface FileBlobDeletionsTable {

@@ -15,6 +15,7 @@ import { knowledgeRanking } from './migrations/0012-knowledge-ranking';
 import { searchQueue } from './migrations/0013-search-queue';
 import { widgetAppearance } from './migrations/0014-widget-appearance';
 import { modelsAndPeople } from './migrations/0015-models-and-people';
+import { embeddingModels } from './migrations/0016-embedding-models';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-search-queue': searchQueue,
   '0014-widget-appearance': widgetAppearance,
   '0015-models-and-people': modelsAndPeople,
+  '0016-embedding-models': embeddingModels,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

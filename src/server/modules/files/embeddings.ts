@@ -1,9 +1,18 @@
 import { embed, embedMany, type EmbeddingModel } from 'ai';
 
-/** Turns passages and questions into vectors with the configured embeddings model (LLM_EMBEDDING_MODEL). */
-export interface Embeddings {
+/** Turns passages and questions into vectors with one embeddings model. */
+export interface EmbeddingsModel {
+  /** Its model id (`connectionId/model`): vectors are only compared with vectors of the same id. */
+  id: string;
+  /** Also reads vectors stored before model ids were (the environment's LLM_EMBEDDING_MODEL wrote those). */
+  readsUnlabelled: boolean;
   embedPassages(texts: string[]): Promise<Float32Array[]>;
   embedQuery(text: string): Promise<Float32Array>;
+}
+
+/** The embeddings model in force now (the admin's default, else LLM_EMBEDDING_MODEL), or null for none. */
+export interface Embeddings {
+  current(): Promise<EmbeddingsModel | null>;
 }
 
 const BATCH = 64;
@@ -11,8 +20,10 @@ const PASSAGES_TIMEOUT_MS = 60_000;
 /** A question waits this long at most for its vector; full-text search answers alone after that. */
 const QUERY_TIMEOUT_MS = 5_000;
 
-export function createEmbeddings(model: EmbeddingModel<string>): Embeddings {
+export function createEmbeddings(model: EmbeddingModel<string>, id: string, readsUnlabelled = false): EmbeddingsModel {
   return {
+    id,
+    readsUnlabelled,
     async embedPassages(texts) {
       const vectors: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += BATCH) {

@@ -20,6 +20,7 @@ import {
   forgetBlobDeletion,
   releaseFile,
   type FileRow,
+  type EmbeddedChunk,
 } from './files.repository';
 import { MissingBlobError, type FileStorage } from './storage';
 
@@ -72,11 +73,12 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
     }
   }
 
-  async function embedChunks(chunks: Chunk[]): Promise<(Chunk & { embedding?: Buffer })[]> {
-    if (!deps.embeddings) return chunks;
+  async function embedChunks(chunks: Chunk[]): Promise<EmbeddedChunk[]> {
     try {
-      const vectors = await deps.embeddings.embedPassages(chunks.map((c) => c.text));
-      return chunks.map((c, i) => ({ ...c, embedding: vectorToBytes(vectors[i]!) }));
+      const model = await deps.embeddings?.current();
+      if (!model) return chunks;
+      const vectors = await model.embedPassages(chunks.map((c) => c.text));
+      return chunks.map((c, i) => ({ ...c, embedding: vectorToBytes(vectors[i]!), embeddingModel: model.id }));
     } catch (err) {
       // Full-text search still finds these passages; only the semantic half of retrieval misses them.
       log.warn({ err }, 'embedding a file failed; it is indexed for full-text search only');

@@ -150,7 +150,10 @@ const CHUNK_BATCH = 200;
  * (health checks, chats) are served in between. Retrieval reads only `ready` files, so a half-written file is
  * never searched; `finishFile` flips the status last.
  */
-export async function replaceChunks(db: Executor, fileId: number, chunks: (Chunk & { embedding?: Buffer })[]) {
+/** A passage with its vector and the model id that wrote it, when it was embedded. */
+export type EmbeddedChunk = Chunk & { embedding?: Buffer; embeddingModel?: string };
+
+export async function replaceChunks(db: Executor, fileId: number, chunks: EmbeddedChunk[]) {
   await db.deleteFrom('file_chunks').where('file_id', '=', fileId).execute();
   for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
     await db
@@ -163,6 +166,7 @@ export async function replaceChunks(db: Executor, fileId: number, chunks: (Chunk
           page: c.page,
           section: c.section,
           embedding: c.embedding ?? null,
+          embedding_model: c.embeddingModel ?? null,
         })),
       )
       .execute();
@@ -235,14 +239,19 @@ export async function searchFullText(db: Db, scope: SearchScope, terms: string[]
   return (await query.execute(db.kysely)).rows.map((r) => Number(r.id));
 }
 
-/** Every embedded chunk in scope, for ranking by cosine in process. */
-export const findEmbeddings = (db: Executor, scope: SearchScope) =>
+/** Every chunk in scope embedded by `model`, for ranking by cosine in process: other models' vectors never mix. */
+export const findEmbeddings = (db: Executor, scope: SearchScope, model: { id: string; readsUnlabelled: boolean }) =>
   db
     .selectFrom('file_chunks as c')
     .innerJoin('files as f', 'f.id', 'c.file_id')
     .select(['c.id', 'c.embedding'])
     .where(scopeSql(scope))
     .where('c.embedding', 'is not', null)
+    .where((eb) =>
+      model.readsUnlabelled
+        ? eb.or([eb('c.embedding_model', '=', model.id), eb('c.embedding_model', 'is', null)])
+        : eb('c.embedding_model', '=', model.id),
+    )
     .execute();
 
 export const findChunksWithFiles = (db: Executor, chunkIds: number[]) =>

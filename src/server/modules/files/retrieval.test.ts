@@ -191,7 +191,10 @@ describe.each(databaseKinds)('retrieval (%s)', (kind) => {
     expect(llm.embeddingRequests.flatMap((r) => r.input).join('\n')).toContain('24 months');
 
     const model = createEmbeddingModel(t.config.llm, t.config.files.embeddingModel)!;
-    const deps: RetrievalDeps = { db: t.db, embeddings: createEmbeddings(model) };
+    const deps: RetrievalDeps = {
+      db: t.db,
+      embeddings: { current: async () => createEmbeddings(model, '0/fake-embed') },
+    };
     const found = await searchChunks(deps, {
       userId: w.owner.user.id as number,
       botId: w.bot.id,

@@ -5,7 +5,7 @@ import { findChunksWithFiles, findEmbeddings, searchFullText, type SearchScope }
 
 export interface RetrievalDeps {
   db: Db;
-  /** Null without LLM_EMBEDDING_MODEL: full-text search alone. */
+  /** Null, or no model in force: full-text search alone. */
   embeddings: Embeddings | null;
   log?: FastifyBaseLogger;
 }
@@ -62,12 +62,10 @@ function snippetOf(text: string, terms: string[]): string {
 }
 
 async function searchByVector(deps: RetrievalDeps, scope: SearchScope, query: string): Promise<number[]> {
-  if (!deps.embeddings) return [];
   try {
-    const [question, rows] = await Promise.all([
-      deps.embeddings.embedQuery(query),
-      findEmbeddings(deps.db.kysely, scope),
-    ]);
+    const model = await deps.embeddings?.current();
+    if (!model) return [];
+    const [question, rows] = await Promise.all([model.embedQuery(query), findEmbeddings(deps.db.kysely, scope, model)]);
     return rows
       .map((r) => ({ id: r.id, score: cosine(question, bytesToVector(r.embedding!)) }))
       .sort((a, b) => b.score - a.score)
