@@ -35,12 +35,12 @@ export function AdminPage() {
                     to={`/admin/${path}`}
                     aria-current={path === section.path ? 'page' : undefined}
                     className={cn(
-                      'flex min-h-11 items-center justify-center gap-1.5 rounded-md px-3 text-sm font-medium whitespace-nowrap transition-colors md:min-h-9',
+                      'flex min-h-11 items-center justify-center gap-1.5 rounded-md px-2 text-sm sm:px-3 font-medium whitespace-nowrap transition-colors md:min-h-9',
                       'hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
                       path === section.path && 'bg-background text-foreground shadow-sm',
                     )}
                   >
-                    <Icon className="size-4" aria-hidden="true" />
+                    <Icon className="size-4 max-sm:hidden" aria-hidden="true" />
                     {label}
                   </NavLink>
                 </li>

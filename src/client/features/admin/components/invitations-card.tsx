@@ -17,6 +17,7 @@ import {
   useRevokeInvitation,
 } from '@/entities/admin/api/invitations';
 import { CopyButton } from '@/entities/chat/ui/copy-button';
+import { formatExpiry } from '@/lib/expiry';
 import { serverMessage } from '@/lib/request';
 import { formErrors } from '../model/field-errors';
 
@@ -106,17 +107,13 @@ export function InvitationsCard() {
                       <Badge variant={STATUS_BADGE[status]}>{status}</Badge>
                     </p>
                     <p className="text-sm text-muted-foreground">
-                      Created <RelativeTime date={invitation.createdAt} />
+                      Created <RelativeTime date={invitation.createdAt} /> ·{' '}
                       {status === 'used' && invitation.usedAt ? (
                         <>
-                          {' '}
-                          · used <RelativeTime date={invitation.usedAt} />
+                          used <RelativeTime date={invitation.usedAt} />
                         </>
                       ) : (
-                        <>
-                          {' '}
-                          · {status === 'expired' ? 'expired' : 'expires'} <RelativeTime date={invitation.expiresAt} />
-                        </>
+                        `${status === 'expired' ? 'expired' : 'expires'} ${formatExpiry(invitation.expiresAt)}`
                       )}
                     </p>
                   </div>

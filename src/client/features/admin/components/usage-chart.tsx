@@ -42,7 +42,14 @@ export function UsageChart({ days }: { days: UsageReport['days'] }) {
           axes: [
             { stroke: 'currentColor' },
             { scale: 'tokens', stroke: TOKENS_COLOR, size: 60 },
-            { scale: 'replies', side: 1, stroke: REPLIES_COLOR, grid: { show: false } },
+            {
+              scale: 'replies',
+              side: 1,
+              stroke: REPLIES_COLOR,
+              grid: { show: false },
+              // Replies are counted: whole ticks only.
+              incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000],
+            },
           ],
           series: [
             {},

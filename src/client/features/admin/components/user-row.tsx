@@ -68,7 +68,7 @@ export function UserRow({ person, viewer, onLimits, onDelete }: UserRowProps) {
 
   const { today } = person;
   return (
-    <li className="grid gap-3 rounded-xl border p-4 md:grid-cols-[minmax(0,1.4fr)_8rem_minmax(0,1fr)_auto] md:items-center">
+    <li className="grid gap-3 rounded-xl border p-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_8rem_13rem_25rem] lg:items-center">
       <div className="grid min-w-0 gap-0.5">
         <p className="flex flex-wrap items-center gap-2 font-medium">
           <span className="break-all">{person.username}</span>
@@ -115,7 +115,7 @@ export function UserRow({ person, viewer, onLimits, onDelete }: UserRowProps) {
           {formatCount(today.replies)} of {formatLimit(today.limits.dailyReplies)} replies
         </p>
       </div>
-      <div className="flex flex-wrap items-center gap-2 md:justify-end">
+      <div className="flex flex-wrap items-center gap-2 lg:justify-end">
         <div className="flex items-center gap-2">
           <Switch
             id={`${id}-disabled`}
