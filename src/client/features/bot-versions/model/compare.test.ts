@@ -38,4 +38,13 @@ describe('version comparison', () => {
       { field: 'maxContextMessages', label: 'Context window', before: '—', after: '4' },
     ]);
   });
+
+  it('names a model by its name, and no model (or one from before models could be chosen) as Default', () => {
+    const chosen = snapshot({ config: { ...snapshot().config, model: '2/claude-haiku' } });
+    const reset = snapshot({ config: { ...snapshot().config, model: null } });
+    expect(settingChanges(snapshot(), chosen)).toEqual([
+      { field: 'model', label: 'Model', before: 'Default', after: 'claude-haiku' },
+    ]);
+    expect(settingChanges(snapshot(), reset)).toEqual([]);
+  });
 });

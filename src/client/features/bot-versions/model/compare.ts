@@ -2,6 +2,7 @@ import { BOT_SETTINGS, CUSTOMIZE_KEYS, type SettingKey } from '@shared/bots/bot-
 import { CAPABILITY_INFO } from '@shared/bots/capabilities';
 import { purposeLabel } from '@shared/bots/purposes';
 import type { BotSnapshot } from '@shared/contracts/bot-versions';
+import { recordedModelName } from '@/entities/model/model/model-choice';
 
 type SnapshotField = Exclude<keyof BotSnapshot, 'config'>;
 
@@ -26,6 +27,8 @@ export function fieldLabel(field: string): string {
 }
 
 function display(field: string, value: unknown): string {
+  // Versions from before models could be chosen have none: they too answered with the default.
+  if (field === 'model') return typeof value === 'string' ? recordedModelName(undefined, value) : 'Default';
   if (value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'On' : 'Off';
   if (field === 'purpose') return purposeLabel(value as BotSnapshot['purpose']);
