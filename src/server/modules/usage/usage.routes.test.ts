@@ -167,7 +167,11 @@ describe.each(databaseKinds)('usage counting and reports, on %s', (kind) => {
     });
     expect(patched.status).toBe(200);
     expect((await usageOf(alice.token)).today!.limits).toEqual({ dailyReplies: 50, dailyTokens: 1000 });
-    await t.db.kysely.updateTable('users').set({ daily_reply_limit: 7 }).where('id', '=', alice.user.id).execute();
+    const own = await t.request('PATCH', `/api/admin/users/${alice.user.id}`, {
+      token: admin.token,
+      body: { limits: { dailyReplies: 7 } },
+    });
+    expect(own.status).toBe(200);
     expect((await usageOf(alice.token)).today!.limits).toEqual({ dailyReplies: 7, dailyTokens: 1000 });
     await t.request('PATCH', '/api/admin/settings', {
       token: admin.token,
