@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { imageSize } from 'image-size';
 import { formatBytes } from '@shared/contracts/files';
 import { capabilitiesOf, imageRefusal, type ModelCapabilities } from '../model-capabilities';
-import { busyOf, MODEL_RETRIES, pause, retryDelayMs, type ModelBusy } from '../model-retry';
+import { busyOf, pause, retryDelayMs, type ModelBusy } from '../model-retry';
 import { streamProvider } from '../provider-stream';
 import { streamOpenAiChat, type ChatStreamOptions, type ChatStreamSink } from '../openai-chat-stream';
 import type { Ai } from '../providers';
@@ -29,7 +29,8 @@ export const CHAT_ERRORS = {
   apiKey: 'The language model rejected the API key.',
   modelNotFound: (modelId: string | null) => `Model not found: ${modelId ?? 'unknown'}. Check LLM_MODEL.`,
   busy: 'The language model is busy right now. Please try again in a moment.',
-  overloaded: `The language model's servers are overloaded right now (Botty tried ${MODEL_RETRIES + 1} times). Please try again in a minute.`,
+  overloaded:
+    "The language model's servers are overloaded right now, even after Botty asked again. Please try again in a minute.",
   status: (status: number) => `The language model failed to answer (error ${status}). Please try again.`,
   unknown: 'The language model failed to answer. Please try again.',
   firstTokenTimeout: 'The language model did not start answering in time. Please try again.',
@@ -220,6 +221,7 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
     expireWith(CHAT_ERRORS.firstTokenTimeout),
     request.timeouts.firstTokenMs,
   );
+  const firstTokenDeadline = performance.now() + request.timeouts.firstTokenMs;
   const started = () => {
     if (firstToken) clearTimeout(firstToken);
     firstToken = undefined;
@@ -294,7 +296,8 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
           // screen would be written twice.
           const busy = stepText || signal.aborted ? null : busyOf(error);
           const delay = busy ? retryDelayMs(retry, busy) : null;
-          if (delay === null) throw error;
+          // A pause the first-token time limit would cut short ends as what it is: a busy model, not a slow one.
+          if (delay === null || (firstToken && performance.now() + delay >= firstTokenDeadline)) throw error;
           log.info(
             { model: ai.modelId, status: busy?.status, retry, delayMs: Math.round(delay) },
             'chat reply: busy model, retrying',
