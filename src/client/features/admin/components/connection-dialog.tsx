@@ -70,7 +70,12 @@ function ConnectionForm({ connection, onClose }: { connection?: Connection; onCl
   const [keyAction, setKeyAction] = useState<KeyAction>(connection?.hasApiKey ? 'keep' : 'replace');
   const [allowPrivate, setAllowPrivate] = useState(connection?.allowPrivateAddress ?? false);
   const mutation = connection ? update : create;
-  const { fields, message } = formErrors(mutation.error);
+  const errors = formErrors(mutation.error);
+  const { fields } = errors;
+  // The address checks answer with one message naming the field ("Base URL: this address is not allowed…").
+  const addressRefused = errors.message?.startsWith('Base URL') === true;
+  const message = addressRefused ? undefined : errors.message;
+  const baseUrlError = fields.baseUrl ?? (addressRefused ? errors.message : undefined);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -115,7 +120,7 @@ function ConnectionForm({ connection, onClose }: { connection?: Connection; onCl
           ))}
         </NativeSelect>
       </FormField>
-      <FormField label="Base URL" error={fields.baseUrl} hint={BASE_URL_HINTS[kind]}>
+      <FormField label="Base URL" error={baseUrlError} hint={BASE_URL_HINTS[kind]}>
         <Input
           type="url"
           inputMode="url"

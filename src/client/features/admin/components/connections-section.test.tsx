@@ -69,10 +69,13 @@ describe('Admin → Connections', () => {
     expect(await screen.findByText('Models saved')).toBeTruthy();
   });
 
-  it('shows the server’s field message under the field it concerns', async () => {
+  it.each([
+    ['a field message', { errors: [{ path: 'baseUrl', message: 'Base URL must be an http or https address' }] }],
+    ['a refused address', {}],
+  ])('shows %s under the Base URL field', async (_case, extra) => {
     allowConsoleError();
     const message = 'Base URL must be an http or https address';
-    server.json('POST', BASE, { message, code: 'VALIDATION', errors: [{ path: 'baseUrl', message }] }, 400);
+    server.json('POST', BASE, { message, code: 'VALIDATION', ...extra }, 400);
     const { user } = await openAdmin('/admin/connections');
 
     await user.click(await screen.findByRole('button', { name: 'Add connection' }));
