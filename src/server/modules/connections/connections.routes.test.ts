@@ -155,6 +155,34 @@ describe.each(databaseKinds)('AI connections on %s', (kind) => {
     expect(failed.body).toEqual({ ok: false, models: [], error: 'http://127.0.0.1:9 is not reachable' });
   });
 
+  it('tests an Anthropic connection with its own headers, and a key sealed with an earlier SECRET_KEY as none', async () => {
+    const anthropic = await call('POST', '/api/admin/connections', {
+      token: admin.token,
+      body: { name: 'Claude', kind: 'anthropic', baseUrl: envLlm.baseUrl, apiKey: API_KEY, allowPrivateAddress: true },
+    });
+    expect(anthropic.status).toBe(201);
+    const tested = await call('POST', `/api/admin/connections/${anthropic.body.id}/test`, { token: admin.token });
+    expect(tested.body.ok).toBe(true);
+    const headers = envLlm.listRequests.at(-1)!;
+    expect(headers['x-api-key']).toBe(API_KEY);
+    expect(headers['anthropic-version']).toBe('2023-06-01');
+    expect(headers.authorization).toBeUndefined();
+
+    // As after a rotation whose keys were not entered again: the server is asked without one, and the log says so.
+    await t.db.kysely
+      .updateTable('ai_connections')
+      .set({ api_key_cipher: 'v1:AAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA' })
+      .where('id', '=', anthropic.body.id)
+      .execute();
+    expect(
+      (await call('POST', `/api/admin/connections/${anthropic.body.id}/test`, { token: admin.token })).body.ok,
+    ).toBe(true);
+    expect(envLlm.listRequests.at(-1)!['x-api-key']).toBeUndefined();
+    expect(sink.entries()).toContainEqual(
+      expect.objectContaining({ connectionId: anthropic.body.id, msg: expect.stringContaining('cannot be decrypted') }),
+    );
+  });
+
   it('enables models for GET /api/models, replaces and removes the key, deletes a connection', async () => {
     const created = await addOllama();
     const id = created.body.id as number;

@@ -166,8 +166,18 @@ export async function testConnection(deps: ConnectionsDeps, id: number): Promise
   return probeModels({ kind: row.kind, baseUrl: baseUrlOf(row)!, apiKey: openKey(deps, row) });
 }
 
+/** The key, or none when it was sealed with an earlier SECRET_KEY (README: rotating): the server then says 401. */
 function openKey(deps: ConnectionsDeps, row: ConnectionRow): string | undefined {
-  return row.apiKeyCipher === null ? undefined : deps.secrets.open(row.apiKeyCipher);
+  if (row.apiKeyCipher === null) return undefined;
+  try {
+    return deps.secrets.open(row.apiKeyCipher);
+  } catch {
+    deps.log.error(
+      { connectionId: row.id },
+      'this connection’s API key cannot be decrypted with SECRET_KEY; enter it again in Admin',
+    );
+    return undefined;
+  }
 }
 
 /** What the model catalog reads on every resolution: the stored connections (the env's first) and the defaults. */
