@@ -1,4 +1,7 @@
 import { randomFillSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +11,7 @@ import { startCheckedApp } from '../../../../tests/support/auth-api';
 import { createConversation, deltasOf, openChatStream, streamChat } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
+import { uploadFile } from '../../../../tests/support/files-api';
 import {
   anthropicSystemOf,
   anthropicToolResultsOf,
@@ -317,10 +321,13 @@ describe('Anthropic, beyond the reply matrix', () => {
   let fake: FakeAnthropic;
   let t: TestApp;
   let token: string;
+  const dir = mkdtempSync(join(tmpdir(), 'botty-anthropic-'));
   beforeAll(async () => {
     fake = await startFakeAnthropic();
     t = await startCheckedApp({
+      fileJobs: { pollMs: 25 },
       env: {
+        FILES_DIR: dir,
         LLM_PROVIDER: 'anthropic',
         LLM_API_KEY: API_KEY,
         LLM_BASE_URL: fake.baseUrl,
@@ -332,6 +339,21 @@ describe('Anthropic, beyond the reply matrix', () => {
   afterAll(async () => {
     await t.close();
     await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers an attached 6 MB image in the chat with the size Anthropic takes, without asking it', async () => {
+    const bot = await createBot(t, token, VISION_BOT);
+    const c = await createConversation(t, token, bot.id);
+    const image = await uploadFile(t, token, `/api/conversations/${c.id}/files`, 'photo.png', noisePng(6 * MIB));
+    expect(image.status).toBe(201);
+    fake.requests.length = 0;
+    const events = await streamChat(t, `/api/conversations/${c.id}/stream`, {
+      token,
+      body: { content: 'What is this?', fileIds: [image.body.id] },
+    });
+    expect(events.at(-1)).toMatchObject({ event: 'error', data: { message: CHAT_ERRORS.imageTooLarge(5 * MIB) } });
+    expect(fake.requests).toHaveLength(0);
   });
 
   it('keeps a failed reply’s text and usage when the overload comes after text was shown, and does not repeat it', async () => {
