@@ -152,7 +152,7 @@ function AssistantMessage({ bot, message, onRegenerate, onCiteScroll, onSwitchVe
             ))}
           {note && <span className="ml-1">{note}</span>}
           {message.model && (
-            <span className="ml-1 max-w-full truncate">
+            <span className="ml-1 max-w-full truncate" title={message.model}>
               <span className="sr-only">Written by </span>
               {message.model}
             </span>

@@ -96,9 +96,9 @@ describe('Settings → Usage', () => {
         .slice(1)
         .map((r) => [...r.children].map((cell) => cell.textContent)),
     ).toEqual([
-      ['Chef', 'Llama 3 (local)', '5', (2800).toLocaleString()],
+      ['ChefLlama 3 (local)', '5', (2800).toLocaleString()],
       // A model no longer enabled is named as its server calls it.
-      ['No botty', 'claude-haiku', '1', '200'],
+      ['No bottyclaude-haiku', '1', '200'],
     ]);
   });
 

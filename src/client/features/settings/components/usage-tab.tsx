@@ -170,10 +170,7 @@ function BotModelTable({ rows }: { rows: Parameters<typeof usageByBotAndModel>[0
       <thead className="text-muted-foreground">
         <tr>
           <th scope="col" className="py-1 font-normal">
-            Botty
-          </th>
-          <th scope="col" className="py-1 font-normal">
-            Model
+            Botty and model
           </th>
           <th scope="col" className="w-16 py-1 text-right font-normal sm:w-20">
             Replies
@@ -186,8 +183,10 @@ function BotModelTable({ rows }: { rows: Parameters<typeof usageByBotAndModel>[0
       <tbody>
         {groups.map((group) => (
           <tr key={group.key} className="border-t align-top">
-            <td className="py-1.5 pr-2 break-words">{group.bot}</td>
-            <td className="py-1.5 pr-2 break-all text-muted-foreground">{recordedModelName(models, group.model)}</td>
+            <td className="py-1.5 pr-2 [overflow-wrap:anywhere]">
+              {group.bot}
+              <span className="block text-xs text-muted-foreground">{recordedModelName(models, group.model)}</span>
+            </td>
             <td className="py-1.5 text-right">{count(group.replies)}</td>
             <td className="py-1.5 text-right">{count(group.tokens)}</td>
           </tr>
