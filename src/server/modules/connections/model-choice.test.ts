@@ -99,6 +99,30 @@ describe.each(databaseKinds)('each bot and task on its model, %s', (kind) => {
     expect(envLlm.requests.length).toBe(envRequests + 1);
   });
 
+  it("answers /v1 with the bot's model, and writes prompts with the prompt-generation default", async () => {
+    const bot = await createBot(t, owner.token, { config: { model: model('small') } });
+    const key = await t.request('POST', '/api/keys', { token: owner.token, body: { name: 'v1', botId: bot.id } });
+    const completion = await t.request('POST', '/v1/chat/completions', {
+      headers: { authorization: `Bearer ${key.body.key}` },
+      body: { model: `bot-${bot.id}`, messages: [{ role: 'user', content: 'Hi' }] },
+    });
+    expect(completion.status, JSON.stringify(completion.body)).toBe(200);
+    expect(second.lastRequest().body.model).toBe('small');
+
+    expect((await setDefaults({ promptGeneration: model('big') })).status).toBe(200);
+    try {
+      second.enqueue('You are a helpful meal planner.');
+      const generated = await t.request('POST', '/api/generate-prompt', {
+        token: owner.token,
+        body: { name: 'Planner', description: 'Plans meals', purpose: 'planning' },
+      });
+      expect(generated.status, JSON.stringify(generated.body)).toBe(200);
+      expect(second.lastRequest().body.model).toBe('big');
+    } finally {
+      await setDefaults({ promptGeneration: null });
+    }
+  });
+
   it('refuses a model that is not enabled when a bot is created or changed; Default is always fine', async () => {
     const refused = await t.request('POST', '/api/bots', {
       token: owner.token,
