@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import type { AdminUser, Limits } from '@shared/contracts/admin';
 import { Button } from '@/components/ui/button';
 import {
@@ -30,17 +30,23 @@ const text = (value: number | null) => (value === null ? '' : String(value));
 /** One account's own daily limits; an empty field follows the role's default. */
 export function LimitsDialog({ person, roleDefaults, onClose }: LimitsDialogProps) {
   const update = useUpdateAdminUser();
-  const [tokens, setTokens] = useState(text(person?.limits.dailyTokens ?? null));
-  const [replies, setReplies] = useState(text(person?.limits.dailyReplies ?? null));
+  const form = useForm({
+    defaultValues: {
+      dailyTokens: text(person?.limits.dailyTokens ?? null),
+      dailyReplies: text(person?.limits.dailyReplies ?? null),
+    },
+  });
   const { fields, message } = formErrors(update.error);
   const hint = (value: number | null | undefined) =>
     `Empty: the role’s default${value === undefined ? '' : ` (${formatLimit(value)})`}.`;
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submit = form.handleSubmit(({ dailyTokens, dailyReplies }) => {
     if (!person) return;
     update.mutate(
-      { id: person.id, body: { limits: { dailyTokens: parseLimit(tokens), dailyReplies: parseLimit(replies) } } },
+      {
+        id: person.id,
+        body: { limits: { dailyTokens: parseLimit(dailyTokens), dailyReplies: parseLimit(dailyReplies) } },
+      },
       {
         onSuccess: () => {
           toast({ title: 'Limits saved', description: person.username });
@@ -48,7 +54,7 @@ export function LimitsDialog({ person, roleDefaults, onClose }: LimitsDialogProp
         },
       },
     );
-  };
+  });
 
   return (
     <Dialog open={person !== null} onOpenChange={(next) => !next && !update.isPending && onClose()}>
@@ -62,26 +68,14 @@ export function LimitsDialog({ person, roleDefaults, onClose }: LimitsDialogProp
               </DialogDescription>
             </DialogHeader>
             <FormField label="Daily tokens" error={fields['limits.dailyTokens']} hint={hint(roleDefaults?.dailyTokens)}>
-              <Input
-                type="number"
-                min={0}
-                inputMode="numeric"
-                value={tokens}
-                onChange={(e) => setTokens(e.target.value)}
-              />
+              <Input type="number" min={0} inputMode="numeric" {...form.register('dailyTokens')} />
             </FormField>
             <FormField
               label="Daily replies"
               error={fields['limits.dailyReplies']}
               hint={hint(roleDefaults?.dailyReplies)}
             >
-              <Input
-                type="number"
-                min={0}
-                inputMode="numeric"
-                value={replies}
-                onChange={(e) => setReplies(e.target.value)}
-              />
+              <Input type="number" min={0} inputMode="numeric" {...form.register('dailyReplies')} />
             </FormField>
             {message && (
               <p role="alert" className="text-sm font-medium text-error">
