@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { logSink } from '../../../tests/support/log-sink';
@@ -51,6 +51,7 @@ describe('secret box', () => {
     await t.close({ keepDb: true });
     expect(existsSync(keyFile)).toBe(true);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dirname(path)).filter((name) => name.startsWith('secret.key'))).toEqual(['secret.key']);
     const key = readFileSync(keyFile, 'utf8');
     expect(first.entries().filter((e) => /SECRET_KEY is not set/.test(e.msg))).toHaveLength(1);
 

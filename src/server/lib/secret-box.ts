@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, type Config } from '../config';
@@ -60,22 +60,26 @@ export function generatedKeyPath(database: Config['database']): string {
   return join(dir, 'secret.key');
 }
 
-/** The key file's key, created once (mode 0600) by whichever instance comes first. */
+/**
+ * The key file's key, created once (mode 0600) by whichever instance comes first: written whole under a name of
+ * its own, then linked into place, so an instance starting at the same moment never reads a half-written key.
+ */
 function generatedKey(path: string, log: FastifyBaseLogger): Buffer {
-  try {
-    return keyFromSecret(readFileSync(path, 'utf8').trim());
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  mkdirSync(dirname(path), { recursive: true });
-  try {
-    writeFileSync(path, `${randomBytes(KEY_BYTES).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-    log.warn(
-      { path },
-      'SECRET_KEY is not set: generated a key file for the secrets stored in the database; back it up, or set SECRET_KEY',
-    );
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    const draft = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(draft, `${randomBytes(KEY_BYTES).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    try {
+      linkSync(draft, path);
+      log.warn(
+        { path },
+        'SECRET_KEY is not set: generated a key file for the secrets stored in the database; back it up, or set SECRET_KEY',
+      );
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      unlinkSync(draft);
+    }
   }
   return keyFromSecret(readFileSync(path, 'utf8').trim());
 }
