@@ -8,7 +8,11 @@ function anthropicUsage(raw: unknown): { input?: number; output?: number } | nul
   const usage =
     event?.type === 'message_start' ? event.message?.usage : event?.type === 'message_delta' ? event.usage : undefined;
   if (!usage) return null;
-  return { input: usage.input_tokens ?? undefined, output: usage.output_tokens ?? undefined };
+  // Only what this event says: message_delta leaves out the input count message_start gave.
+  return {
+    ...(typeof usage.input_tokens === 'number' ? { input: usage.input_tokens } : {}),
+    ...(typeof usage.output_tokens === 'number' ? { output: usage.output_tokens } : {}),
+  };
 }
 interface AnthropicUsage {
   input_tokens?: number | null;

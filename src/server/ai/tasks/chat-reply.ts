@@ -234,7 +234,7 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   else request.signal.addEventListener('abort', stop, { once: true });
   const signal = expired.signal;
 
-  const tools = request.tools && Object.keys(request.tools).length ? request.tools : undefined;
+  const tools = capabilities.toolUse && request.tools && Object.keys(request.tools).length ? request.tools : undefined;
   const maxSteps = tools ? (request.maxSteps ?? DEFAULT_MAX_STEPS) : 1;
   const prompt = toPrompt(request.system, request.turns);
   const usage: ReplyUsage = { inputTokens: null, outputTokens: null };
