@@ -240,7 +240,9 @@ export async function buildApp(options: AppOptions) {
       });
       const filesDeps = { db, clock, storage, limits: config.files.limits, jobs: fileJobs };
       await api.register(filesRoutes, { deps: filesDeps });
-      await api.register(botTransferRoutes, { deps: { ...filesDeps, importMaxBytes: config.botImportMaxBytes } });
+      await api.register(botTransferRoutes, {
+        deps: { ...filesDeps, importMaxBytes: config.botImportMaxBytes, models },
+      });
       await api.register(periodicTaskPlugin, {
         name: 'mark interrupted replies',
         // Often, so a dead instance's reply ends soon after it goes stale (one cheap indexed update).

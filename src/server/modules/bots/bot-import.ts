@@ -11,6 +11,7 @@ import {
 } from '@shared/contracts/bot-export';
 import type { Bot } from '@shared/contracts/bots';
 import { FILE_MESSAGES } from '@shared/contracts/files';
+import type { ModelCatalog } from '../../ai/model-catalog';
 import { AppError } from '../../lib/errors';
 import { checkKnowledgeUploads, storeKnowledgeFile, type FilesDeps, type Upload } from '../files/files.service';
 import { cleanName } from '../files/multipart-file';
@@ -20,6 +21,8 @@ import { createBot, deleteBot } from './bots.service';
 export interface BotImportDeps extends FilesDeps {
   /** The largest bot file accepted, JSON or archive. */
   importMaxBytes: number;
+  /** A bot file's model is kept when it is enabled here (it may come from another instance). */
+  models: ModelCatalog;
 }
 
 interface BotFileContent {
@@ -126,7 +129,10 @@ function readBotFile(bytes: Uint8Array, deps: BotImportDeps): BotFileContent {
 export async function importBot(deps: BotImportDeps, userId: number, upload: Upload): Promise<Bot> {
   const { document, knowledge } = readBotFile(upload.bytes, deps);
   const types = await checkKnowledgeUploads(deps, userId, knowledge);
-  const bot = await createBot(deps, userId, document.bot);
+  const { model } = document.bot.config;
+  const enabled = !model || (await deps.models.list()).some((m) => m.id === model);
+  const config = enabled ? document.bot.config : { ...document.bot.config, model: null };
+  const bot = await createBot(deps, userId, { ...document.bot, config });
   try {
     for (const [i, file] of knowledge.entries()) await storeKnowledgeFile(deps, userId, bot.id, file, types[i]!);
   } catch (err) {

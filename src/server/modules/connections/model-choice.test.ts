@@ -123,6 +123,28 @@ describe.each(databaseKinds)('each bot and task on its model, %s', (kind) => {
     }
   });
 
+  it("keeps an imported bot's model when it is enabled here, and makes it Default when it is not", async () => {
+    const bot = await createBot(t, owner.token, { config: { model: model('small') } });
+    const exported = await fetch(`${t.url}/api/bots/${bot.id}/export`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    const file = (await exported.json()) as { bot: { config: Record<string, unknown> } };
+    const importFile = async (document: unknown) => {
+      const form = new FormData();
+      form.append('file', new Blob([JSON.stringify(document)]), 'bot.botty.json');
+      const res = await fetch(`${t.url}/api/bots/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}` },
+        body: form,
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { config: { model?: string | null } }).config.model;
+    };
+    expect(await importFile(file)).toBe(model('small'));
+    const foreign = { ...file, bot: { ...file.bot, config: { ...file.bot.config, model: '42/elsewhere' } } };
+    expect(await importFile(foreign)).toBeNull();
+  });
+
   it('refuses a model that is not enabled when a bot is created or changed; Default is always fine', async () => {
     const refused = await t.request('POST', '/api/bots', {
       token: owner.token,
