@@ -80,8 +80,8 @@ export function toMessage(
     sources: listOf<Source>(row.sources),
     steps: listOf<ReplyStep>(row.steps),
     attachments: fileIdsOf(row).flatMap((id) => attachments.get(id) ?? []),
-    // The model's name as its server calls it; the stored id also names the connection.
-    model: row.model === null ? null : modelNameOf(row.model),
+    // Replies only: the model's name as its server calls it (the stored id also names the connection).
+    ...(row.model === null ? {} : { model: modelNameOf(row.model) }),
   };
 }
 
