@@ -72,3 +72,17 @@ export function retryDelayMs(retry: number, busy: { retryAfterMs: number | null 
 
 /** Waits, unless `signal` aborts first (then rejects with its reason). */
 export const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal });
+
+/** Runs `call`, and again while the provider answers busy and a retry is left (the short tasks' model calls). */
+export async function withBusyRetries<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let retry = 1; ; retry++) {
+    try {
+      return await call();
+    } catch (error) {
+      const busy = busyOf(error);
+      const delay = busy ? retryDelayMs(retry, busy) : null;
+      if (delay === null) throw error;
+      await pause(delay, signal);
+    }
+  }
+}

@@ -4,6 +4,7 @@ import { purposeLabel } from '@shared/bots/purposes';
 import type { BotSnapshot } from '@shared/contracts/bot-versions';
 import type { Source } from '@shared/contracts/chat';
 import { shortTaskSettings } from '../model-capabilities';
+import { withBusyRetries } from '../model-retry';
 import type { Ai, Model } from '../providers';
 import { extractJsonObject } from './generate-prompt';
 
@@ -49,17 +50,22 @@ function describeCase({ bot, query, answer, sources = [], expectation }: JudgeCa
 
 /** Pass or fail with a one-line reason, from the configured model; throws when it cannot give one. */
 export async function judgeAnswer(ai: Ai & { model: Model }, c: JudgeCase, signal: AbortSignal): Promise<Verdict> {
-  const { object } = await generateObject({
-    model: ai.model,
-    schema: verdictSchema,
-    schemaName: 'Verdict',
-    system: JUDGE_INSTRUCTIONS,
-    prompt: describeCase(c),
-    experimental_repairText: extractJsonObject,
-    ...shortTaskSettings(ai, 300),
-    // A busy provider is asked again (the SDK waits as its retry-after says): a verdict is worth the wait.
-    maxRetries: 2,
-    abortSignal: AbortSignal.any([signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]),
-  });
+  const abortSignal = AbortSignal.any([signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]);
+  // A busy provider is asked again (as its retry-after says): a verdict is worth the wait; other failures are not.
+  const { object } = await withBusyRetries(
+    () =>
+      generateObject({
+        model: ai.model,
+        schema: verdictSchema,
+        schemaName: 'Verdict',
+        system: JUDGE_INSTRUCTIONS,
+        prompt: describeCase(c),
+        experimental_repairText: extractJsonObject,
+        ...shortTaskSettings(ai, 300),
+        maxRetries: 0,
+        abortSignal,
+      }),
+    abortSignal,
+  );
   return { verdict: object.verdict, reason: object.reason.trim().split('\n')[0] ?? '' };
 }

@@ -395,6 +395,29 @@ describe('Anthropic, beyond the reply matrix', () => {
     expect(verdict).toEqual({ verdict: 'pass', reason: 'It answers.' });
     expect(fake.lastRequest().body.max_tokens).toBe(300);
   });
+
+  it('asks a busy judge again as its retry-after says, and not a failing one', async () => {
+    const ai = createAi(
+      { provider: 'anthropic', baseUrl: fake.baseUrl, apiKey: API_KEY, model: 'claude-sonnet-4-5' },
+      pino({ level: 'silent' }),
+    ) as Ai & { model: Model };
+    const overloaded = { type: 'overloaded_error', message: 'Overloaded' };
+    fake.requests.length = 0;
+    fake.enqueue(
+      { status: 529, error: overloaded, headers: { 'retry-after': '0' } },
+      { toolCalls: [{ name: 'json', arguments: { verdict: 'fail', reason: 'Off topic.' } }] },
+    );
+    expect(await judgeAnswer(ai, judgeCase, new AbortController().signal)).toEqual({
+      verdict: 'fail',
+      reason: 'Off topic.',
+    });
+    expect(fake.requests).toHaveLength(2);
+
+    fake.requests.length = 0;
+    fake.enqueue({ status: 500, error: { type: 'api_error', message: 'Internal' } });
+    await expect(judgeAnswer(ai, judgeCase, new AbortController().signal)).rejects.toThrow('Internal');
+    expect(fake.requests).toHaveLength(1);
+  });
 });
 
 const judgeCase = {
