@@ -95,11 +95,49 @@ describe('fake OpenAI-compatible server', () => {
     await expect(generateText({ model, prompt: 'x', maxRetries: 0 })).rejects.toThrow('overloaded');
   });
 
+  it('sends the headers an error plan gives, such as retry-after', async () => {
+    fake.enqueue({ status: 429, message: 'slow down', headers: { 'retry-after': '12' } });
+    const res = await fetch(`${fake.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('12');
+  });
+
   it('lists its model', async () => {
     const res = await fetch(`${fake.baseUrl}/models`);
     expect(await res.json()).toEqual({
       object: 'list',
       data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }],
     });
+  });
+});
+
+describe('fake reasoning model', () => {
+  let fake: FakeLlm;
+  beforeAll(async () => {
+    fake = await startFakeLlm({ model: 'gpt-5-mini', reasoningTokens: 500 });
+  });
+  afterAll(() => fake.close());
+
+  const ask = async (cap: Record<string, number>) => {
+    const res = await fetch(`${fake.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'Name this' }], ...cap }),
+    });
+    return (await res.json()) as {
+      choices: { message: { content: string }; finish_reason: string }[];
+      usage: { completion_tokens: number; completion_tokens_details?: { reasoning_tokens: number } };
+    };
+  };
+
+  it('spends a cap no larger than its reasoning on thinking, as OpenAI reasoning models do', async () => {
+    const cut = await ask({ max_completion_tokens: 300 });
+    expect(cut.choices[0]).toMatchObject({ message: { content: '' }, finish_reason: 'length' });
+    expect(cut.usage).toMatchObject({ completion_tokens: 300, completion_tokens_details: { reasoning_tokens: 300 } });
+    expect((await ask({})).choices[0]).toMatchObject({ message: { content: 'Hello from the fake model.' } });
   });
 });
