@@ -37,11 +37,26 @@ function embedScripts(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * React Router's package exports name only its development build, warnings and checks included (92 KB before
+ * compression, 5 KB gzip more on the first page); it ships a production build beside it, which the app's build
+ * uses. Exact match, so no other import is touched.
+ */
+const productionReactRouter = {
+  find: /^react-router$/,
+  replacement: dir('./node_modules/react-router/dist/production/index.mjs'),
+};
+
+export default defineConfig(({ command }) => ({
   root: dir('./src/client'),
   publicDir: dir('./src/client/public'),
   plugins: [react(), tailwindcss(), embedScripts()],
-  resolve: { alias },
+  resolve: {
+    alias: [
+      ...Object.entries(alias).map(([find, replacement]) => ({ find, replacement })),
+      ...(command === 'build' ? [productionReactRouter] : []),
+    ],
+  },
   build: {
     outDir: dir('./dist/client'),
     emptyOutDir: true,
@@ -62,4 +77,4 @@ export default defineConfig({
   server: {
     proxy: { '/api': 'http://127.0.0.1:5000' },
   },
-});
+}));

@@ -40,7 +40,9 @@ const userQueryOptions = queryOptions({
 export function useAuth() {
   const { data, isLoading } = useQuery(userQueryOptions);
   const user = data ?? null;
-  return { user, isLoading, isAuthenticated: user !== null };
+  // Who sees the Admin console (decisions §1); the server checks again on every /api/admin call.
+  const isAdmin = user?.role === 'admin' || user?.role === 'superadmin';
+  return { user, isLoading, isAuthenticated: user !== null, isAdmin };
 }
 
 export function setCurrentUser(queryClient: QueryClient, user: User): void {

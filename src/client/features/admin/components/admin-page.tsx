@@ -3,7 +3,6 @@ import { Navigate, NavLink, useParams } from 'react-router';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { useAuth } from '@/lib/auth';
 import { cn } from '@/lib/cn';
-import { isAdminRole } from '@/lib/roles';
 import { ConnectionsSection } from './connections-section';
 import { PeopleSection } from './people-section';
 import { UsageSection } from './usage-section';
@@ -16,7 +15,7 @@ const SECTIONS = [
 
 /** The admin console (route /admin/*): each section has its own address, so a reload or a link opens it again. */
 export function AdminPage() {
-  const { user } = useAuth();
+  const { user, isAdmin } = useAuth();
   const asked = useParams()['*']?.split('/')[0] || 'connections';
   const section = SECTIONS.find((s) => s.path === asked);
   if (!user) return null;
@@ -25,7 +24,7 @@ export function AdminPage() {
   return (
     <PageContainer className="grid gap-6">
       <PageHeader title="Admin" description="AI connections and models, people, and usage of this Botty." />
-      {isAdminRole(user.role) ? (
+      {isAdmin ? (
         <>
           <nav aria-label="Admin sections">
             <ul className="grid grid-cols-3 gap-1 rounded-lg bg-muted p-1 text-muted-foreground sm:inline-flex">

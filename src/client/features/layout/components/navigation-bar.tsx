@@ -1,28 +1,28 @@
-import { CircleUser, Compass, History, House, LayoutGrid, LogOut, Menu, Settings, ShieldCheck, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { CircleUser, LogOut, Menu, X } from 'lucide-react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { Logo } from '@/components/logo';
 import { Button } from '@/components/ui/button';
 import { WithTooltip } from '@/components/ui/tooltip';
 import { useAuth, useLogout } from '@/lib/auth';
 import { cn } from '@/lib/cn';
-import { isAdminRole } from '@/lib/roles';
+import { focusRing, type NavEntry } from './nav-entries';
 
-const LINKS = [
-  { to: '/', label: 'Home', icon: House },
-  { to: '/dashboard', label: 'My Botties', icon: LayoutGrid },
-  { to: '/explore', label: 'Explore', icon: Compass },
-  { to: '/history', label: 'History', icon: History },
-] as const;
-const ADMIN_LINK = { to: '/admin', label: 'Admin', icon: ShieldCheck } as const;
+const LINKS: NavEntry[] = [
+  { to: '/', label: 'Home' },
+  { to: '/dashboard', label: 'My Botties' },
+  { to: '/explore', label: 'Explore' },
+  { to: '/history', label: 'History' },
+];
+const ADMIN_LINK: NavEntry = { to: '/admin', label: 'Admin', section: true };
 
-const focusRing =
-  'focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background focus-visible:outline-none';
+// The phone menu, with its icons, loads when first opened: it is not part of the first page (decision 0016).
+const MobileMenu = lazy(async () => ({ default: (await import('./mobile-menu')).MobileMenu }));
 
 export function NavigationBar() {
-  const { isAuthenticated, user } = useAuth();
+  const { isAuthenticated, isAdmin } = useAuth();
   // The console's own page refuses others too; the entry is only for those it serves.
-  const links = isAdminRole(user?.role) ? [...LINKS, ADMIN_LINK] : LINKS;
+  const links = isAdmin ? [...LINKS, ADMIN_LINK] : LINKS;
   const logout = useLogout();
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -49,11 +49,11 @@ export function NavigationBar() {
         </Link>
 
         <div className="hidden items-center gap-1 md:flex">
-          {links.map(({ to, label }) => (
+          {links.map(({ to, label, section }) => (
             <NavLink
               key={to}
               to={to}
-              end={to !== ADMIN_LINK.to}
+              end={!section}
               className={({ isActive }) =>
                 cn(
                   'rounded-md px-3 py-2 text-sm font-medium transition-colors hover:bg-accent hover:text-accent-foreground',
@@ -104,42 +104,9 @@ export function NavigationBar() {
       </nav>
 
       {menuOpen && (
-        <div id="mobile-menu" className="border-t bg-background md:hidden">
-          <ul className="mx-auto grid max-w-6xl gap-1 px-4 py-3">
-            {[...links, { to: '/settings', label: 'Settings', icon: Settings }].map(({ to, label, icon: Icon }) => (
-              <li key={to}>
-                <NavLink
-                  to={to}
-                  end={to !== ADMIN_LINK.to}
-                  className={({ isActive }) =>
-                    cn(
-                      'flex min-h-11 items-center gap-3 rounded-md px-3 text-base font-medium hover:bg-accent',
-                      isActive && 'bg-accent text-accent-foreground',
-                      focusRing,
-                    )
-                  }
-                >
-                  <Icon className="size-5 text-muted-foreground" aria-hidden="true" />
-                  {label}
-                </NavLink>
-              </li>
-            ))}
-            <li>
-              <button
-                type="button"
-                className={cn(
-                  'flex min-h-11 w-full items-center gap-3 rounded-md px-3 text-left text-base font-medium hover:bg-accent',
-                  focusRing,
-                )}
-                disabled={logout.isPending}
-                onClick={() => logout.mutate()}
-              >
-                <LogOut className="size-5 text-muted-foreground" aria-hidden="true" />
-                Logout
-              </button>
-            </li>
-          </ul>
-        </div>
+        <Suspense>
+          <MobileMenu links={links} onLogout={() => logout.mutate()} loggingOut={logout.isPending} />
+        </Suspense>
       )}
     </header>
   );
