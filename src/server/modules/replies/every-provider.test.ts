@@ -299,20 +299,29 @@ describe.each(databaseKinds)('every provider answers correctly, on %s', (dbKind)
       }
     });
 
-    it('passes an upstream 429 on /v1 through as a 429 with Retry-After, in OpenAI’s shape', async () => {
+    it('passes an upstream 429 on /v1 through as a 429, and an overload as a 503, with Retry-After, in OpenAI’s shape', async () => {
       const bot = await createBot(t, token);
       const keyRes = await t.request('POST', '/api/keys', { token, body: { name: 'test', botId: bot.id } });
+      const complete = () =>
+        fetch(`${t.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${keyRes.body.key as string}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: `bot-${bot.id}`, messages: [{ role: 'user', content: 'Hi' }] }),
+        });
       provider.enqueue(provider.httpError(429, '30'));
-      const res = await fetch(`${t.url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${keyRes.body.key as string}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: `bot-${bot.id}`, messages: [{ role: 'user', content: 'Hi' }] }),
-      });
-      expect(res.status).toBe(429);
-      expect(res.headers.get('retry-after')).toBe('30');
-      expect(await res.json()).toEqual({
+      const limited = await complete();
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBe('30');
+      expect(await limited.json()).toEqual({
         error: { message: CHAT_ERRORS.busy, type: 'requests', param: null, code: 'rate_limit_exceeded' },
       });
+
+      // An overloaded provider asking for a long pause: 503, as OpenAI answers when it is overloaded.
+      provider.enqueue(provider.httpError(provider.kind === 'anthropic' ? 529 : 503, '45'));
+      const overloaded = await complete();
+      expect(overloaded.status).toBe(503);
+      expect(overloaded.headers.get('retry-after')).toBe('45');
+      expect(await overloaded.json()).toMatchObject({ error: { message: CHAT_ERRORS.overloaded, code: 'overloaded' } });
     });
   });
 });
