@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Bot, BotConfig, TestNote } from '@shared/contracts/bots';
-import type { BotsTable, DbScope, Executor } from '../../db/database';
+import type { BotsTable, Database, DbScope, Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
 import { preparedQuery } from '../../db/prepared-query';
 
@@ -98,8 +98,26 @@ export const findOwnedReplyBot = preparedQuery((db, v: { userId: number; botId: 
 );
 
 /** Any bot by id as a reply reads it, whoever owns it. */
+/** A bot as a reply reads it, for people other than its owner: none while an admin has disabled the owner. */
 export const findReplyBot = (db: Executor, botId: number) =>
-  db.selectFrom('bots').select(REPLY_BOT_COLUMNS).where('id', '=', botId).executeTakeFirst();
+  db
+    .selectFrom('bots')
+    .select(REPLY_BOT_COLUMNS.map((column) => `bots.${column}` as const))
+    .where('bots.id', '=', botId)
+    .where(ownerActive)
+    .executeTakeFirst();
+
+/** The bot's owner is not disabled: a disabled account's shared bots, links and widget stop with its sessions. */
+export const ownerActive = (eb: ExpressionBuilder<Database, 'bots'>) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('users as owner')
+        .select('owner.id')
+        .whereRef('owner.id', '=', 'bots.user_id')
+        .where('owner.disabled_at', 'is not', null),
+    ),
+  );
 
 export interface BotFields {
   name: string;

@@ -3,7 +3,7 @@ import type { BotsTable, BotVisibility, Database, Executor } from '../../db/data
 import { toJson } from '../../db/json';
 import { likePattern } from '../../db/like-pattern';
 import { preparedQuery } from '../../db/prepared-query';
-import { REPLY_BOT_COLUMNS } from './bots.repository';
+import { ownerActive, REPLY_BOT_COLUMNS } from './bots.repository';
 
 export interface SharingFields {
   visibility: BotVisibility;
@@ -49,7 +49,8 @@ const botsWithOwner = (db: Executor) =>
     .selectFrom('bots')
     .innerJoin('users', 'users.id', 'bots.user_id')
     .selectAll('bots')
-    .select(['users.full_name as owner_full_name', 'users.username as owner_username']);
+    .select(['users.full_name as owner_full_name', 'users.username as owner_username'])
+    .where('users.disabled_at', 'is', null);
 
 export type SharedBotRow = Selectable<BotsTable> & { owner_full_name: string | null; owner_username: string };
 
@@ -57,16 +58,21 @@ export type SharedBotRow = Selectable<BotsTable> & { owner_full_name: string | n
 const usableBy = (userId: number) => (eb: ExpressionBuilder<Database, 'bots'>) =>
   eb.or([
     eb('bots.user_id', '=', userId),
-    eb('bots.visibility', '=', 'public'),
     eb.and([
-      eb('bots.visibility', '=', 'link'),
-      eb.exists(
-        eb
-          .selectFrom('bot_guests')
-          .select('bot_guests.bot_id')
-          .whereRef('bot_guests.bot_id', '=', 'bots.id')
-          .where('bot_guests.user_id', '=', userId),
-      ),
+      ownerActive(eb),
+      eb.or([
+        eb('bots.visibility', '=', 'public'),
+        eb.and([
+          eb('bots.visibility', '=', 'link'),
+          eb.exists(
+            eb
+              .selectFrom('bot_guests')
+              .select('bot_guests.bot_id')
+              .whereRef('bot_guests.bot_id', '=', 'bots.id')
+              .where('bot_guests.user_id', '=', userId),
+          ),
+        ]),
+      ]),
     ]),
   ]);
 
