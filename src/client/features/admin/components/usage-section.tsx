@@ -7,8 +7,9 @@ import { PendingButton } from '@/components/ui/pending-button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAdminUsage, useDownloadUsageCsv } from '@/entities/admin/api/usage';
 import { formErrors } from '../model/field-errors';
-import { formatCount, lastDays } from '../model/format';
-import { groupUsage } from '../model/usage-totals';
+import { formatCount } from '@/lib/format-count';
+import { lastDays } from '../model/format';
+import { usageGroups } from '../model/usage-totals';
 import { RoleLimitsCard } from './role-limits-card';
 import { UsageChart } from './usage-chart';
 import { UsageTable } from './usage-table';
@@ -20,7 +21,7 @@ export function UsageSection() {
   const [range, setRange] = useState(() => lastDays(DEFAULT_DAYS));
   const usage = useAdminUsage(range);
   const download = useDownloadUsageCsv();
-  const groups = useMemo(() => groupUsage(usage.data?.rows ?? []), [usage.data]);
+  const groups = useMemo(() => usageGroups(usage.data?.totals ?? []), [usage.data]);
   const { fields } = formErrors(usage.error);
   const totals = (usage.data?.days ?? []).reduce(
     (sum, d) => ({ replies: sum.replies + d.replies, tokens: sum.tokens + d.inputTokens + d.outputTokens }),

@@ -1,5 +1,16 @@
+import { ColumnHeads, CountCell } from '@/components/column-heads';
 import type { UsageGroup } from '../model/usage-totals';
-import { formatCount } from '../model/format';
+
+const COLUMNS = [
+  { label: 'Person' },
+  { label: 'Bot' },
+  { label: 'Model' },
+  { label: 'Replies', numeric: true },
+  { label: 'Input tokens', numeric: true },
+  { label: 'Output tokens', numeric: true },
+];
+
+const COUNT_CELL = 'px-3 py-2 tabular-nums';
 
 /** Usage per person, bot and model; on a phone the table scrolls inside its own box, never the page. */
 export function UsageTable({ groups }: { groups: UsageGroup[] }) {
@@ -12,28 +23,7 @@ export function UsageTable({ groups }: { groups: UsageGroup[] }) {
       aria-label="Usage by person, bot and model"
     >
       <table className="w-full text-sm">
-        <thead className="bg-muted/50 text-left">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Person
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Bot
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              Model
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              Replies
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              Input tokens
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">
-              Output tokens
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads columns={COLUMNS} className="bg-muted/50 text-left" cellClassName="px-3 py-2 font-medium" />
         <tbody className="divide-y">
           {groups.map((g) => (
             <tr key={g.key}>
@@ -44,9 +34,9 @@ export function UsageTable({ groups }: { groups: UsageGroup[] }) {
                 {g.botName ?? <span className="text-muted-foreground">None</span>}
               </td>
               <td className="px-3 py-2 whitespace-nowrap">{g.model}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{formatCount(g.replies)}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{formatCount(g.inputTokens)}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{formatCount(g.outputTokens)}</td>
+              <CountCell value={g.replies} className={COUNT_CELL} />
+              <CountCell value={g.inputTokens} className={COUNT_CELL} />
+              <CountCell value={g.outputTokens} className={COUNT_CELL} />
             </tr>
           ))}
         </tbody>

@@ -9,7 +9,8 @@ import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { useResendVerification, useUpdateAdminUser } from '@/entities/admin/api/users';
 import { serverMessage } from '@/lib/request';
-import { formatCount, formatLimit } from '../model/format';
+import { formatCount } from '@/lib/format-count';
+import { formatLimit } from '../model/format';
 import { NativeSelect } from './native-select';
 
 interface UserRowProps {

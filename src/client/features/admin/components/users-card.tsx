@@ -8,7 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useAdminSettings } from '@/entities/admin/api/admin-settings';
 import { useAdminUsers } from '@/entities/admin/api/users';
 import { useAuth } from '@/lib/auth';
-import { formatCount } from '../model/format';
+import { formatCount } from '@/lib/format-count';
 import { DeleteUserDialog } from './delete-user-dialog';
 import { LimitsDialog } from './limits-dialog';
 import { UserRow } from './user-row';

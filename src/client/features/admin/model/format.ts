@@ -1,6 +1,4 @@
-const count = new Intl.NumberFormat();
-
-export const formatCount = (value: number) => count.format(value);
+import { formatCount } from '@/lib/format-count';
 
 /** Sizes as Ollama reports them, in the units people read: "4.7 GB". */
 export function formatBytes(bytes: number): string {
@@ -15,7 +13,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** A daily limit as a sentence part: "12,000" or "no limit". */
-export const formatLimit = (limit: number | null) => (limit === null ? 'no limit' : count.format(limit));
+export const formatLimit = (limit: number | null) => (limit === null ? 'no limit' : formatCount(limit));
 
 /** Today and the day `days` before it, as the YYYY-MM-DD days (UTC) the usage report counts in. */
 export function lastDays(days: number, now = new Date()): { from: string; to: string } {

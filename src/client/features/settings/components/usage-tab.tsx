@@ -1,15 +1,16 @@
 import type { ReactNode } from 'react';
 import type { UsageToday } from '@shared/contracts/admin';
+import { ColumnHeads, CountCell } from '@/components/column-heads';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useModels } from '@/entities/model/api/get-models';
 import { recordedModelName } from '@/entities/model/model/model-choice';
+import { formatCount } from '@/lib/format-count';
 import { useOwnUsage } from '../api/usage';
 import { dailyUsage, usageByBotAndModel, type DayUsage } from '../model/usage-summary';
 
-const count = (value: number) => value.toLocaleString();
 /** A report's day (UTC) as a short date. */
 const dayLabel = (day: string) =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -61,7 +62,7 @@ export function UsageTab() {
               <DailyUsage days={dailyUsage(usage.data)} />
             </Section>
             <Section title="By botty and model">
-              <BotModelTable rows={usage.data.rows} />
+              <BotModelTable rows={usage.data.totals} />
             </Section>
           </>
         )}
@@ -88,7 +89,7 @@ function Meter({ label, used, limit }: { label: string; used: number; limit: num
       <p className="flex flex-wrap items-baseline justify-between gap-x-2 text-sm">
         <span className="font-medium">{label}</span>
         <span className="text-muted-foreground">
-          {limit === null ? `${count(used)} · no limit` : `${count(used)} of ${count(limit)}`}
+          {limit === null ? `${formatCount(used)} · no limit` : `${formatCount(used)} of ${formatCount(limit)}`}
         </span>
       </p>
       {limit !== null && (
@@ -102,6 +103,8 @@ function Meter({ label, used, limit }: { label: string; used: number; limit: num
   );
 }
 
+const DAY_COLUMNS = [{ label: 'Day' }, { label: 'Replies', numeric: true }, { label: 'Tokens', numeric: true }];
+
 function DailyUsage({ days }: { days: DayUsage[] }) {
   const most = Math.max(1, ...days.map((d) => d.tokens));
   const used = days.filter((d) => d.replies > 0 || d.tokens > 0);
@@ -112,14 +115,14 @@ function DailyUsage({ days }: { days: DayUsage[] }) {
   return (
     <>
       <p className="text-sm">
-        {`${count(replies)} ${replies === 1 ? 'reply' : 'replies'} and ${count(tokens)} tokens`}
+        {`${formatCount(replies)} ${replies === 1 ? 'reply' : 'replies'} and ${formatCount(tokens)} tokens`}
       </p>
       {/* The bars are a picture of the table below, which screen readers read instead. */}
       <div aria-hidden="true" className="flex h-24 items-end gap-px border-b" data-testid="usage-bars">
         {days.map((d) => (
           <div
             key={d.day}
-            title={`${dayLabel(d.day)}: ${count(d.tokens)} tokens`}
+            title={`${dayLabel(d.day)}: ${formatCount(d.tokens)} tokens`}
             className="min-w-0 flex-1 rounded-t-sm bg-primary/70"
             style={{ height: `${(d.tokens / most) * 100}%` }}
           />
@@ -129,27 +132,15 @@ function DailyUsage({ days }: { days: DayUsage[] }) {
         <summary className="min-h-11 cursor-pointer content-center font-medium md:min-h-0">Per day</summary>
         <table className="mt-2 w-full text-left">
           <caption className="sr-only">Usage per day</caption>
-          <thead className="text-muted-foreground">
-            <tr>
-              <th scope="col" className="py-1 font-normal">
-                Day
-              </th>
-              <th scope="col" className="py-1 text-right font-normal">
-                Replies
-              </th>
-              <th scope="col" className="py-1 text-right font-normal">
-                Tokens
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads columns={DAY_COLUMNS} className="text-muted-foreground" cellClassName="py-1 font-normal" />
           <tbody>
             {[...used].reverse().map((d) => (
               <tr key={d.day} className="border-t">
                 <th scope="row" className="py-1 font-normal">
                   {dayLabel(d.day)}
                 </th>
-                <td className="py-1 text-right">{count(d.replies)}</td>
-                <td className="py-1 text-right">{count(d.tokens)}</td>
+                <CountCell value={d.replies} className="py-1" />
+                <CountCell value={d.tokens} className="py-1" />
               </tr>
             ))}
           </tbody>
@@ -159,6 +150,12 @@ function DailyUsage({ days }: { days: DayUsage[] }) {
   );
 }
 
+const BOT_MODEL_COLUMNS = [
+  { label: 'Botty and model' },
+  { label: 'Replies', numeric: true, className: 'w-16 sm:w-20' },
+  { label: 'Tokens', numeric: true, className: 'w-20 sm:w-24' },
+];
+
 function BotModelTable({ rows }: { rows: Parameters<typeof usageByBotAndModel>[0] }) {
   const groups = usageByBotAndModel(rows);
   // Usage records model ids; people know models by their labels.
@@ -167,19 +164,7 @@ function BotModelTable({ rows }: { rows: Parameters<typeof usageByBotAndModel>[0
   return (
     <table className="w-full table-fixed text-left text-sm">
       <caption className="sr-only">Usage per botty and model, last 30 days</caption>
-      <thead className="text-muted-foreground">
-        <tr>
-          <th scope="col" className="py-1 font-normal">
-            Botty and model
-          </th>
-          <th scope="col" className="w-16 py-1 text-right font-normal sm:w-20">
-            Replies
-          </th>
-          <th scope="col" className="w-20 py-1 text-right font-normal sm:w-24">
-            Tokens
-          </th>
-        </tr>
-      </thead>
+      <ColumnHeads columns={BOT_MODEL_COLUMNS} className="text-muted-foreground" cellClassName="py-1 font-normal" />
       <tbody>
         {groups.map((group) => (
           <tr key={group.key} className="border-t align-top">
@@ -187,8 +172,8 @@ function BotModelTable({ rows }: { rows: Parameters<typeof usageByBotAndModel>[0
               {group.bot}
               <span className="block text-xs text-muted-foreground">{recordedModelName(models, group.model)}</span>
             </td>
-            <td className="py-1.5 text-right">{count(group.replies)}</td>
-            <td className="py-1.5 text-right">{count(group.tokens)}</td>
+            <CountCell value={group.replies} className="py-1.5" />
+            <CountCell value={group.tokens} className="py-1.5" />
           </tr>
         ))}
       </tbody>
