@@ -1,0 +1,103 @@
+import { useEffect, useRef, useState } from 'react';
+import type uPlot from 'uplot';
+import { ColumnHeads, CountCell } from './column-heads';
+
+const CHART_HEIGHT = 240;
+
+/** One line: its values a day, in the order of the chart's days. */
+export interface DailySeries {
+  label: string;
+  color: string;
+  values: number[];
+  /** The y scale it is drawn against (the axis with the same `scale`, by default uPlot's "y"); each starts at zero. */
+  scale?: string;
+}
+
+/** Days, series and axes redraw the chart when they change: keep them stable (useMemo, constants). */
+interface DailyLineChartProps {
+  /** YYYY-MM-DD days (UTC). */
+  days: string[];
+  series: DailySeries[];
+  /** The y axes; the x axis (the days) is the chart's own. */
+  axes: uPlot.Axis[];
+  tableCaption: string;
+  testId: string;
+}
+
+/** "Conversations, messages and replies per day". */
+function captionOf(series: DailySeries[]): string {
+  const names = series.map((s, i) => (i === 0 ? s.label : s.label.toLowerCase()));
+  const last = names.pop();
+  return `${names.length > 0 ? `${names.join(', ')} and ${last}` : last} per day`;
+}
+
+/**
+ * A line a series over days. uPlot (and its stylesheet) load only when a chart is shown, so no other page pays
+ * for them; a table with the same numbers is there for screen readers.
+ */
+export function DailyLineChart({ days, series, axes, tableCaption, testId }: DailyLineChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(Math.floor(entry?.contentRect.width ?? 0)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const element = box.current;
+    if (!element || width === 0) return;
+    let chart: uPlot | undefined;
+    let gone = false;
+    void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([{ default: UPlot }]) => {
+      if (gone) return;
+      const fromZero: uPlot.Scale = { range: (_u, _min, max) => [0, Math.max(1, max)] };
+      chart = new UPlot(
+        {
+          width,
+          height: CHART_HEIGHT,
+          tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+          scales: Object.fromEntries(series.map((s) => [s.scale ?? 'y', fromZero])),
+          axes: [{ stroke: 'currentColor' }, ...axes],
+          series: [{}, ...series.map((s) => ({ label: s.label, scale: s.scale ?? 'y', stroke: s.color, width: 2 }))],
+          // The legend names the lines; values under a pointer (the live legend) read "--" until one hovers,
+          // which phones never do. The numbers are in the table below.
+          legend: { live: false },
+        },
+        [days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000), ...series.map((s) => s.values)],
+        element,
+      );
+    });
+    return () => {
+      gone = true;
+      chart?.destroy();
+    };
+  }, [days, series, axes, width]);
+
+  return (
+    <figure className="grid gap-2">
+      <div ref={box} className="min-h-60 text-muted-foreground" aria-hidden="true" data-testid={testId} />
+      <figcaption className="sr-only">{captionOf(series)}</figcaption>
+      {/* A table ignores the 1 px width of sr-only (it stretched phones sideways); its wrapper does not. */}
+      <div className="sr-only">
+        <table>
+          <caption>{tableCaption}</caption>
+          <ColumnHeads columns={[{ label: 'Day' }, ...series.map((s) => ({ label: s.label, numeric: true }))]} />
+          <tbody>
+            {days.map((day, i) => (
+              <tr key={day}>
+                <th scope="row">{day}</th>
+                {series.map((s) => (
+                  <CountCell key={s.label} value={s.values[i] ?? 0} />
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  );
+}
