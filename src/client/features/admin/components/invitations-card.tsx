@@ -1,5 +1,5 @@
-import { MailPlus, TriangleAlert } from 'lucide-react';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { MailPlus } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
 import type { Invitation } from '@shared/contracts/admin';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
 import { RelativeTime } from '@/components/relative-time';
@@ -16,7 +16,7 @@ import {
   useInvitations,
   useRevokeInvitation,
 } from '@/entities/admin/api/invitations';
-import { CopyButton } from '@/entities/chat/ui/copy-button';
+import { ShownOnceSecret } from '@/entities/credential/ui/shown-once-secret';
 import { formatExpiry } from '@/lib/expiry';
 import { serverMessage } from '@/lib/request';
 import { formErrors } from '../model/field-errors';
@@ -70,7 +70,14 @@ export function InvitationsCard() {
       </CardHeader>
       <CardContent className="grid gap-6">
         {created ? (
-          <NewLink invitation={created} onDone={() => setCreated(null)} />
+          <ShownOnceSecret
+            secret={created.url}
+            warning="Copy the invitation link now. It will not be shown again."
+            label="Invitation link"
+            copyLabel="Copy invitation link"
+            doneLabel="Done"
+            onDone={() => setCreated(null)}
+          />
         ) : (
           <form className="grid gap-4 sm:grid-cols-[1fr_10rem_auto]" onSubmit={submit} noValidate>
             <FormField label="E-mail (optional)" error={fields.email}>
@@ -146,32 +153,5 @@ export function InvitationsCard() {
         onConfirm={confirmRevoke}
       />
     </Card>
-  );
-}
-
-/** Focus moves to the link as it appears, so it can be copied at once (and a screen reader reads it). */
-function NewLink({ invitation, onDone }: { invitation: CreatedInvitation; onDone: () => void }) {
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
-  return (
-    <div className="grid gap-3 rounded-xl border border-amber-500/50 bg-amber-500/10 p-4" role="status">
-      <p className="flex items-center gap-2 font-medium">
-        <TriangleAlert className="size-4 shrink-0" aria-hidden="true" />
-        Copy the invitation link now. It will not be shown again.
-      </p>
-      <div className="flex items-center gap-2">
-        <Input
-          ref={input}
-          readOnly
-          value={invitation.url}
-          aria-label="Invitation link"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        <CopyButton text={() => invitation.url} label="Copy invitation link" />
-      </div>
-      <Button variant="outline" className="justify-self-start" onClick={onDone}>
-        Done
-      </Button>
-    </div>
   );
 }

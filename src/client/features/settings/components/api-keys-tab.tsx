@@ -1,4 +1,4 @@
-import { KeyRound, TriangleAlert } from 'lucide-react';
+import { KeyRound } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { API_KEY_NAME_MAX, type ApiKey, type CreatedApiKey } from '@shared/contracts/keys';
 import { ConfirmDeleteDialog } from '@/components/confirm-delete-dialog';
@@ -12,6 +12,7 @@ import { PendingButton } from '@/components/ui/pending-button';
 import { toast } from '@/components/ui/use-toast';
 import { useBots } from '@/entities/bot/api/get-bots';
 import { CopyButton } from '@/entities/chat/ui/copy-button';
+import { ShownOnceSecret } from '@/entities/credential/ui/shown-once-secret';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '@/features/settings/api/api-keys';
 import { expiresAtIn, formatExpiry, type ExpiryChoice } from '@/lib/expiry';
 import { serverMessage } from '@/lib/request';
@@ -69,33 +70,6 @@ function Example({ model }: { model: string }) {
         knowledge and web research apply. The API is stateless like OpenAI&apos;s: send the whole conversation each
         time; nothing is stored in Botty.
       </p>
-    </div>
-  );
-}
-
-/** Focus moves to the key as it appears, so it can be copied at once (and a screen reader reads it). */
-function NewKey({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
-  const keyInput = useRef<HTMLInputElement>(null);
-  useEffect(() => keyInput.current?.focus(), []);
-  return (
-    <div className="grid gap-3 rounded-xl border border-amber-500/50 bg-amber-500/10 p-4" role="status">
-      <p className="flex items-center gap-2 font-medium">
-        <TriangleAlert className="size-4" aria-hidden="true" />
-        Copy your new key now. It will not be shown again.
-      </p>
-      <div className="flex items-center gap-2">
-        <Input
-          ref={keyInput}
-          readOnly
-          value={created.key}
-          aria-label="New API key"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        <CopyButton text={() => created.key} label="Copy API key" />
-      </div>
-      <Button variant="outline" className="justify-self-start" onClick={onDone}>
-        I have copied it
-      </Button>
     </div>
   );
 }
@@ -176,8 +150,12 @@ export function ApiKeysTab() {
       <CardContent className="grid gap-6">
         <Example model={firstBot ? `bot-${firstBot.id}` : 'bot-1'} />
         {created ? (
-          <NewKey
-            created={created}
+          <ShownOnceSecret
+            secret={created.key}
+            warning="Copy your new key now. It will not be shown again."
+            label="New API key"
+            copyLabel="Copy API key"
+            doneLabel="I have copied it"
             onDone={() => {
               setCreated(null);
               setReturnFocus(true);
