@@ -2,7 +2,8 @@
  * Usage at a million replies (issue 23): usage_daily as 1,000 people × 90 days × 2 bots × 2 models leave it
  * (360,000 rows, ~1.1 million replies), and what reads and writes it cost:
  * - the daily-limit check for one person (their today's totals and limits: what every reply waits for);
- * - the admin report of the last 30 days, everyone (120,000 rows, read and shaped as GET /api/admin/usage does);
+ * - the admin report of the last 30 days, everyone (120,000 rows summed per day and per person, bot and model
+ *   by the database, as GET /api/admin/usage does);
  * - one reply's upsert (what each reply writes when it ends).
  * Beside the floor: a primary-key read of one row of the same table. SQLite always; PostgreSQL too when
  * BENCH_DATABASE_URL or TEST_DATABASE_URL names one.

@@ -226,9 +226,8 @@ export const createInvitationBodySchema = z.object({
 /** The link is in this answer only; the token is stored hashed. */
 export const createdInvitationSchema = invitationSchema.extend({ url: z.string() });
 
-/** One row of usage: a day, a person, a bot (null: none or deleted) and a model. */
-export const usageRowSchema = z.object({
-  day: z.string(),
+/** Usage of a person with a bot (null: none or deleted) and a model, over a report's range. */
+export const usageTotalSchema = z.object({
   userId: z.number().int(),
   username: z.string(),
   botId: z.number().int().nullable(),
@@ -238,7 +237,9 @@ export const usageRowSchema = z.object({
   inputTokens: z.number(),
   outputTokens: z.number(),
 });
-export type UsageRow = z.infer<typeof usageRowSchema>;
+export type UsageTotal = z.infer<typeof usageTotalSchema>;
+/** One row of the CSV export: a day, a person, a bot and a model. */
+export type UsageRow = UsageTotal & { day: string };
 export const usageDaySchema = z.object({
   day: z.string(),
   replies: z.number(),
@@ -251,12 +252,17 @@ export const usageQuerySchema = z.object({
   userId: z.coerce.number().int().min(1).optional(),
   format: z.enum(['json', 'csv']).default('json'),
 });
+export const USAGE_TOTALS_MAX = 500;
 /** GET /api/usage (one's own) and GET /api/admin/usage (everyone's, or one user's). */
 export const usageReportSchema = z.object({
   from: z.string(),
   to: z.string(),
+  /** Per day, for the chart; days without use are left out. */
   days: z.array(usageDaySchema),
-  rows: z.array(usageRowSchema),
+  /** Per person, bot and model over the range, most tokens first; at most USAGE_TOTALS_MAX of them. */
+  totals: z.array(usageTotalSchema),
+  /** More combinations than `totals` holds used the range: the CSV export has them all. */
+  truncated: z.boolean(),
   today: usageTodaySchema.nullable(),
 });
 export type UsageReport = z.infer<typeof usageReportSchema>;

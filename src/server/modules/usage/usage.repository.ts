@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Executor } from '../../db/database';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Database, Executor } from '../../db/database';
 
 /** bigint columns come back as strings from PostgreSQL. */
 const toNumber = (value: unknown) => Number(value ?? 0);
@@ -92,3 +92,82 @@ export const findUsageRows = (db: Executor, range: { from: string; to: string; u
   if (range.userId !== undefined) query = query.where('u.user_id', '=', range.userId);
   return query.orderBy('u.day', 'desc').orderBy('users.username').orderBy('u.bot_id').orderBy('u.model').execute();
 };
+
+export interface UsageRange {
+  from: string;
+  to: string;
+  userId?: number;
+}
+
+/** The rollup's rows in a range of days (inclusive), of one person or everyone. */
+function rowsIn(db: Executor, range: UsageRange): SelectQueryBuilder<Database, 'usage_daily', object> {
+  let query = db.selectFrom('usage_daily').where('day', '>=', range.from).where('day', '<=', range.to);
+  if (range.userId !== undefined) query = query.where('usage_daily.user_id', '=', range.userId);
+  return query;
+}
+
+const sums = [
+  sql<number | string>`sum(replies)`.as('replies'),
+  sql<number | string>`sum(input_tokens)`.as('input_tokens'),
+  sql<number | string>`sum(output_tokens)`.as('output_tokens'),
+];
+
+/** Replies and tokens per day of the range, for the chart: one row per day that had any. */
+export async function sumUsageByDay(db: Executor, range: UsageRange) {
+  const rows = await rowsIn(db, range)
+    .groupBy('day')
+    .select(['day', ...sums])
+    .orderBy('day')
+    .execute();
+  return rows.map((row) => ({
+    day: row.day,
+    replies: toNumber(row.replies),
+    inputTokens: toNumber(row.input_tokens),
+    outputTokens: toNumber(row.output_tokens),
+  }));
+}
+
+/**
+ * Replies and tokens per person, bot and model over the range, most tokens first, at most `limit` of them (the
+ * report's table): summed in the database, so a range of a million replies answers a few hundred rows.
+ */
+export async function sumUsageByUserBotModel(db: Executor, range: UsageRange, limit: number) {
+  const totals = await rowsIn(db, range)
+    .groupBy(['usage_daily.user_id', 'usage_daily.bot_id', 'usage_daily.model'])
+    .select(['usage_daily.user_id', 'usage_daily.bot_id', 'usage_daily.model', ...sums])
+    .orderBy(sql`sum(input_tokens + output_tokens)`, 'desc')
+    .orderBy('usage_daily.user_id')
+    .orderBy('usage_daily.bot_id')
+    .orderBy('usage_daily.model')
+    .limit(limit)
+    .as('totals');
+  const rows = await db
+    .selectFrom(totals)
+    .innerJoin('users', 'users.id', 'totals.user_id')
+    .leftJoin('bots', 'bots.id', 'totals.bot_id')
+    .select([
+      'totals.user_id',
+      'users.username',
+      'totals.bot_id',
+      'bots.name as bot_name',
+      'totals.model',
+      'totals.replies',
+      'totals.input_tokens',
+      'totals.output_tokens',
+    ])
+    .orderBy(sql`totals.input_tokens + totals.output_tokens`, 'desc')
+    .orderBy('totals.user_id')
+    .orderBy('totals.bot_id')
+    .orderBy('totals.model')
+    .execute();
+  return rows.map((row) => ({
+    userId: row.user_id,
+    username: row.username,
+    botId: row.bot_id === 0 ? null : row.bot_id,
+    botName: row.bot_name ?? null,
+    model: row.model,
+    replies: toNumber(row.replies),
+    inputTokens: toNumber(row.input_tokens),
+    outputTokens: toNumber(row.output_tokens),
+  }));
+}

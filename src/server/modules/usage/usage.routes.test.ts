@@ -39,9 +39,8 @@ describe.each(databaseKinds)('usage counting and reports, on %s', (kind) => {
 
     const report = await usageOf(alice.token);
     const today = new Date().toISOString().slice(0, 10);
-    expect(report.rows).toEqual([
+    expect(report.totals).toEqual([
       {
-        day: today,
         userId: alice.user.id,
         username: alice.username,
         botId: bot.id,
@@ -52,11 +51,11 @@ describe.each(databaseKinds)('usage counting and reports, on %s', (kind) => {
         outputTokens: 5,
       },
     ]);
-    expect(report.rows[0]!.inputTokens).toBeGreaterThan(0);
+    expect(report.totals[0]!.inputTokens).toBeGreaterThan(0);
     expect(report.days).toEqual([
-      { day: today, replies: 1, inputTokens: report.rows[0]!.inputTokens, outputTokens: 5 },
+      { day: today, replies: 1, inputTokens: report.totals[0]!.inputTokens, outputTokens: 5 },
     ]);
-    expect(report.today).toMatchObject({ replies: 1, tokens: report.rows[0]!.inputTokens + 5 });
+    expect(report.today).toMatchObject({ replies: 1, tokens: report.totals[0]!.inputTokens + 5 });
     expect(report.today!.resetsAt).toBe(
       `${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}T00:00:00.000Z`,
     );
@@ -101,8 +100,8 @@ describe.each(databaseKinds)('usage counting and reports, on %s', (kind) => {
     expect((await t.request('GET', `/api/shared/bots/${link.body.slug}`, { token: guest.token })).status).toBe(200);
     await chat(guest, bot.id);
     await waitForReplies(owner.token, 1);
-    expect((await usageOf(guest.token)).rows).toEqual([]);
-    expect((await usageOf(owner.token)).rows).toMatchObject([{ botId: bot.id, botName: 'Shared' }]);
+    expect((await usageOf(guest.token)).totals).toEqual([]);
+    expect((await usageOf(owner.token)).totals).toMatchObject([{ botId: bot.id, botName: 'Shared' }]);
   });
 
   it('reports everyone’s usage to admins, one person’s with their today, and as CSV; a deleted bot keeps its row', async () => {
@@ -119,7 +118,8 @@ describe.each(databaseKinds)('usage counting and reports, on %s', (kind) => {
     const all = await t.request<UsageReport>('GET', '/api/admin/usage', { token: admin.token });
     expect(all.status).toBe(200);
     expect(all.body.today).toBeNull();
-    expect(all.body.rows.filter((r) => r.userId === alice.user.id)).toMatchObject([
+    expect(all.body.truncated).toBe(false);
+    expect(all.body.totals.filter((r) => r.userId === alice.user.id)).toMatchObject([
       { botId: bot.id, botName: null, replies: 1 },
     ]);
 
@@ -128,7 +128,7 @@ describe.each(databaseKinds)('usage counting and reports, on %s', (kind) => {
     expect(one.body).toMatchObject({
       from: '2020-01-01',
       to: '2020-01-31',
-      rows: [{ day: '2020-01-02', botId: null, botName: null, model: '0/old', replies: 3, inputTokens: 10 }],
+      totals: [{ botId: null, botName: null, model: '0/old', replies: 3, inputTokens: 10 }],
       days: [{ day: '2020-01-02', replies: 3, inputTokens: 10, outputTokens: 0 }],
       today: { replies: 1 },
     });
@@ -142,6 +142,36 @@ describe.each(databaseKinds)('usage counting and reports, on %s', (kind) => {
       `2020-01-02,${alice.username},,0/old,3,10,0`,
       '',
     ]);
+  });
+
+  it('sums a range in the database: the day totals, and at most 500 person-bot-model totals, most tokens first', async () => {
+    const bob = await signUp(t);
+    const models = Array.from({ length: 501 }, (_, i) => i);
+    await t.db.kysely
+      .insertInto('usage_daily')
+      .values(
+        models.flatMap((i) =>
+          ['2019-03-01', '2019-03-02'].map((day) => ({
+            day,
+            user_id: bob.user.id,
+            bot_id: 0,
+            model: `0/m${i}`,
+            replies: 1,
+            input_tokens: i,
+          })),
+        ),
+      )
+      .execute();
+    const path = `/api/admin/usage?userId=${bob.user.id}&from=2019-03-01&to=2019-03-31`;
+    const report = (await t.request<UsageReport>('GET', path, { token: admin.token })).body;
+    expect(report.days).toEqual([
+      { day: '2019-03-01', replies: 501, inputTokens: 125_250, outputTokens: 0 },
+      { day: '2019-03-02', replies: 501, inputTokens: 125_250, outputTokens: 0 },
+    ]);
+    expect(report.truncated).toBe(true);
+    expect(report.totals).toHaveLength(500);
+    expect(report.totals[0]).toMatchObject({ model: '0/m500', replies: 2, inputTokens: 1000 });
+    expect(report.totals.at(-1)).toMatchObject({ model: '0/m1', inputTokens: 2 });
   });
 
   it('answers 403 to a non-admin, 401 signed out, 404 for an unknown user and 400 for a bad range', async () => {

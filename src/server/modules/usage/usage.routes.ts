@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { usageQuerySchema, usageReportSchema, type UsageReport } from '@shared/contracts/admin';
+import { usageQuerySchema, usageReportSchema } from '@shared/contracts/admin';
 import { errorResponseSchema } from '@shared/contracts/common';
 import { adminRoutes } from '../../plugins/admin-only';
 import { currentUserId } from '../../plugins/auth-guard';
@@ -11,13 +11,21 @@ const description =
   'Replies and tokens per day, person, bot and model (UTC days; from/to default to the last 30 days); ' +
   'format=csv answers a CSV file with the columns day,username,bot,model,replies,input_tokens,output_tokens.';
 
-function send(reply: FastifyReply, report: UsageReport, format: 'json' | 'csv', name: string) {
-  if (format === 'json') return report;
+/** The report as JSON, or every row of its range as a CSV file. */
+async function send(
+  deps: usage.UsageDeps,
+  reply: FastifyReply,
+  query: usage.UsageQuery & { format: 'json' | 'csv' },
+  name: string,
+) {
+  const { format, ...range } = query;
+  if (format === 'json') return usage.usageReport(deps, range);
+  const { from, to, rows } = await usage.usageRows(deps, range);
   return reply
     .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}-${report.from}-${report.to}.csv"`)
+    .header('content-disposition', `attachment; filename="${name}-${from}-${to}.csv"`)
     .header('cache-control', 'private, no-store')
-    .send(usage.usageCsv(report));
+    .send(usage.usageCsv(rows));
 }
 
 /** One's own usage, with today's use against one's limits. */
@@ -33,11 +41,7 @@ export const usageRoutes = signedInRoutes<{ deps: usage.UsageDeps }>(async (app,
         response: { 200: usageReportSchema, 400: errorResponseSchema },
       },
     },
-    async (request, reply) => {
-      const { format, ...range } = request.query;
-      const report = await usage.usageReport(deps, { ...range, userId: currentUserId(request) });
-      return send(reply, report, format, 'botty-usage');
-    },
+    async (request, reply) => send(deps, reply, { ...request.query, userId: currentUserId(request) }, 'botty-usage'),
   );
 });
 
@@ -54,9 +58,6 @@ export const adminUsageRoutes = adminRoutes<{ deps: usage.UsageDeps }>(async (ap
         response: { 200: usageReportSchema, 400: errorResponseSchema, 404: errorResponseSchema },
       },
     },
-    async (request, reply) => {
-      const { format, ...query } = request.query;
-      return send(reply, await usage.usageReport(deps, query), format, 'botty-usage-all');
-    },
+    async (request, reply) => send(deps, reply, request.query, 'botty-usage-all'),
   );
 });

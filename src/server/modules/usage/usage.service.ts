@@ -1,10 +1,23 @@
-import { ADMIN_MESSAGES, type Limits, type UsageReport, type UsageRow, type UsageToday } from '@shared/contracts/admin';
+import {
+  ADMIN_MESSAGES,
+  USAGE_TOTALS_MAX,
+  type Limits,
+  type UsageReport,
+  type UsageRow,
+  type UsageToday,
+} from '@shared/contracts/admin';
 import type { Role } from '@shared/contracts/auth';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { getAdminSettings } from '../settings/settings.service';
-import { findLimitColumns, findUsageRows, sumDayOfUsers } from './usage.repository';
+import {
+  findLimitColumns,
+  findUsageRows,
+  sumDayOfUsers,
+  sumUsageByDay,
+  sumUsageByUserBotModel,
+} from './usage.repository';
 
 export interface UsageDeps {
   db: Db;
@@ -81,16 +94,47 @@ function rangeOf(now: Date, query: UsageQuery) {
 }
 
 /**
- * Usage per day, person, bot and model in a range (default: the last 30 days), with the day totals a chart
- * draws, and, for one person, today's use against their limits. Bot 0 (no bot) reads as a null bot; a deleted
- * bot keeps its id with a null name.
+ * Usage in a range (default: the last 30 days): the day totals a chart draws and the totals per person, bot and
+ * model, both summed by the database; for one person, today's use against their limits too.
  */
 export async function usageReport(deps: UsageDeps, query: UsageQuery): Promise<UsageReport> {
-  const range = rangeOf(deps.clock.now(), query);
+  const range = { ...rangeOf(deps.clock.now(), query), userId: await requireUser(deps, query.userId) };
   const db = deps.db.kysely;
-  const user = query.userId === undefined ? undefined : await findLimitColumns(db, query.userId);
-  if (query.userId !== undefined && !user) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
-  const rows: UsageRow[] = (await findUsageRows(db, { ...range, userId: query.userId })).map((row) => ({
+  const [days, totals, today] = await Promise.all([
+    sumUsageByDay(db, range),
+    // One more than shown tells whether there were more.
+    sumUsageByUserBotModel(db, range, USAGE_TOTALS_MAX + 1),
+    todayOf(deps, range.userId),
+  ]);
+  return {
+    from: range.from,
+    to: range.to,
+    days,
+    totals: totals.slice(0, USAGE_TOTALS_MAX),
+    truncated: totals.length > USAGE_TOTALS_MAX,
+    today,
+  };
+}
+
+async function requireUser(deps: UsageDeps, userId: number | undefined): Promise<number | undefined> {
+  if (userId !== undefined && !(await findLimitColumns(deps.db.kysely, userId))) {
+    throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
+  }
+  return userId;
+}
+
+async function todayOf(deps: UsageDeps, userId: number | undefined): Promise<UsageToday | null> {
+  const user = userId === undefined ? undefined : await findLimitColumns(deps.db.kysely, userId);
+  return user ? ((await usageTodayFor(deps, [user])).get(user.id) ?? null) : null;
+}
+
+/** Every row of a range, per day, person, bot and model, newest first: what the CSV export holds. */
+export async function usageRows(
+  deps: UsageDeps,
+  query: UsageQuery,
+): Promise<{ from: string; to: string; rows: UsageRow[] }> {
+  const range = { ...rangeOf(deps.clock.now(), query), userId: await requireUser(deps, query.userId) };
+  const rows = (await findUsageRows(deps.db.kysely, range)).map((row) => ({
     day: row.day,
     userId: row.user_id,
     username: row.username,
@@ -101,16 +145,7 @@ export async function usageReport(deps: UsageDeps, query: UsageQuery): Promise<U
     inputTokens: Number(row.input_tokens),
     outputTokens: Number(row.output_tokens),
   }));
-  const days = new Map<string, UsageReport['days'][number]>();
-  for (const row of rows) {
-    const day = days.get(row.day) ?? { day: row.day, replies: 0, inputTokens: 0, outputTokens: 0 };
-    day.replies += row.replies;
-    day.inputTokens += row.inputTokens;
-    day.outputTokens += row.outputTokens;
-    days.set(row.day, day);
-  }
-  const today = user ? ((await usageTodayFor(deps, [user])).get(user.id) ?? null) : null;
-  return { ...range, days: [...days.values()].reverse(), rows, today };
+  return { from: range.from, to: range.to, rows };
 }
 
 export const CSV_HEADER = ['day', 'username', 'bot', 'model', 'replies', 'input_tokens', 'output_tokens'];
@@ -125,8 +160,8 @@ function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-export function usageCsv(report: UsageReport): string {
-  const lines = report.rows.map((row) =>
+export function usageCsv(rows: UsageRow[]): string {
+  const lines = rows.map((row) =>
     [row.day, row.username, row.botName, row.model, row.replies, row.inputTokens, row.outputTokens]
       .map(csvField)
       .join(','),

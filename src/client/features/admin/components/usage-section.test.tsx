@@ -11,30 +11,19 @@ const REPORT: UsageReport = {
     { day: '2026-11-25', replies: 2, inputTokens: 100, outputTokens: 50 },
     { day: '2026-11-26', replies: 1, inputTokens: 1000, outputTokens: 500 },
   ],
-  rows: [
+  totals: [
     {
-      day: '2026-11-25',
       userId: 3,
       username: 'bob',
       botId: 5,
       botName: 'Chef',
       model: '1/llama3',
-      replies: 2,
-      inputTokens: 100,
-      outputTokens: 50,
-    },
-    {
-      day: '2026-11-26',
-      userId: 3,
-      username: 'bob',
-      botId: 5,
-      botName: 'Chef',
-      model: '1/llama3',
-      replies: 1,
-      inputTokens: 1000,
-      outputTokens: 500,
+      replies: 3,
+      inputTokens: 1100,
+      outputTokens: 550,
     },
   ],
+  truncated: false,
   today: null,
 };
 

@@ -84,6 +84,11 @@ export function UsageSection() {
               </dl>
               <UsageChart days={usage.data.days} />
               <UsageTable groups={groups} />
+              {usage.data.truncated && (
+                <p className="text-sm text-muted-foreground">
+                  The table shows the {formatCount(groups.length)} largest; the CSV file has every row.
+                </p>
+              )}
             </>
           )}
         </CardContent>

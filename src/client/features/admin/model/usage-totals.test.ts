@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { UsageRow } from '@shared/contracts/admin';
-import { groupUsage } from './usage-totals';
+import type { UsageTotal } from '@shared/contracts/admin';
+import { usageGroups } from './usage-totals';
 
-const row = (fields: Partial<UsageRow>): UsageRow => ({
-  day: '2026-11-01',
+const total = (fields: Partial<UsageTotal>): UsageTotal => ({
   userId: 1,
   username: 'ann',
   botId: 5,
@@ -15,18 +14,20 @@ const row = (fields: Partial<UsageRow>): UsageRow => ({
   ...fields,
 });
 
-describe('groupUsage', () => {
-  it('sums the days of each person, bot and model, most tokens first', () => {
-    const groups = groupUsage([
-      row({}),
-      row({ day: '2026-11-02', replies: 2, inputTokens: 5, outputTokens: 5 }),
-      row({ botId: null, botName: null, outputTokens: 500 }),
-      row({ userId: 2, username: 'bob', model: '2/gpt' }),
+describe('usageGroups', () => {
+  it('keeps the server’s order and gives each person, bot and model a key of its own', () => {
+    const groups = usageGroups([
+      total({ outputTokens: 500 }),
+      total({ botId: null, botName: null }),
+      total({ userId: 2 }),
     ]);
-    expect(groups.map((g) => [g.username, g.botName, g.model, g.replies, g.inputTokens + g.outputTokens])).toEqual([
-      ['ann', null, '1/llama3', 1, 510],
-      ['ann', 'Chef', '1/llama3', 3, 40],
-      ['bob', 'Chef', '2/gpt', 1, 30],
-    ]);
+    expect(groups.map((g) => g.key)).toEqual(['1/5/1/llama3', '1//1/llama3', '2/5/1/llama3']);
+    expect(groups[0]).toMatchObject({
+      username: 'ann',
+      botName: 'Chef',
+      replies: 1,
+      inputTokens: 10,
+      outputTokens: 500,
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { UsageReport, UsageRow } from '@shared/contracts/admin';
+import type { UsageReport, UsageTotal } from '@shared/contracts/admin';
 import type { User } from '@shared/contracts/auth';
 import { setCurrentUser } from '@/lib/auth';
 import { queryClient } from '@/lib/query-client';
@@ -29,8 +29,7 @@ beforeEach(() => {
   server.json('GET', '/api/models', { models: [llama], defaultModel: llama });
 });
 
-const row = (fields: Partial<UsageRow>): UsageRow => ({
-  day: '2026-11-26',
+const total = (fields: Partial<UsageTotal>): UsageTotal => ({
   userId: 1,
   username: 'sam',
   botId: 3,
@@ -50,11 +49,11 @@ const report: UsageReport = {
     { day: '2026-11-20', replies: 2, inputTokens: 300, outputTokens: 200 },
     { day: '2026-11-26', replies: 4, inputTokens: 1000, outputTokens: 1500 },
   ],
-  rows: [
-    row({ day: '2026-11-20', replies: 2, inputTokens: 300, outputTokens: 200 }),
-    row({ replies: 3, inputTokens: 900, outputTokens: 1400 }),
-    row({ botId: null, botName: null, model: '2/claude-haiku', replies: 1, inputTokens: 100, outputTokens: 100 }),
+  totals: [
+    total({ replies: 5, inputTokens: 1200, outputTokens: 1600 }),
+    total({ botId: null, botName: null, model: '2/claude-haiku', replies: 1, inputTokens: 100, outputTokens: 100 }),
   ],
+  truncated: false,
   today: { tokens: 2500, replies: 4, limits: { dailyTokens: 10000, dailyReplies: null }, resetsAt: RESETS_AT },
 };
 
@@ -106,7 +105,7 @@ describe('Settings → Usage', () => {
     server.json('GET', '/api/usage', {
       ...report,
       days: [],
-      rows: [],
+      totals: [],
       today: { ...report.today!, tokens: 0, replies: 0, limits: { dailyTokens: null, dailyReplies: 50 } },
     });
     openUsage();

@@ -28,17 +28,13 @@ export interface BotModelUsage {
   tokens: number;
 }
 
-/** The report's rows summed per bot and model over the whole range, the most tokens first. */
-export function usageByBotAndModel(rows: UsageReport['rows']): BotModelUsage[] {
-  const groups = new Map<string, BotModelUsage>();
-  for (const row of rows) {
-    // A deleted bot's (or a use without one) rows have no name; they add up together.
-    const bot = row.botName ?? 'No botty';
-    const key = JSON.stringify([row.botId, row.model]);
-    const group = groups.get(key) ?? { key, bot, model: row.model, replies: 0, tokens: 0 };
-    group.replies += row.replies;
-    group.tokens += row.inputTokens + row.outputTokens;
-    groups.set(key, group);
-  }
-  return [...groups.values()].sort((a, b) => b.tokens - a.tokens || a.bot.localeCompare(b.bot));
-}
+/** The report's totals per bot and model (summed and ordered, most tokens first, by the server). */
+export const usageByBotAndModel = (totals: UsageReport['totals']): BotModelUsage[] =>
+  totals.map((total) => ({
+    key: JSON.stringify([total.botId, total.model]),
+    // A use without a bot, or of a deleted one, has no name.
+    bot: total.botName ?? 'No botty',
+    model: total.model,
+    replies: total.replies,
+    tokens: total.inputTokens + total.outputTokens,
+  }));
