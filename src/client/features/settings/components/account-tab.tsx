@@ -1,5 +1,5 @@
 import { CircleCheck, Download, Sparkles, Trash2 } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -7,15 +7,7 @@ import { useAuth } from '@/lib/auth';
 import { useExportAccount } from '../api/export-account';
 import { DeleteAccountDialog } from './delete-account-dialog';
 import { PlanDetailsDialog } from './plan-details-dialog';
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="grid gap-3 border-t py-5 first:border-t-0 first:pt-0 last:pb-0">
-      <h3 className="text-base font-semibold">{title}</h3>
-      {children}
-    </section>
-  );
-}
+import { SettingsSection } from './settings-section';
 
 export function AccountTab() {
   const { user } = useAuth();
@@ -33,7 +25,7 @@ export function AccountTab() {
         <CardDescription>Your account, plan and data.</CardDescription>
       </CardHeader>
       <CardContent>
-        <Section title="Account Status">
+        <SettingsSection title="Account Status">
           <div className="flex flex-wrap items-center gap-3">
             <Badge variant="success">
               <CircleCheck className="size-3.5" aria-hidden="true" />
@@ -41,8 +33,8 @@ export function AccountTab() {
             </Badge>
             <p className="text-sm text-muted-foreground">Your account is active and in good standing</p>
           </div>
-        </Section>
-        <Section title="Plan Details">
+        </SettingsSection>
+        <SettingsSection title="Plan Details">
           <div className="flex flex-col gap-3 rounded-lg border p-4 sm:flex-row sm:items-center sm:justify-between">
             <div className="flex items-start gap-3">
               <Sparkles className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
@@ -55,8 +47,8 @@ export function AccountTab() {
               View Details
             </Button>
           </div>
-        </Section>
-        <Section title="Data & Privacy">
+        </SettingsSection>
+        <SettingsSection title="Data & Privacy">
           <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
             <p className="text-sm text-muted-foreground">Download your data</p>
             <Button
@@ -76,7 +68,7 @@ export function AccountTab() {
               Delete Account
             </Button>
           </div>
-        </Section>
+        </SettingsSection>
       </CardContent>
       <PlanDetailsDialog {...dialogProps('plan')} />
       <DeleteAccountDialog {...dialogProps('delete')} />

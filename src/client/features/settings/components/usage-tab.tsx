@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import type { UsageToday } from '@shared/contracts/admin';
 import { ColumnHeads, CountCell } from '@/components/column-heads';
 import { Button } from '@/components/ui/button';
@@ -10,6 +9,7 @@ import { recordedModelName } from '@/entities/model/model/model-choice';
 import { formatCount } from '@/lib/format-count';
 import { useOwnUsage } from '../api/usage';
 import { dailyUsage, usageByBotAndModel, type DayUsage } from '../model/usage-summary';
+import { SettingsSection } from './settings-section';
 
 /** A report's day (UTC) as a short date. */
 const dayLabel = (day: string) =>
@@ -17,15 +17,6 @@ const dayLabel = (day: string) =>
 /** When the daily limits start again, in the reader's own time. */
 export const resetTime = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { weekday: 'short', hour: 'numeric', minute: '2-digit' });
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="grid gap-3 border-t py-5 first:border-t-0 first:pt-0 last:pb-0">
-      <h3 className="text-base font-semibold">{title}</h3>
-      {children}
-    </section>
-  );
-}
 
 /** Settings → Usage (issue 23): today against the limits that apply, the last 30 days, and per botty and model. */
 export function UsageTab() {
@@ -54,16 +45,16 @@ export function UsageTab() {
         ) : (
           <>
             {usage.data.today && (
-              <Section title="Today">
+              <SettingsSection title="Today">
                 <TodayUsage today={usage.data.today} />
-              </Section>
+              </SettingsSection>
             )}
-            <Section title="Last 30 days">
+            <SettingsSection title="Last 30 days">
               <DailyUsage days={dailyUsage(usage.data)} />
-            </Section>
-            <Section title="By botty and model">
+            </SettingsSection>
+            <SettingsSection title="By botty and model">
               <BotModelTable rows={usage.data.totals} />
-            </Section>
+            </SettingsSection>
           </>
         )}
       </CardContent>
