@@ -19,7 +19,7 @@ export function ToastViewport({ className, ...props }: ComponentProps<typeof Toa
 }
 
 const toastVariants = cva(
-  'group pointer-events-auto relative flex w-full items-center justify-between gap-3 overflow-hidden rounded-xl border p-4 pr-10 shadow-lg ' +
+  'group pointer-events-auto relative flex w-full items-center justify-between gap-3 overflow-hidden rounded-xl border p-4 pr-10 shadow-lg max-md:pr-14 ' +
     'data-[state=open]:animate-toast-in data-[state=closed]:animate-toast-out ' +
     'data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform ' +
     'data-[swipe=end]:animate-toast-swipe-out',
@@ -45,7 +45,8 @@ export function ToastClose({ className, ...props }: ComponentProps<typeof ToastP
     <ToastPrimitive.Close
       aria-label="Close"
       className={cn(
-        'absolute top-2 right-2 rounded-md p-1 opacity-70 transition-opacity hover:opacity-100',
+        // design.md: 44 px touch targets on phones.
+        'absolute top-2 right-2 inline-flex items-center justify-center rounded-md p-1 opacity-70 transition-opacity hover:opacity-100 max-md:top-1 max-md:right-1 max-md:size-11',
         'focus-visible:opacity-100 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none',
         'group-[.destructive]:focus-visible:ring-white',
         className,
