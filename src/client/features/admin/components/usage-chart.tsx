@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import type uPlot from 'uplot';
 import type { UsageReport } from '@shared/contracts/admin';
 import { DailyLineChart } from '@/components/daily-line-chart';
+import { daysOfRange } from '@/lib/days-of-range';
 
 const TOKENS_COLOR = '#7c3aed';
 const REPLIES_COLOR = '#ea580c';
@@ -18,21 +19,29 @@ const AXES: uPlot.Axis[] = [
   },
 ];
 
-/** Tokens (left axis) and replies (right axis) per day. */
-export function UsageChart({ days }: { days: UsageReport['days'] }) {
-  const series = useMemo(
-    () => [
+/**
+ * Tokens (left axis) and replies (right axis) per day, over every day of the range: the report lists only days
+ * with replies, and a line through those alone would join distant days (one day alone stretched the axis over years).
+ */
+export function UsageChart({ report }: { report: Pick<UsageReport, 'from' | 'to' | 'days'> }) {
+  const dayList = useMemo(() => daysOfRange(report.from, report.to), [report.from, report.to]);
+  const series = useMemo(() => {
+    const listed = new Map(report.days.map((d) => [d.day, d]));
+    const valuesOf = (value: (d: UsageReport['days'][number]) => number) =>
+      dayList.map((day) => {
+        const found = listed.get(day);
+        return found ? value(found) : 0;
+      });
+    return [
       {
         label: 'Tokens',
         color: TOKENS_COLOR,
         scale: 'tokens',
-        values: days.map((d) => d.inputTokens + d.outputTokens),
+        values: valuesOf((d) => d.inputTokens + d.outputTokens),
       },
-      { label: 'Replies', color: REPLIES_COLOR, scale: 'replies', values: days.map((d) => d.replies) },
-    ],
-    [days],
-  );
-  const dayList = useMemo(() => days.map((d) => d.day), [days]);
+      { label: 'Replies', color: REPLIES_COLOR, scale: 'replies', values: valuesOf((d) => d.replies) },
+    ];
+  }, [report.days, dayList]);
   return (
     <DailyLineChart days={dayList} series={series} axes={AXES} tableCaption="Usage per day" testId="usage-chart" />
   );

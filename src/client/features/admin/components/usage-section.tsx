@@ -82,7 +82,7 @@ export function UsageSection() {
                   <dd className="text-xl font-semibold tabular-nums">{formatCount(totals.tokens)}</dd>
                 </div>
               </dl>
-              <UsageChart days={usage.data.days} />
+              <UsageChart report={usage.data} />
               <UsageTable groups={groups} />
               {usage.data.truncated && (
                 <p className="text-sm text-muted-foreground">

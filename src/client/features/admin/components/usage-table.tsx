@@ -23,7 +23,11 @@ export function UsageTable({ groups }: { groups: UsageGroup[] }) {
       aria-label="Usage by person, bot and model"
     >
       <table className="w-full text-sm">
-        <ColumnHeads columns={COLUMNS} className="bg-muted/50 text-left" cellClassName="px-3 py-2 font-medium" />
+        <ColumnHeads
+          columns={COLUMNS}
+          className="bg-muted/50 text-left"
+          cellClassName="px-3 py-2 font-medium whitespace-nowrap"
+        />
         <tbody className="divide-y">
           {groups.map((g) => (
             <tr key={g.key}>

@@ -1,6 +1,5 @@
 import type { UsageReport } from '@shared/contracts/admin';
-
-const DAY_MS = 86_400_000;
+import { daysOfRange } from '@/lib/days-of-range';
 
 export interface DayUsage {
   day: string;
@@ -11,13 +10,10 @@ export interface DayUsage {
 /** Every day of the report's range, oldest first, with nothing used on the days the server did not list. */
 export function dailyUsage(report: Pick<UsageReport, 'from' | 'to' | 'days'>): DayUsage[] {
   const listed = new Map(report.days.map((d) => [d.day, d]));
-  const result: DayUsage[] = [];
-  for (let time = Date.parse(report.from); time <= Date.parse(report.to); time += DAY_MS) {
-    const day = new Date(time).toISOString().slice(0, 10);
+  return daysOfRange(report.from, report.to).map((day) => {
     const found = listed.get(day);
-    result.push({ day, replies: found?.replies ?? 0, tokens: found ? found.inputTokens + found.outputTokens : 0 });
-  }
-  return result;
+    return { day, replies: found?.replies ?? 0, tokens: found ? found.inputTokens + found.outputTokens : 0 };
+  });
 }
 
 export interface BotModelUsage {
