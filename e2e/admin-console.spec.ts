@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_MESSAGES } from '../src/shared/contracts/admin';
 import type { Bot } from '../src/shared/contracts/bots';
 import { startFakeLlm, type FakeLlm } from '../tests/support/fake-llm';
 import { signUp, startTestApp, type SignedUp } from '../tests/support/test-app';
@@ -180,6 +181,7 @@ describe('admin console', () => {
     await visible(log.getByText(REPLY), 10_000);
     expect(fake.lastRequest().body.model).toBe(CHOSEN);
     await visible(log.getByText(`Written by ${CHOSEN}`));
+    await visible(page.getByRole('region', { name: 'Chat with Garden Guru' }).getByText(`Model: ${CHOSEN}`));
     await snap(page, 'admin-console-chat-model-1280');
 
     // The user's own usage counts the reply under the bot and the model.
@@ -226,6 +228,18 @@ describe('admin console', () => {
     await openSection(adminPage, 'Connections', '/admin/connections');
     await visible(adminPage.getByText(`Enabled models: ${CHOSEN}, ${DEFAULT}`));
     await lookAt(adminPage, 'connections');
+
+    // Registration closed: the sign-up page says so instead of showing its form.
+    await openSection(adminPage, 'People', '/admin/people');
+    await adminPage.getByRole('radio', { name: /^Closed/ }).click();
+    await visible(toastWith(adminPage, 'Registration updated'));
+    const visitor = await newPage(suite.browser, suite.t.url, VIEWPORTS.phone);
+    await visitor.page.goto('/register');
+    await visible(visitor.page.getByRole('status').filter({ hasText: ADMIN_MESSAGES.registrationClosed }));
+    expect(await visitor.page.getByRole('button', { name: 'Register' }).count()).toBe(0);
+    await expectAccessible(visitor.page, 'register, closed');
+    await snap(visitor.page, 'admin-console-register-closed-390');
+    await visitor.close();
     await adminSession.close();
   }, 90_000);
 });
