@@ -42,6 +42,10 @@ beforeEach(() => {
       : Response.json(REPORT);
   });
   server.json('GET', '/api/admin/settings', SETTINGS);
+  server.json('GET', '/api/models', {
+    models: [{ id: '1/llama3', label: 'llama3 · Local Ollama', connectionId: 1, model: 'llama3' }],
+    defaultModel: null,
+  });
   // The browser's download: a blob address and a click on a link, which jsdom cannot follow.
   Object.assign(URL, { createObjectURL: () => 'blob:usage', revokeObjectURL: () => {} });
   saved.length = 0;
@@ -61,12 +65,14 @@ describe('Admin → Usage', () => {
   it('asks for the last 30 days and shows them per person, bot and model', async () => {
     await openAdmin('/admin/usage');
     const table = await screen.findByRole('region', { name: 'Usage by person, bot and model' });
+    // The model by its label, once the models are in.
+    await within(table).findByText('llama3 · Local Ollama');
     const row = within(table).getByRole('row', { name: /bob/ });
     expect(
       within(row)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual(['Chef', '1/llama3', '3', '1,100', '550']);
+    ).toEqual(['Chef', 'llama3 · Local Ollama', '3', '1,100', '550']);
     expect(server.sent('GET', '/api/admin/usage?from=2026-10-28&to=2026-11-26&format=json')).toHaveLength(1);
     expect(screen.getByText('1,650')).toBeTruthy();
   });

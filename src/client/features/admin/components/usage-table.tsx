@@ -1,4 +1,6 @@
 import { ColumnHeads, CountCell } from '@/components/column-heads';
+import { useModels } from '@/entities/model/api/get-models';
+import { recordedModelName } from '@/entities/model/model/model-choice';
 import type { UsageGroup } from '../model/usage-totals';
 
 const COLUMNS = [
@@ -14,6 +16,8 @@ const COUNT_CELL = 'px-3 py-2 tabular-nums';
 
 /** Usage per person, bot and model; on a phone the table scrolls inside its own box, never the page. */
 export function UsageTable({ groups }: { groups: UsageGroup[] }) {
+  // Usage records model ids; people know models by their labels, as in Settings → Usage.
+  const { data: models } = useModels();
   if (groups.length === 0) return <p className="text-sm text-muted-foreground">No replies in this range.</p>;
   return (
     <div
@@ -37,7 +41,7 @@ export function UsageTable({ groups }: { groups: UsageGroup[] }) {
               <td className="px-3 py-2 whitespace-nowrap">
                 {g.botName ?? <span className="text-muted-foreground">None</span>}
               </td>
-              <td className="px-3 py-2 whitespace-nowrap">{g.model}</td>
+              <td className="px-3 py-2 whitespace-nowrap">{recordedModelName(models, g.model)}</td>
               <CountCell value={g.replies} className={COUNT_CELL} />
               <CountCell value={g.inputTokens} className={COUNT_CELL} />
               <CountCell value={g.outputTokens} className={COUNT_CELL} />
