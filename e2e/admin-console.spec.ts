@@ -113,7 +113,9 @@ describe('admin console', () => {
     await visible(toastWith(adminPage, 'Default models saved'));
 
     await openSection(adminPage, 'People', '/admin/people');
-    await visible(adminPage.getByRole('list', { name: 'People' }).getByText(admin.username));
+    const people = adminPage.getByRole('list', { name: 'People' });
+    await visible(people.getByText(admin.username));
+    await visible(people.getByText('0 tokens · no limit'));
     await lookAt(adminPage, 'people');
 
     // An ordinary user creates a bot on the chosen model.

@@ -10,7 +10,6 @@ import { toast } from '@/components/ui/use-toast';
 import { useResendVerification, useUpdateAdminUser } from '@/entities/admin/api/users';
 import { serverMessage } from '@/lib/request';
 import { formatCount } from '@/lib/format-count';
-import { formatLimit } from '../model/format';
 import { NativeSelect } from './native-select';
 
 interface UserRowProps {
@@ -21,6 +20,10 @@ interface UserRowProps {
 }
 
 const ROLE_LABELS = { user: 'User', admin: 'Admin', superadmin: 'Superadmin' } as const;
+
+/** "120 of 5,000 tokens", or "120 tokens · no limit" (not "120 of no limit tokens"). */
+const usedOf = (used: number, limit: number | null, unit: string) =>
+  limit === null ? `${formatCount(used)} ${unit} · no limit` : `${formatCount(used)} of ${formatCount(limit)} ${unit}`;
 
 /**
  * One account as a card (it stacks on a phone, lines up on wider screens). Only a superadmin changes roles, and
@@ -110,11 +113,9 @@ export function UserRow({ person, viewer, onLimits, onDelete }: UserRowProps) {
       <div className="grid gap-1 text-sm">
         <p>
           <span className="text-muted-foreground">Today: </span>
-          {formatCount(today.tokens)} of {formatLimit(today.limits.dailyTokens)} tokens
+          {usedOf(today.tokens, today.limits.dailyTokens, 'tokens')}
         </p>
-        <p>
-          {formatCount(today.replies)} of {formatLimit(today.limits.dailyReplies)} replies
-        </p>
+        <p>{usedOf(today.replies, today.limits.dailyReplies, 'replies')}</p>
       </div>
       <div className="flex flex-wrap items-center gap-2 lg:justify-end">
         <div className="flex items-center gap-2">
