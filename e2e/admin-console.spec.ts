@@ -6,6 +6,7 @@ import { startFakeLlm, type FakeLlm } from '../tests/support/fake-llm';
 import { signUp, startTestApp, type SignedUp } from '../tests/support/test-app';
 import {
   appInBrowser,
+  emulateColorScheme,
   expectAccessible,
   newPage,
   signedInPage,
@@ -229,6 +230,14 @@ describe('admin console', () => {
     await openSection(adminPage, 'Connections', '/admin/connections');
     await visible(adminPage.getByText(`Enabled models: ${CHOSEN}, ${DEFAULT}`));
     await lookAt(adminPage, 'connections');
+    // The dark theme too (axe reads its contrast; the chart's canvas is looked at in the screenshot).
+    await emulateColorScheme(adminPage, 'dark');
+    for (const section of ['Usage', 'People', 'Connections']) {
+      await openSection(adminPage, section, `/admin/${section.toLowerCase()}`);
+      await expectAccessible(adminPage, `${section}, dark`);
+      await snap(adminPage, `admin-console-${section.toLowerCase()}-dark-1280`);
+    }
+    await emulateColorScheme(adminPage, 'light');
 
     // Registration closed: the sign-up page says so instead of showing its form.
     await openSection(adminPage, 'People', '/admin/people');

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type uPlot from 'uplot';
+import { useTheme } from '@/lib/theme';
 import { ColumnHeads, CountCell } from './column-heads';
 
 const CHART_HEIGHT = 240;
@@ -38,6 +39,9 @@ function captionOf(series: DailySeries[]): string {
 export function DailyLineChart({ days, series, axes, tableCaption, testId }: DailyLineChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
+  // A canvas does not follow CSS: the day labels take the box's text colour, read again when the theme changes
+  // ('currentColor' drew them black, unreadable on the dark theme).
+  const theme = useTheme();
 
   useEffect(() => {
     const element = box.current;
@@ -52,6 +56,7 @@ export function DailyLineChart({ days, series, axes, tableCaption, testId }: Dai
     if (!element || width === 0) return;
     let chart: uPlot | undefined;
     let gone = false;
+    const ink = getComputedStyle(element).color;
     void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([{ default: UPlot }]) => {
       if (gone) return;
       const fromZero: uPlot.Scale = { range: (_u, _min, max) => [0, Math.max(1, max)] };
@@ -61,7 +66,7 @@ export function DailyLineChart({ days, series, axes, tableCaption, testId }: Dai
           height: CHART_HEIGHT,
           tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
           scales: Object.fromEntries(series.map((s) => [s.scale ?? 'y', fromZero])),
-          axes: [{ stroke: 'currentColor' }, ...axes],
+          axes: [{ stroke: ink }, ...axes],
           series: [{}, ...series.map((s) => ({ label: s.label, scale: s.scale ?? 'y', stroke: s.color, width: 2 }))],
           // The legend names the lines; values under a pointer (the live legend) read "--" until one hovers,
           // which phones never do. The numbers are in the table below.
@@ -75,7 +80,7 @@ export function DailyLineChart({ days, series, axes, tableCaption, testId }: Dai
       gone = true;
       chart?.destroy();
     };
-  }, [days, series, axes, width]);
+  }, [days, series, axes, width, theme]);
 
   return (
     <figure className="grid gap-2">
