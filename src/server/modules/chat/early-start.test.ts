@@ -57,7 +57,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a reply asked for while its messa
     const conversation = await createConversation(t, token, bot.id);
     const path = `/api/conversations/${conversation.id}/stream`;
     const asked = fake.requests.length;
-    fake.enqueue({ text: 'Too late', chunks: ['Too ', 'late'], chunkDelayMs: 3_000 });
+    // The plan for any model call made for it, not queued: the save may also fail before the call is made (the
+    // reply resolves its model first), and a queued plan would then answer the next question.
+    fake.setReply({ text: 'Too late', chunks: ['Too ', 'late'], chunkDelayMs: 3_000 });
 
     const res = await fetch(t.url + path, {
       method: 'POST',
@@ -72,7 +74,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a reply asked for while its messa
     expect(fake.requests.slice(asked).every((r) => r.aborted)).toBe(true);
     expect(await messagesOf(t, token, conversation.id)).toEqual([]);
 
-    fake.enqueue('Saved this time.');
+    fake.setReply('Saved this time.');
     const next = await openChatStream(t, path, { token, body: { content: 'Hello' } });
     expect(deltasOf(await next.finished).join('')).toBe('Saved this time.');
   });
