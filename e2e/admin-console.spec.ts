@@ -110,6 +110,9 @@ describe('admin console', () => {
       await expect.poll(() => select.locator('option').allTextContents()).toContain(labelOf(DEFAULT));
       await select.selectOption({ label: labelOf(DEFAULT) });
     }
+    // A task left unset follows Chat, and says so.
+    const titles = adminPage.getByRole('combobox', { name: 'Conversation titles' });
+    expect(await titles.locator('option:checked').innerText()).toBe('Same as Chat');
     await button(adminPage, 'Save default models').click();
     await visible(toastWith(adminPage, 'Default models saved'));
 
@@ -183,6 +186,8 @@ describe('admin console', () => {
     const log = page.getByRole('log', { name: 'Messages' });
     await visible(log.getByText(REPLY), 10_000);
     expect(fake.lastRequest().body.model).toBe(CHOSEN);
+    // The conversation is named by the Chat default, as the unset Conversation titles said.
+    await expect.poll(() => fake.titleRequests.at(-1)?.body.model).toBe(DEFAULT);
     await visible(log.getByText(`Written by ${CHOSEN}`));
     await visible(page.getByRole('region', { name: 'Chat with Garden Guru' }).getByText(`Model: ${CHOSEN}`));
     await snap(page, 'admin-console-chat-model-1280');

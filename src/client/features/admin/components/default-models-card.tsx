@@ -18,6 +18,18 @@ const TASK_LABELS: Record<ModelTask, string> = {
   embeddings: 'Embeddings',
 };
 
+/**
+ * What a task left unset uses (the server's model catalog): Botty's other tasks follow Chat, Chat takes the
+ * first enabled model, and embeddings only ever the environment's embedding model.
+ */
+const UNSET_LABELS: Record<ModelTask, string> = {
+  chat: 'Automatic: the first enabled model',
+  promptGeneration: 'Same as Chat',
+  titles: 'Same as Chat',
+  judge: 'Same as Chat',
+  embeddings: 'The environment’s embedding model, if set',
+};
+
 /** The model each task uses when a bot names none: one of the enabled models, or the environment's. */
 export function DefaultModelsCard() {
   const settings = useAdminSettings();
@@ -64,7 +76,7 @@ function DefaultModelsForm({ saved, models }: { saved: DefaultModels; models: Mo
               value={value ?? ''}
               onChange={(e) => setChosen({ ...chosen, [task]: e.target.value || null })}
             >
-              <option value="">Environment default</option>
+              <option value="">{UNSET_LABELS[task]}</option>
               {/* A default whose model was since disabled stays visible, so it is not changed unnoticed. */}
               {value && !known.has(value) && <option value={value}>{value} (not enabled)</option>}
               {models.models.map((model) => (
