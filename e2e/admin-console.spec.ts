@@ -191,6 +191,9 @@ describe('admin console', () => {
     await visible(log.getByText(`Written by ${CHOSEN}`));
     await visible(page.getByRole('region', { name: 'Chat with Garden Guru' }).getByText(`Model: ${CHOSEN}`));
     await snap(page, 'admin-console-chat-model-1280');
+    await page.setViewportSize(VIEWPORTS.phone);
+    await snap(page, 'admin-console-chat-model-390');
+    await page.setViewportSize(VIEWPORTS.desktop);
 
     // The user's own usage counts the reply under the bot and the model.
     // Usage is written once the reply has ended, off the streaming path: the page may open before it is.
