@@ -28,7 +28,7 @@ import { indexNewMessages, SEARCH_INDEX_MS } from './modules/chat/conversations.
 import { repliesRoutes } from './modules/chat/replies.routes';
 import { sweepInterruptedReplies } from './modules/chat/replies.service';
 import { replySharing } from './modules/replies/reply-sharing';
-import { createReplyStore } from './modules/replies/reply-store';
+import { createReplyStore, sweepSchedule } from './modules/replies/reply-store';
 import { createEmbeddings } from './modules/files/embeddings';
 import { createFileJobs, DEFAULT_FILE_JOBS, type FileJobsOptions } from './modules/files/file-jobs';
 import { filesRoutes } from './modules/files/files.routes';
@@ -243,11 +243,12 @@ export async function buildApp(options: AppOptions) {
       await api.register(botTransferRoutes, {
         deps: { ...filesDeps, importMaxBytes: config.botImportMaxBytes, models },
       });
+      // Often, so a dead instance's reply ends within CHAT_STALE_REPLY_MS (one cheap indexed update).
+      const sweep = sweepSchedule(config.chat.staleReplyMs);
       await api.register(periodicTaskPlugin, {
         name: 'mark interrupted replies',
-        // Often, so a dead instance's reply ends soon after it goes stale (one cheap indexed update).
-        intervalMs: Math.ceil(config.chat.staleReplyMs / 4),
-        run: () => sweepInterruptedReplies(chatDeps, config.chat.staleReplyMs),
+        intervalMs: sweep.everyMs,
+        run: () => sweepInterruptedReplies(chatDeps, sweep.silentForMs),
       });
       await api.register(periodicTaskPlugin, {
         name: 'index new messages for search',

@@ -7,7 +7,7 @@ import { insertConversation } from '../chat/conversations.repository';
 import { insertMessage, newReply } from '../chat/messages.repository';
 import type { FinishedReply } from './replies.repository';
 import { canTransition, endOf, REPLY_TRANSITIONS, SHUTDOWN_REASON, type ReplyState } from './reply-lifecycle';
-import { createReplyStore, type ReplyStore } from './reply-store';
+import { createReplyStore, type ReplyStore, sweepSchedule } from './reply-store';
 
 /** A clock the test moves by hand: checkpoint times and staleness without waiting. */
 function manualClock(start = Date.parse('2026-11-26T10:00:00Z')) {
@@ -41,6 +41,19 @@ describe('the reply lifecycle', () => {
     expect(endOf({ error: null, signal: aborted() })).toBe('stopped');
     expect(endOf({ error: null, signal: aborted(SHUTDOWN_REASON) })).toBe('interrupted');
     expect(endOf({ error: null, signal: live })).toBe('complete');
+  });
+});
+
+describe('the sweeper’s schedule', () => {
+  it('marks a dead reply within CHAT_STALE_REPLY_MS of its last checkpoint, and never a live one', () => {
+    for (const staleMs of [3_000, 15_000, 60_000]) {
+      const { everyMs, silentForMs } = sweepSchedule(staleMs, 1_000);
+      // The last checkpoint, then at most silentFor until it counts as silent, then at most one round.
+      expect(silentForMs + everyMs).toBeLessThanOrEqual(staleMs);
+      expect(silentForMs).toBeGreaterThanOrEqual(2_000);
+    }
+    // Too small a setting for both: a live reply is never taken for dead, and the bound loosens instead.
+    expect(sweepSchedule(1_500, 1_000)).toEqual({ everyMs: 375, silentForMs: 1_500 });
   });
 });
 

@@ -15,6 +15,17 @@ import {
 /** How often a reply's text so far is saved: a crash loses at most this much of it. */
 export const REPLY_CHECKPOINT_MS = 1_000;
 
+/**
+ * How the sweeper runs so that a dead instance's reply is marked interrupted within `staleMs` of its last
+ * checkpoint (issue 27): every quarter of it, marking replies silent for the other three quarters. A live reply
+ * is checkpointed every REPLY_CHECKPOINT_MS, so the threshold never goes below twice that (or `staleMs` when that
+ * is smaller): with a tiny `staleMs` the bound becomes 1.25 × `staleMs`, never a live reply taken for dead.
+ */
+export function sweepSchedule(staleMs: number, checkpointMs = REPLY_CHECKPOINT_MS) {
+  const everyMs = Math.ceil(staleMs / 4);
+  return { everyMs, silentForMs: Math.max(staleMs - everyMs, Math.min(staleMs, 2 * checkpointMs)) };
+}
+
 export interface ReplyStoreDeps {
   db: Db;
   clock: Clock;
