@@ -216,6 +216,9 @@ export interface FilesTable {
   chunk_count: Generated<number>;
   attempts: Generated<number>;
   lease_until: Timestamp | null;
+  /** Pages read by OCR so far, of `progress_total`, while the file is processing (migration 0017). */
+  progress_done: ColumnType<number | null, number | null | undefined, number | null>;
+  progress_total: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -16,6 +16,7 @@ import { searchQueue } from './migrations/0013-search-queue';
 import { widgetAppearance } from './migrations/0014-widget-appearance';
 import { modelsAndPeople } from './migrations/0015-models-and-people';
 import { embeddingModels } from './migrations/0016-embedding-models';
+import { fileProgress } from './migrations/0017-file-progress';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014-widget-appearance': widgetAppearance,
   '0015-models-and-people': modelsAndPeople,
   '0016-embedding-models': embeddingModels,
+  '0017-file-progress': fileProgress,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -25,6 +25,17 @@ export const FILE_MESSAGES = {
   empty: 'The file is empty',
 } as const;
 
+/**
+ * How far a processing file's reading has come: `done` of `total` pages without a text layer were read by OCR
+ * (pages over the OCR cap count as done when they are passed over). The only stage reported so far.
+ */
+export const fileProgressSchema = z.object({
+  stage: z.literal('ocr'),
+  done: z.number().int(),
+  total: z.number().int(),
+});
+export type FileProgress = z.infer<typeof fileProgressSchema>;
+
 /** A knowledge file of a bot (`conversationId` null) or a conversation's attachment. */
 export const fileSchema = z.object({
   id: z.number().int(),
@@ -40,6 +51,8 @@ export const fileSchema = z.object({
    */
   error: z.string().nullable(),
   chunkCount: z.number().int(),
+  /** While `processing` and reading pages by OCR; null otherwise, and cleared when the file is ready or failed. */
+  progress: fileProgressSchema.nullable(),
   createdAt: z.string(),
 });
 export type KnowledgeFile = z.infer<typeof fileSchema>;

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { FileProgress } from '@shared/contracts/files';
 import { createWorker, OEM, type Worker as OcrWorker } from 'tesseract.js';
 import { getResolvedPDFJS, type getDocumentProxy } from 'unpdf';
 
@@ -77,17 +78,28 @@ export interface OcrResult {
   failed: number;
 }
 
+/** Told before the first page and after each page: `done` of the `total` pages given have been dealt with. */
+export type OcrProgressListener = (progress: FileProgress) => void;
+
 /**
  * Reads the pages at `pageIndexes` (0-based, pages with no text layer) by OCR, in order, within `limits`: only
  * pages with pictures count towards the page cap, so blank pages cost nothing.
  */
-export async function ocrPages(pdf: PdfDocument, pageIndexes: number[], limits = OCR_LIMITS): Promise<OcrResult> {
+export async function ocrPages(
+  pdf: PdfDocument,
+  pageIndexes: number[],
+  limits = OCR_LIMITS,
+  onProgress?: OcrProgressListener,
+): Promise<OcrResult> {
   const started = Date.now();
   const result: OcrResult = { texts: new Map(), skipped: 0, failed: 0 };
+  const total = pageIndexes.length;
   let worker: OcrWorker | null = null;
   let pictured = 0;
+  onProgress?.({ stage: 'ocr', done: 0, total });
   try {
-    for (const index of pageIndexes) {
+    for (const [i, index] of pageIndexes.entries()) {
+      if (i > 0) onProgress?.({ stage: 'ocr', done: i, total });
       if (pictured >= limits.maxPages || Date.now() - started > limits.budgetMs) {
         result.skipped++;
         continue;
@@ -108,5 +120,6 @@ export async function ocrPages(pdf: PdfDocument, pageIndexes: number[], limits =
   } finally {
     await worker?.terminate();
   }
+  onProgress?.({ stage: 'ocr', done: total, total });
   return result;
 }

@@ -2,7 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import mammoth from 'mammoth';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { jsonDepth } from '../../lib/json-depth';
-import { ocrPages, OCR_LIMITS, type OcrResult } from './extract-ocr';
+import { ocrPages, OCR_LIMITS, type OcrProgressListener, type OcrResult } from './extract-ocr';
 import { ExtractionError } from './extraction-error';
 import type { DocumentFormat } from './file-formats';
 import { htmlDocumentText } from './html-document';
@@ -24,7 +24,7 @@ export const NO_TEXT_MESSAGE = 'The file has no text to read';
 
 const utf8 = new TextDecoder('utf-8');
 
-async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
+async function extractPdf(bytes: Uint8Array, onProgress?: OcrProgressListener): Promise<ExtractedDocument> {
   let pdf;
   try {
     // Verbosity 0: pdf.js would print its repair attempts on damaged files to the server's stdout.
@@ -39,7 +39,7 @@ async function extractPdf(bytes: Uint8Array): Promise<ExtractedDocument> {
     const { text } = await extractText(pdf, { mergePages: false });
     const blank = text.flatMap((page, i) => (page.trim() === '' ? [i] : []));
     if (blank.length === 0) return { kind: 'pages', pages: text };
-    const ocr = await ocrPages(pdf, blank);
+    const ocr = await ocrPages(pdf, blank, OCR_LIMITS, onProgress);
     const pages = text.map((page, i) => ocr.texts.get(i) ?? page);
     if (pages.every((page) => page.trim() === '')) throw new ExtractionError('This PDF has no text layer (scanned?)');
     return { kind: 'pages', pages, notice: ocrNotice(ocr) };
@@ -117,12 +117,19 @@ function readableJson(text: string): string {
   return jsonDepth(text) > PRETTY_JSON_MAX_DEPTH ? text : JSON.stringify(value, null, 2);
 }
 
-/** Runs inside the extraction worker (extract.worker.ts), which bounds its time and memory. */
-export async function extractDocument(bytes: Uint8Array, format: DocumentFormat): Promise<ExtractedDocument> {
+/**
+ * Runs inside the extraction worker (extract.worker.ts), which bounds its time and memory. `onProgress` hears of
+ * the slow part, pages read by OCR.
+ */
+export async function extractDocument(
+  bytes: Uint8Array,
+  format: DocumentFormat,
+  onProgress?: OcrProgressListener,
+): Promise<ExtractedDocument> {
   if (bytes.length === 0) throw new ExtractionError(EMPTY_FILE_MESSAGE);
   switch (format) {
     case 'pdf':
-      return extractPdf(bytes);
+      return extractPdf(bytes, onProgress);
     case 'docx':
       return extractDocx(bytes);
     case 'csv':

@@ -2,13 +2,18 @@ import { parentPort } from 'node:worker_threads';
 import { chunkDocument } from './chunk';
 import { extractDocument, NO_TEXT_MESSAGE } from './extract';
 import { ExtractionError } from './extraction-error';
-import type { ExtractionOutcome, ExtractionRequest } from './extraction-worker';
+import type { ExtractionOutcome, ExtractionRequest, WorkerMessage } from './extraction-worker';
 
-/** Reads documents one by one, answering each with its chunks; the parent bounds this thread's time and memory. */
+/**
+ * Reads documents one by one, telling of OCR progress and answering each with its chunks; the parent bounds this
+ * thread's time and memory.
+ */
 parentPort!.on('message', async ({ bytes, format }: ExtractionRequest) => {
   let outcome: ExtractionOutcome;
   try {
-    const document = await extractDocument(bytes, format);
+    const document = await extractDocument(bytes, format, (progress) =>
+      parentPort!.postMessage({ progress } satisfies WorkerMessage),
+    );
     const chunks = chunkDocument(document);
     outcome =
       chunks.length > 0 ? { ok: true, chunks, notice: document.notice ?? null } : { ok: false, error: NO_TEXT_MESSAGE };
@@ -18,5 +23,5 @@ parentPort!.on('message', async ({ bytes, format }: ExtractionRequest) => {
         ? { ok: false, error: err.message }
         : { ok: false, error: 'This file could not be read.', detail: String(err) };
   }
-  parentPort!.postMessage(outcome);
+  parentPort!.postMessage({ outcome } satisfies WorkerMessage);
 });

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { FileProgress } from '@shared/contracts/files';
 import type { Chunk } from './chunk';
 import type { DocumentFormat } from './file-formats';
 
@@ -22,6 +23,9 @@ export interface ExtractionLimits {
   /** V8 heap of the worker; the file's bytes live outside it. */
   maxMemoryMb: number;
 }
+
+/** What the worker posts: progress while a document is read (OCR), then its outcome. */
+export type WorkerMessage = { progress: FileProgress } | { outcome: ExtractionOutcome };
 
 export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = { timeoutMs: 120_000, maxMemoryMb: 384 };
 
@@ -71,8 +75,14 @@ export function createExtractor(limits: ExtractionLimits) {
     void w.terminate();
   }
 
-  /** Resolves with the outcome, whatever the file does; rejects only when `signal` aborts. */
-  function extract(request: ExtractionRequest, signal?: AbortSignal): Promise<ExtractionOutcome> {
+  /**
+   * Resolves with the outcome, whatever the file does; rejects only when `signal` aborts. `onProgress` hears of
+   * each page read by OCR.
+   */
+  function extract(
+    request: ExtractionRequest,
+    { signal, onProgress }: { signal?: AbortSignal; onProgress?: (progress: FileProgress) => void } = {},
+  ): Promise<ExtractionOutcome> {
     const w = (worker ??= spawn());
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -86,7 +96,10 @@ export function createExtractor(limits: ExtractionLimits) {
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
       };
-      const onMessage = (outcome: ExtractionOutcome) => finish(outcome, true);
+      const onMessage = (message: WorkerMessage) => {
+        if ('outcome' in message) finish(message.outcome, true);
+        else if (!settled) onProgress?.(message.progress);
+      };
       const onError = (err: Error & { code?: string }) =>
         finish(
           err.code === 'ERR_WORKER_OUT_OF_MEMORY'

@@ -1,5 +1,6 @@
 import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
+import type { FileProgress } from '@shared/contracts/files';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import type { Chunk } from './chunk';
@@ -19,6 +20,7 @@ import {
   findBlobDeletions,
   forgetBlobDeletion,
   releaseFile,
+  setFileProgress,
   type FileRow,
   type EmbeddedChunk,
 } from './files.repository';
@@ -30,6 +32,9 @@ export interface FileJobsOptions extends ExtractionLimits {
   /** A file whose job failed unexpectedly this many times is given up as failed. */
   maxAttempts: number;
 }
+
+/** Progress is written at most this often: the list polls every 1.5 s, pages take about a second each. */
+const PROGRESS_WRITE_MS = 250;
 
 export const DEFAULT_FILE_JOBS: FileJobsOptions = { ...DEFAULT_EXTRACTION_LIMITS, pollMs: 2_000, maxAttempts: 3 };
 
@@ -86,7 +91,28 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
     }
   }
 
-  async function extract(file: FileRow): Promise<ExtractionOutcome> {
+  /**
+   * Stores a job's progress as the worker reports it: at most one write in `PROGRESS_WRITE_MS`, one at a time
+   * (reports in between are dropped, a newer one comes soon), and `settled` waits for the last write, so none
+   * lands after the file's outcome.
+   */
+  function progressWriter(job: { id: number; leaseUntil: string }) {
+    let lastWrite = -Infinity;
+    let writing: Promise<unknown> = Promise.resolve();
+    return {
+      report(progress: FileProgress) {
+        const now = Date.now();
+        if (now - lastWrite < PROGRESS_WRITE_MS) return;
+        lastWrite = now;
+        writing = writing
+          .then(() => setFileProgress(db.kysely, job, progress))
+          .catch((err: unknown) => log.warn({ err, fileId: job.id }, 'could not store a file’s progress'));
+      },
+      settled: () => writing,
+    };
+  }
+
+  async function extract(file: FileRow, onProgress: (progress: FileProgress) => void): Promise<ExtractionOutcome> {
     const format = documentFormatOf(file.media_type);
     if (!format) return { ok: false, error: 'This file type cannot be read.' };
     let bytes: Uint8Array;
@@ -96,14 +122,15 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
       if (err instanceof MissingBlobError) return { ok: false, error: 'The stored file is missing. Upload it again.' };
       throw err;
     }
-    return extractor.extract({ bytes, format }, stopping.signal);
+    return extractor.extract({ bytes, format }, { signal: stopping.signal, onProgress });
   }
 
   async function process(file: FileRow, leaseUntil: string) {
     const job = { id: file.id, leaseUntil };
     const started = Date.now();
+    const progress = progressWriter(job);
     try {
-      const outcome = await extract(file);
+      const outcome = await extract(file, progress.report).finally(progress.settled);
       if (!outcome.ok && outcome.detail) log.warn({ fileId: file.id, detail: outcome.detail }, 'extraction failed');
       const chunks = outcome.ok ? await embedChunks(outcome.chunks) : [];
       if (outcome.ok) await replaceChunks(db.kysely, file.id, chunks);

@@ -16,6 +16,10 @@ export function toFile(row: FileRow): KnowledgeFile {
     status: row.status,
     error: row.error,
     chunkCount: row.chunk_count,
+    progress:
+      row.status === 'processing' && row.progress_total !== null
+        ? { stage: 'ocr', done: row.progress_done ?? 0, total: row.progress_total }
+        : null,
     createdAt: row.created_at,
   };
 }
@@ -112,7 +116,25 @@ export function claimNextFile(db: Db, now: string, leaseUntil: string) {
 }
 
 export const releaseFile = (db: Executor, fileId: number) =>
-  db.updateTable('files').set({ lease_until: null }).where('id', '=', fileId).execute();
+  db
+    .updateTable('files')
+    .set({ lease_until: null, progress_done: null, progress_total: null })
+    .where('id', '=', fileId)
+    .execute();
+
+/** A claimed job's progress, written only while the runner still holds its lease (as `finishFile`). */
+export const setFileProgress = (
+  db: Executor,
+  job: { id: number; leaseUntil: string },
+  progress: { done: number; total: number },
+) =>
+  db
+    .updateTable('files')
+    .set({ progress_done: progress.done, progress_total: progress.total })
+    .where('id', '=', job.id)
+    .where('status', '=', 'processing')
+    .where('lease_until', '=', job.leaseUntil)
+    .execute();
 
 /**
  * Ends a claimed job. Only a file still processing under this lease is written, so a job that overran its lease
@@ -132,6 +154,8 @@ export async function finishFile(
       error: outcome.error,
       chunk_count: outcome.chunkCount,
       lease_until: null,
+      progress_done: null,
+      progress_total: null,
       updated_at: now,
     })
     .where('id', '=', job.id)

@@ -61,6 +61,7 @@ describe.each(databaseKinds)('knowledge files API (%s)', (kind) => {
         status: 'processing',
         error: null,
         chunkCount: 0,
+        progress: null,
         createdAt: expect.any(String),
       });
       expect((await t.request('GET', `/api/bots/${bot.id}`, { token })).body.capabilities).toEqual([

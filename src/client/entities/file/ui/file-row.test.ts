@@ -12,6 +12,7 @@ const file = (over: Partial<KnowledgeFile>): KnowledgeFile => ({
   status: 'ready',
   error: null,
   chunkCount: 2,
+  progress: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   ...over,
 });
