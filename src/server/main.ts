@@ -3,7 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { migrateToLatest } from './db/migrate';
 import { openDatabase } from './db/dialect';
-import { ensureBootstrapAdmin } from './modules/auth/auth.service';
+import { ensureBootstrapAdmin } from './modules/auth/bootstrap-admin.service';
 import { systemClock } from './lib/clock';
 
 /** What closing gets after draining: the replies still running are stopped and save what they have. */

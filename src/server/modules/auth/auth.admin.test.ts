@@ -14,7 +14,8 @@ import {
   type Account,
 } from '../../../../tests/support/auth-api';
 import type { TestApp } from '../../../../tests/support/test-app';
-import { AUTH_MESSAGES, ensureBootstrapAdmin } from './auth.service';
+import { AUTH_MESSAGES } from './auth.service';
+import { ensureBootstrapAdmin } from './bootstrap-admin.service';
 
 describe.each(databaseKinds)('POST /api/auth/create-admin on %s', (kind) => {
   let t: TestApp;

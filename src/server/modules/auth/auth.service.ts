@@ -8,7 +8,7 @@ import type {
   ResetPasswordBody,
   User,
 } from '@shared/contracts/auth';
-import { ConfigError, type Config } from '../../config';
+import type { Config } from '../../config';
 import type { Db, DbScope, EmailTokenPurpose, Executor } from '../../db/database';
 import { inTransaction } from '../../db/write-atomically';
 import { isoIn, isoNow, type Clock } from '../../lib/clock';
@@ -23,7 +23,6 @@ import {
   countUsers,
   findUserByEmail,
   findUserByLogin,
-  findUserByUsername,
   findUserWithPassword,
   insertUser,
   toUser,
@@ -365,49 +364,6 @@ export async function createAdmin(
   if (caller.user.role !== 'superadmin') throw new AppError('FORBIDDEN', AUTH_MESSAGES.adminOnly);
   const row = await createUser(deps, { ...body, fullName: null }, async () => ({ role: 'superadmin' }));
   return toUser(row);
-}
-
-/**
- * ADMIN_* variables create that superadmin, or bring an existing account of that name up to date. A changed
- * password signs that account out everywhere, as a reset does; an unchanged one is left alone, so a restart
- * does not sign the administrator out.
- */
-export async function ensureBootstrapAdmin(
-  deps: Pick<AuthDeps, 'db' | 'clock'>,
-  admin: { username: string; email: string; password: string },
-) {
-  const db = deps.db.kysely;
-  const email = admin.email.toLowerCase();
-  const existing = await findUserByUsername(db, admin.username);
-  const emailOwner = await findUserByEmail(db, email);
-  if (emailOwner && emailOwner.id !== existing?.id) {
-    throw new ConfigError(`ADMIN_EMAIL: ${email} already belongs to the account "${emailOwner.username}"`);
-  }
-  if (!existing) {
-    const passwordHash = await hashPassword(admin.password);
-    await insertUser(db, {
-      username: admin.username,
-      email,
-      passwordHash,
-      role: 'superadmin',
-      fullName: null,
-      emailVerified: true,
-      now: isoNow(deps.clock),
-    });
-    return;
-  }
-  const passwordHash = (await verifyPassword(existing.password_hash, admin.password))
-    ? undefined
-    : await hashPassword(admin.password);
-  await db.transaction().execute(async (tx) => {
-    await updateUser(
-      tx,
-      existing.id,
-      { email, passwordHash, role: 'superadmin', emailVerified: true },
-      isoNow(deps.clock),
-    );
-    if (passwordHash) await deleteUserSessions(tx, existing.id);
-  });
 }
 
 /** Ends every session of a user, in the caller's transaction; tell `sessions.forgetUser` once it commits. */
