@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KnowledgeFile } from '@shared/contracts/files';
-import { statusOf } from './file-row';
+import { readingProgressLabel, statusOf } from './file-row';
 
 const file = (over: Partial<KnowledgeFile>): KnowledgeFile => ({
   id: 1,
@@ -26,5 +26,15 @@ describe('a knowledge file’s status', () => {
       state: 'failed',
       error: 'The file is empty',
     });
+  });
+
+  it('carries the reading progress of a processing file, and says when every page has been read', () => {
+    const progress = { stage: 'ocr' as const, done: 3, total: 3 };
+    expect(statusOf(file({ status: 'processing', chunkCount: 0, progress }))).toEqual({
+      state: 'processing',
+      progress,
+    });
+    expect(readingProgressLabel({ ...progress, done: 0 })).toBe('Reading page 1 of 3 (OCR)…');
+    expect(readingProgressLabel(progress)).toBe('Read 3 of 3 pages (OCR), saving…');
   });
 });

@@ -1,6 +1,6 @@
 import { FileCode, FileSpreadsheet, FileText, FileType, LoaderCircle, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { formatBytes, type KnowledgeFile } from '@shared/contracts/files';
+import { formatBytes, type FileProgress, type KnowledgeFile } from '@shared/contracts/files';
 import { Badge } from '@/components/ui/badge';
 import { Progress } from '@/components/ui/progress';
 import { fileKindOf, passagesLabel, type FileKind } from '../model/knowledge-types';
@@ -9,7 +9,8 @@ import { fileKindOf, passagesLabel, type FileKind } from '../model/knowledge-typ
 export type FileRowStatus =
   | { state: 'waiting' }
   | { state: 'uploading'; progress: number }
-  | { state: 'processing' }
+  /** `progress`: how far the server's reading has come, when it reports it (pages read by OCR). */
+  | { state: 'processing'; progress?: FileProgress | null }
   /** `notice`: how the file was read, when its owner should know (pages read by OCR, far less text than expected). */
   | { state: 'ready'; chunkCount: number; notice?: string | null }
   | { state: 'failed'; error: string };
@@ -17,7 +18,7 @@ export type FileRowStatus =
 export function statusOf(file: KnowledgeFile): FileRowStatus {
   if (file.status === 'ready') return { state: 'ready', chunkCount: file.chunkCount, notice: file.error };
   if (file.status === 'failed') return { state: 'failed', error: file.error ?? 'This file could not be read.' };
-  return { state: 'processing' };
+  return { state: 'processing', progress: file.progress };
 }
 
 const KIND_ICONS: Record<FileKind, LucideIcon> = {
@@ -56,6 +57,7 @@ export function FileRow({ name, size, status, action }: FileRowProps) {
           </span>
         </div>
         {status.state === 'uploading' && <UploadProgress name={name} progress={status.progress} />}
+        {status.state === 'processing' && status.progress && <ReadingProgress name={name} progress={status.progress} />}
         {status.state === 'failed' && <p className="text-sm wrap-anywhere text-destructive">{status.error}</p>}
         {status.state === 'ready' && status.notice && (
           <p className="text-sm wrap-anywhere text-muted-foreground">{status.notice}</p>
@@ -93,6 +95,29 @@ export function UploadProgress({ name, progress }: { name: string; progress: num
     <div className="flex items-center gap-2">
       <Progress value={percent} aria-label={`Uploading ${name}`} className="h-1.5" />
       <span className="w-9 shrink-0 text-right text-xs text-muted-foreground tabular-nums">{`${percent}%`}</span>
+    </div>
+  );
+}
+
+/** Said under a file whose pages are being read by OCR: the page in hand, or that all have been read. */
+export function readingProgressLabel({ done, total }: FileProgress): string {
+  return done < total
+    ? `Reading page ${done + 1} of ${total} (OCR)…`
+    : `Read ${total} of ${total} pages (OCR), saving…`;
+}
+
+/** The bar of a file read page by page (OCR is about a second a page), with the page beside it. */
+export function ReadingProgress({ name, progress }: { name: string; progress: FileProgress }) {
+  const percent = progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0;
+  return (
+    <div className="grid gap-1">
+      <Progress
+        value={percent}
+        aria-label={`Reading ${name} by OCR`}
+        getValueLabel={() => `${progress.done} of ${progress.total} pages read`}
+        className="h-1.5"
+      />
+      <span className="text-xs text-muted-foreground tabular-nums">{readingProgressLabel(progress)}</span>
     </div>
   );
 }
