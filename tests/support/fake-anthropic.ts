@@ -1,8 +1,8 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CONVERSATION_TITLE_INSTRUCTIONS } from '../../src/server/ai/tasks/conversation-title';
 import type { FakeToolCall } from './fake-llm';
+import { sendJson, startFakeServer, type Received } from './fake-server-base';
 
 /** Content blocks of a Messages API request: text, image, tool_use, tool_result (others pass unchecked). */
 export interface AnthropicBlock {
@@ -27,12 +27,7 @@ export interface AnthropicRequest {
   [key: string]: unknown;
 }
 
-export interface ReceivedAnthropicRequest {
-  body: AnthropicRequest;
-  headers: IncomingHttpHeaders;
-  /** True once the client went away before the reply was complete (e.g. a stopped stream). */
-  aborted: boolean;
-}
+export type ReceivedAnthropicRequest = Received<AnthropicRequest>;
 
 /** An error as Anthropic reports it, in an HTTP answer or as a stream's `error` event. */
 export interface AnthropicErrorBody {
@@ -113,21 +108,11 @@ function refusal(body: AnthropicRequest): string | null {
  * A loopback server speaking Anthropic's Messages API (POST /v1/messages, plain and `stream: true` with its SSE
  * events: message_start, content_block_start/delta/stop, message_delta with usage and stop_reason,
  * message_stop, ping, error). It refuses what the real API refuses (see `refusal`) and records every request;
- * conversation-title calls are answered and recorded apart, as in fake-llm.ts.
+ * conversation-title calls are answered and recorded apart (see fake-server-base.ts).
  */
 export async function startFakeAnthropic(options: { model?: string; reply?: AnthropicPlan } = {}) {
   const model = options.model ?? 'claude-fake-4';
-  const requests: ReceivedAnthropicRequest[] = [];
-  const titleRequests: ReceivedAnthropicRequest[] = [];
-  const queue: AnthropicPlan[] = [];
-  let defaultReply: AnthropicPlan = options.reply ?? 'Hello from the fake Claude.';
-  let titleReply: AnthropicPlan = 'Fake conversation title';
   let sequence = 0;
-
-  const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  };
   const errorJson = (error: AnthropicErrorBody) => ({ type: 'error', error });
 
   const inputTokens = (body: AnthropicRequest) =>
@@ -208,78 +193,32 @@ export async function startFakeAnthropic(options: { model?: string; reply?: Anth
     res.end();
   }
 
-  async function answer(res: ServerResponse, request: ReceivedAnthropicRequest, given?: AnthropicPlan) {
-    const plan = given ?? queue.shift() ?? defaultReply;
+  async function answer(res: ServerResponse, request: ReceivedAnthropicRequest, takePlan: () => AnthropicPlan) {
+    const refused = refusal(request.body);
+    if (refused) return sendJson(res, 400, errorJson({ type: 'invalid_request_error', message: refused }));
+    const plan = takePlan();
     const reply = typeof plan === 'function' ? await plan(request) : plan;
     if (typeof reply !== 'string' && 'status' in reply) {
       const error = reply.error ?? { type: 'api_error', message: `fake error ${reply.status}` };
       return sendJson(res, reply.status, errorJson(error), reply.headers);
     }
-    const given_ = typeof reply === 'string' ? { text: reply } : reply;
-    if (request.body.stream) return stream(res, request, given_);
-    return complete(res, request, given_.text ?? '', 'toolCalls' in given_ ? given_.toolCalls : []);
+    const given = typeof reply === 'string' ? { text: reply } : reply;
+    if (request.body.stream) return stream(res, request, given);
+    return complete(res, request, given.text ?? '', 'toolCalls' in given ? given.toolCalls : []);
   }
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method !== 'POST' || path !== '/v1/messages') {
-        return sendJson(res, 404, errorJson({ type: 'not_found_error', message: `no route ${req.method} ${path}` }));
-      }
-      let body: AnthropicRequest;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as AnthropicRequest;
-      } catch {
-        return sendJson(res, 400, errorJson({ type: 'invalid_request_error', message: 'request body is not JSON' }));
-      }
-      const received: ReceivedAnthropicRequest = { body, headers: req.headers, aborted: false };
-      const naming = anthropicSystemOf(received) === CONVERSATION_TITLE_INSTRUCTIONS;
-      (naming ? titleRequests : requests).push(received);
-      const refused = refusal(body);
-      if (refused) return sendJson(res, 400, errorJson({ type: 'invalid_request_error', message: refused }));
-      res.on('close', () => {
-        if (!res.writableFinished) received.aborted = true;
-      });
-      answer(res, received, naming ? titleReply : undefined).catch((err: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, errorJson({ type: 'api_error', message: String(err) }));
-        else res.destroy();
-      });
-    });
+  const errorTypes = { 'not-found': 'not_found_error', 'bad-request': 'invalid_request_error', failed: 'api_error' };
+  const server = await startFakeServer<AnthropicRequest, AnthropicPlan>({
+    endpoint: '/v1/messages',
+    defaultReply: options.reply ?? 'Hello from the fake Claude.',
+    noRequest: 'the fake Anthropic API has received no request',
+    errorBody: (kind, message) => errorJson({ type: errorTypes[kind], message }),
+    isTitleRequest: (request) => anthropicSystemOf(request) === CONVERSATION_TITLE_INSTRUCTIONS,
+    answer,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  return {
-    url,
-    /** What LLM_BASE_URL is set to (the SDK appends /messages). */
-    baseUrl: `${url}/v1`,
-    model,
-    /** Every message request received (titles aside), oldest first, refused ones included. */
-    requests,
-    titleRequests,
-    setTitleReply(plan: AnthropicPlan) {
-      titleReply = plan;
-    },
-    enqueue(...replies: AnthropicPlan[]) {
-      queue.push(...replies);
-    },
-    setReply(plan: AnthropicPlan) {
-      queue.length = 0;
-      defaultReply = plan;
-    },
-    lastRequest(): ReceivedAnthropicRequest {
-      const last = requests.at(-1);
-      if (!last) throw new Error('the fake Anthropic API has received no request');
-      return last;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  // `requests` holds refused requests too; LLM_BASE_URL is `baseUrl` (the SDK appends /messages).
+  return { ...server, model };
 }
 
 export type FakeAnthropic = Awaited<ReturnType<typeof startFakeAnthropic>>;

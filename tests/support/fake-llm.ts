@@ -1,7 +1,8 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CONVERSATION_TITLE_INSTRUCTIONS } from '../../src/server/ai/tasks/conversation-title';
+import { sendJson, startFakeServer, type Received } from './fake-server-base';
 
 export interface ChatMessage {
   role: string;
@@ -18,12 +19,7 @@ export interface ChatCompletionRequest {
   [key: string]: unknown;
 }
 
-export interface ReceivedRequest {
-  body: ChatCompletionRequest;
-  headers: IncomingHttpHeaders;
-  /** True once the client went away before the reply was complete (e.g. a stopped stream). */
-  aborted: boolean;
-}
+export type ReceivedRequest = Received<ChatCompletionRequest>;
 
 /**
  * What the fake model answers with:
@@ -123,21 +119,9 @@ const tokenCount = (text: string) => words(text).length;
  */
 export async function startFakeLlm(options: FakeLlmOptions = {}) {
   const model = options.model ?? 'fake-model';
-  const requests: ReceivedRequest[] = [];
   const embeddingRequests: { input: string[]; model: string }[] = [];
   const listRequests: IncomingHttpHeaders[] = [];
-  const queue: ReplyPlan[] = [];
-  let defaultReply: ReplyPlan = options.reply ?? 'Hello from the fake model.';
-  // Conversations are named by a call of their own in the background (decision 0014): it is answered and
-  // recorded apart, so it neither takes a queued reply nor becomes the `lastRequest` a test looks at.
-  const titleRequests: ReceivedRequest[] = [];
-  let titleReply: ReplyPlan = 'Fake conversation title';
   let sequence = 0;
-
-  const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  };
 
   const completionId = () => `chatcmpl-fake-${++sequence}`;
   const toolCallsOf = (calls: FakeToolCall[]) =>
@@ -243,12 +227,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     res.end('data: [DONE]\n\n');
   }
 
-  async function answer(res: ServerResponse, request: ReceivedRequest, given?: ReplyPlan) {
+  async function answer(res: ServerResponse, request: ReceivedRequest, takePlan: () => ReplyPlan) {
     const cap = request.body.max_completion_tokens ?? request.body.max_tokens;
     if (options.reasoningTokens !== undefined && typeof cap === 'number' && cap <= options.reasoningTokens) {
       return reasoningUsedUp(res, request, cap);
     }
-    const plan = given ?? queue.shift() ?? defaultReply;
+    const plan = takePlan();
     const reply = typeof plan === 'function' ? await plan(request) : plan;
     if (typeof reply === 'string') return answerWithText(res, request, { text: reply });
     if ('hang' in reply) return;
@@ -277,94 +261,53 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     return request.body.stream ? stream(res, request, reply) : complete(res, request, reply.text, reply.toolCalls);
   }
 
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = (req.url ?? '').split('?')[0];
-      if (req.method === 'POST' && path === '/v1/embeddings') {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input: string | string[]; model: string };
-        const input = Array.isArray(body.input) ? body.input : [body.input];
-        embeddingRequests.push({ input, model: body.model });
-        return sendJson(res, 200, {
-          object: 'list',
-          model: body.model,
-          data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })),
-          usage: { prompt_tokens: tokenCount(input.join(' ')), total_tokens: tokenCount(input.join(' ')) },
-        });
-      }
-      if (req.method === 'GET' && path === '/v1/models') {
-        listRequests.push(req.headers);
-        const data = (options.models ?? [model]).map((id) => ({ id, object: 'model', owned_by: 'fake' }));
-        return sendJson(res, 200, { object: 'list', data });
-      }
-      if (req.method === 'GET' && path === '/api/tags' && options.ollama) {
-        const tags = (options.models ?? [model]).map((name, i) => ({ name, model: name, size: (i + 1) * 1e9 }));
-        return sendJson(res, 200, { models: tags });
-      }
-      if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-        return sendJson(res, 404, {
-          error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' },
-        });
-      }
-      let body: ChatCompletionRequest;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatCompletionRequest;
-      } catch {
-        return sendJson(res, 400, { error: { message: 'request body is not JSON', type: 'invalid_request_error' } });
-      }
-      const received: ReceivedRequest = { body, headers: req.headers, aborted: false };
-      const naming = systemPromptOf(received) === CONVERSATION_TITLE_INSTRUCTIONS;
-      (naming ? titleRequests : requests).push(received);
-      res.on('close', () => {
-        if (!res.writableFinished) received.aborted = true;
+  /** GET /v1/models (a connection's Test), GET /api/tags as Ollama, and POST /v1/embeddings. */
+  function otherRoute(req: IncomingMessage, res: ServerResponse, path: string, raw: Buffer) {
+    if (req.method === 'POST' && path === '/v1/embeddings') {
+      const body = JSON.parse(raw.toString('utf8')) as { input: string | string[]; model: string };
+      const input = Array.isArray(body.input) ? body.input : [body.input];
+      embeddingRequests.push({ input, model: body.model });
+      sendJson(res, 200, {
+        object: 'list',
+        model: body.model,
+        data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })),
+        usage: { prompt_tokens: tokenCount(input.join(' ')), total_tokens: tokenCount(input.join(' ')) },
       });
-      answer(res, received, naming ? titleReply : undefined).catch((err: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, { error: { message: String(err), type: 'server_error' } });
-        else res.destroy();
-      });
-    });
+      return true;
+    }
+    if (req.method === 'GET' && path === '/v1/models') {
+      listRequests.push(req.headers);
+      const data = (options.models ?? [model]).map((id) => ({ id, object: 'model', owned_by: 'fake' }));
+      sendJson(res, 200, { object: 'list', data });
+      return true;
+    }
+    if (req.method === 'GET' && path === '/api/tags' && options.ollama) {
+      const tags = (options.models ?? [model]).map((name, i) => ({ name, model: name, size: (i + 1) * 1e9 }));
+      sendJson(res, 200, { models: tags });
+      return true;
+    }
+    return false;
+  }
+
+  const server = await startFakeServer<ChatCompletionRequest, ReplyPlan>({
+    endpoint: '/v1/chat/completions',
+    defaultReply: options.reply ?? 'Hello from the fake model.',
+    noRequest: 'the fake model has received no request',
+    errorBody: (kind, message) => ({
+      error: { message, type: kind === 'failed' ? 'server_error' : 'invalid_request_error' },
+    }),
+    isTitleRequest: (request) => systemPromptOf(request) === CONVERSATION_TITLE_INSTRUCTIONS,
+    otherRoute,
+    answer,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
-    /** The server's origin; the OpenAI-compatible base URL is `baseUrl`. */
-    url,
-    baseUrl: `${url}/v1`,
+    ...server,
     model,
     /** Every POST /v1/embeddings received (the texts embedded), oldest first. */
     embeddingRequests,
     /** The headers of every GET /v1/models (a connection's Test), oldest first. */
     listRequests,
-    /** Every chat completion request received, oldest first. */
-    requests,
-    /** The calls that named conversations, oldest first (not in `requests`). */
-    titleRequests,
-    /** How calls that name a conversation are answered. */
-    setTitleReply(plan: ReplyPlan) {
-      titleReply = plan;
-    },
-    /** Replies for the next requests, in order; once used up, the default reply answers. */
-    enqueue(...replies: ReplyPlan[]) {
-      queue.push(...replies);
-    },
-    /** Replaces the default reply (and drops anything still queued). */
-    setReply(plan: ReplyPlan) {
-      queue.length = 0;
-      defaultReply = plan;
-    },
-    lastRequest(): ReceivedRequest {
-      const last = requests.at(-1);
-      if (!last) throw new Error('the fake model has received no request');
-      return last;
-    },
-    /** Ends every open connection, hanging ones included. */
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 
