@@ -95,33 +95,31 @@ export const deleteFileRow = (db: Executor, fileId: number) =>
 
 /**
  * Takes the oldest document waiting to be read whose lease is free or expired, and leases it until `leaseUntil`.
- * On PostgreSQL, SKIP LOCKED lets several instances claim different files at once; SQLite has one writer.
+ * On PostgreSQL, SKIP LOCKED lets several instances claim different files at once; SQLite has one writer. A file
+ * taken up again after its runner died starts its progress afresh.
  */
 export function claimNextFile(db: Db, now: string, leaseUntil: string) {
-  return (
-    db.kysely
-      .updateTable('files')
-      // A file taken up again after its runner died starts its progress afresh.
-      .set((eb) => ({
-        lease_until: leaseUntil,
-        attempts: eb('attempts', '+', 1),
-        progress_done: null,
-        progress_total: null,
-        updated_at: now,
-      }))
-      .where('id', '=', (eb) => {
-        const next = eb
-          .selectFrom('files')
-          .select('id')
-          .where('status', '=', 'processing')
-          .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
-          .orderBy('id')
-          .limit(1);
-        return db.kind === 'postgres' ? next.forUpdate().skipLocked() : next;
-      })
-      .returningAll()
-      .executeTakeFirst()
-  );
+  return db.kysely
+    .updateTable('files')
+    .set((eb) => ({
+      lease_until: leaseUntil,
+      attempts: eb('attempts', '+', 1),
+      progress_done: null,
+      progress_total: null,
+      updated_at: now,
+    }))
+    .where('id', '=', (eb) => {
+      const next = eb
+        .selectFrom('files')
+        .select('id')
+        .where('status', '=', 'processing')
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', now)]))
+        .orderBy('id')
+        .limit(1);
+      return db.kind === 'postgres' ? next.forUpdate().skipLocked() : next;
+    })
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export const releaseFile = (db: Executor, fileId: number) =>
