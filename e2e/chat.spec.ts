@@ -259,10 +259,10 @@ describe('chat panel', () => {
     await page.goto(`/chat/${bot.id}`);
     await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
 
-    suite.fake.enqueue({ status: 503, message: 'overloaded' });
+    suite.fake.enqueue({ status: 500, message: 'internal error' });
     await send(page, 'Are you there?');
     const alert = messages(page).getByRole('alert');
-    await visible(alert.getByText('The language model failed to answer (error 503). Please try again.'));
+    await visible(alert.getByText('The language model failed to answer (error 500). Please try again.'));
     await visible(messages(page).getByText('Are you there?', { exact: true }));
     expect(await history(token, shownConversation(page))).toEqual([
       { role: 'user', content: 'Are you there?', status: 'complete' },
@@ -301,7 +301,7 @@ describe('replies that never came', () => {
     await page.setViewportSize(VIEWPORTS.desktop);
 
     // The model fails; asking something else keeps the first question marked as unanswered.
-    suite.fake.enqueue({ status: 503, message: 'overloaded' });
+    suite.fake.enqueue({ status: 500, message: 'internal error' });
     await send(page, 'Anyone there?');
     await visible(messages(page).getByRole('alert'));
     suite.fake.enqueue('Here now.');
