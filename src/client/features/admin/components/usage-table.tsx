@@ -1,6 +1,7 @@
 import { ColumnHeads, CountCell } from '@/components/column-heads';
 import { useModels } from '@/entities/model/api/get-models';
 import { recordedModelName } from '@/entities/model/model/model-choice';
+import { botLabel } from '@/entities/usage/model/bot-label';
 import type { UsageGroup } from '../model/usage-totals';
 
 const COLUMNS = [
@@ -39,7 +40,7 @@ export function UsageTable({ groups }: { groups: UsageGroup[] }) {
                 {g.username}
               </th>
               <td className="px-3 py-2 whitespace-nowrap">
-                {g.botName ?? <span className="text-muted-foreground">None</span>}
+                {g.botName ?? <span className="text-muted-foreground">{botLabel(g)}</span>}
               </td>
               <td className="px-3 py-2 whitespace-nowrap">{recordedModelName(models, g.model)}</td>
               <CountCell value={g.replies} className={COUNT_CELL} />

@@ -3,6 +3,7 @@ import type { UsageTotal } from '@shared/contracts/admin';
 export interface UsageGroup {
   key: string;
   username: string;
+  botId: number | null;
   botName: string | null;
   model: string;
   replies: number;
@@ -12,4 +13,4 @@ export interface UsageGroup {
 
 /** The report's totals per person, bot and model (summed and ordered by the server), keyed for a table. */
 export const usageGroups = (totals: UsageTotal[]): UsageGroup[] =>
-  totals.map(({ userId, botId, ...total }) => ({ key: `${userId}/${botId ?? ''}/${total.model}`, ...total }));
+  totals.map(({ userId, ...total }) => ({ key: `${userId}/${total.botId ?? ''}/${total.model}`, ...total }));

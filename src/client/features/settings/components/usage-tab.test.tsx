@@ -97,7 +97,7 @@ describe('Settings → Usage', () => {
     ).toEqual([
       ['ChefLlama 3 (local)', '5', (2800).toLocaleString()],
       // A model no longer enabled is named as its server calls it.
-      ['No bottyclaude-haiku', '1', '200'],
+      ['No botty (drafts)claude-haiku', '1', '200'],
     ]);
   });
 

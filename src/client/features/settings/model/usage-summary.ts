@@ -1,4 +1,5 @@
 import type { UsageReport } from '@shared/contracts/admin';
+import { botLabel } from '@/entities/usage/model/bot-label';
 import { daysOfRange } from '@/lib/days-of-range';
 
 export interface DayUsage {
@@ -28,8 +29,7 @@ export interface BotModelUsage {
 export const usageByBotAndModel = (totals: UsageReport['totals']): BotModelUsage[] =>
   totals.map((total) => ({
     key: JSON.stringify([total.botId, total.model]),
-    // A use without a bot, or of a deleted one, has no name.
-    bot: total.botName ?? 'No botty',
+    bot: botLabel(total),
     model: total.model,
     replies: total.replies,
     tokens: total.inputTokens + total.outputTokens,
