@@ -62,7 +62,7 @@ export function CustomizeStep({ wizard, knowledge }: { wizard: Wizard; knowledge
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-8">
-      <Section title="Model">{fields('model')}</Section>
+      <Section title="Language model">{fields('model')}</Section>
 
       <Section title="Style">{fields('style')}</Section>
 
