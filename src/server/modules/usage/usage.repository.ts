@@ -1,4 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
+import type { UsageRow, UsageTotal } from '@shared/contracts/admin';
 import type { Database, Executor } from '../../db/database';
 
 /** bigint columns come back as strings from PostgreSQL. */
@@ -70,8 +71,31 @@ export const addReplyUsage = (db: Executor, u: UsageIncrement) =>
     )
     .execute();
 
+interface UsageTotalRow {
+  user_id: number;
+  username: string;
+  bot_id: number;
+  bot_name: string | null;
+  model: string;
+  replies: unknown;
+  input_tokens: unknown;
+  output_tokens: unknown;
+}
+
+/** A row as reports give it: bot 0 (no bot) reads as null; a deleted bot keeps its id with a null name. */
+const toUsageTotal = (row: UsageTotalRow): UsageTotal => ({
+  userId: row.user_id,
+  username: row.username,
+  botId: row.bot_id === 0 ? null : row.bot_id,
+  botName: row.bot_name ?? null,
+  model: row.model,
+  replies: toNumber(row.replies),
+  inputTokens: toNumber(row.input_tokens),
+  outputTokens: toNumber(row.output_tokens),
+});
+
 /** Rows per day, user, bot and model in a range of days (inclusive), newest first, with names where they exist. */
-export const findUsageRows = (db: Executor, range: { from: string; to: string; userId?: number }) => {
+export const findUsageRows = async (db: Executor, range: { from: string; to: string; userId?: number }) => {
   let query = db
     .selectFrom('usage_daily as u')
     .innerJoin('users', 'users.id', 'u.user_id')
@@ -90,7 +114,13 @@ export const findUsageRows = (db: Executor, range: { from: string; to: string; u
     .where('u.day', '>=', range.from)
     .where('u.day', '<=', range.to);
   if (range.userId !== undefined) query = query.where('u.user_id', '=', range.userId);
-  return query.orderBy('u.day', 'desc').orderBy('users.username').orderBy('u.bot_id').orderBy('u.model').execute();
+  const rows = await query
+    .orderBy('u.day', 'desc')
+    .orderBy('users.username')
+    .orderBy('u.bot_id')
+    .orderBy('u.model')
+    .execute();
+  return rows.map((row): UsageRow => ({ day: row.day, ...toUsageTotal(row) }));
 };
 
 export interface UsageRange {
@@ -160,14 +190,5 @@ export async function sumUsageByUserBotModel(db: Executor, range: UsageRange, li
     .orderBy('totals.bot_id')
     .orderBy('totals.model')
     .execute();
-  return rows.map((row) => ({
-    userId: row.user_id,
-    username: row.username,
-    botId: row.bot_id === 0 ? null : row.bot_id,
-    botName: row.bot_name ?? null,
-    model: row.model,
-    replies: toNumber(row.replies),
-    inputTokens: toNumber(row.input_tokens),
-    outputTokens: toNumber(row.output_tokens),
-  }));
+  return rows.map(toUsageTotal);
 }

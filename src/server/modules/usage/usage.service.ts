@@ -98,13 +98,14 @@ function rangeOf(now: Date, query: UsageQuery) {
  * model, both summed by the database; for one person, today's use against their limits too.
  */
 export async function usageReport(deps: UsageDeps, query: UsageQuery): Promise<UsageReport> {
-  const range = { ...rangeOf(deps.clock.now(), query), userId: await requireUser(deps, query.userId) };
+  const range = { ...rangeOf(deps.clock.now(), query), userId: query.userId };
+  const user = await requireUser(deps, query.userId);
   const db = deps.db.kysely;
   const [days, totals, today] = await Promise.all([
     sumUsageByDay(db, range),
     // One more than shown tells whether there were more.
     sumUsageByUserBotModel(db, range, USAGE_TOTALS_MAX + 1),
-    todayOf(deps, range.userId),
+    user ? usageTodayFor(deps, [user]).then((today) => today.get(user.id) ?? null) : null,
   ]);
   return {
     from: range.from,
@@ -116,16 +117,12 @@ export async function usageReport(deps: UsageDeps, query: UsageQuery): Promise<U
   };
 }
 
-async function requireUser(deps: UsageDeps, userId: number | undefined): Promise<number | undefined> {
-  if (userId !== undefined && !(await findLimitColumns(deps.db.kysely, userId))) {
-    throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
-  }
-  return userId;
-}
-
-async function todayOf(deps: UsageDeps, userId: number | undefined): Promise<UsageToday | null> {
-  const user = userId === undefined ? undefined : await findLimitColumns(deps.db.kysely, userId);
-  return user ? ((await usageTodayFor(deps, [user])).get(user.id) ?? null) : null;
+/** The limit columns of the one person a report is about (404 when there is none), or undefined for everyone. */
+async function requireUser(deps: UsageDeps, userId: number | undefined) {
+  if (userId === undefined) return undefined;
+  const user = await findLimitColumns(deps.db.kysely, userId);
+  if (!user) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.userNotFound);
+  return user;
 }
 
 /** Every row of a range, per day, person, bot and model, newest first: what the CSV export holds. */
@@ -133,19 +130,9 @@ export async function usageRows(
   deps: UsageDeps,
   query: UsageQuery,
 ): Promise<{ from: string; to: string; rows: UsageRow[] }> {
-  const range = { ...rangeOf(deps.clock.now(), query), userId: await requireUser(deps, query.userId) };
-  const rows = (await findUsageRows(deps.db.kysely, range)).map((row) => ({
-    day: row.day,
-    userId: row.user_id,
-    username: row.username,
-    botId: row.bot_id === 0 ? null : row.bot_id,
-    botName: row.bot_name ?? null,
-    model: row.model,
-    replies: Number(row.replies),
-    inputTokens: Number(row.input_tokens),
-    outputTokens: Number(row.output_tokens),
-  }));
-  return { from: range.from, to: range.to, rows };
+  const range = { ...rangeOf(deps.clock.now(), query), userId: query.userId };
+  await requireUser(deps, query.userId);
+  return { from: range.from, to: range.to, rows: await findUsageRows(deps.db.kysely, range) };
 }
 
 export const CSV_HEADER = ['day', 'username', 'bot', 'model', 'replies', 'input_tokens', 'output_tokens'];

@@ -15,7 +15,7 @@ import { PendingButton } from '@/components/ui/pending-button';
 import { toast } from '@/components/ui/use-toast';
 import { useUpdateAdminUser } from '@/entities/admin/api/users';
 import { formErrors } from '../model/field-errors';
-import { formatLimit, parseLimit } from '../model/format';
+import { formatLimit, LIMIT_FIELDS, limitText, parseLimit } from '../model/format';
 
 interface LimitsDialogProps {
   /** Whose limits; none closes the dialog. */
@@ -25,15 +25,13 @@ interface LimitsDialogProps {
   onClose: () => void;
 }
 
-const text = (value: number | null) => (value === null ? '' : String(value));
-
 /** One account's own daily limits; an empty field follows the role's default. */
 export function LimitsDialog({ person, roleDefaults, onClose }: LimitsDialogProps) {
   const update = useUpdateAdminUser();
   const form = useForm({
     defaultValues: {
-      dailyTokens: text(person?.limits.dailyTokens ?? null),
-      dailyReplies: text(person?.limits.dailyReplies ?? null),
+      dailyTokens: limitText(person?.limits.dailyTokens ?? null),
+      dailyReplies: limitText(person?.limits.dailyReplies ?? null),
     },
   });
   const { fields, message } = formErrors(update.error);
@@ -67,16 +65,11 @@ export function LimitsDialog({ person, roleDefaults, onClose }: LimitsDialogProp
                 Counted per day (UTC); past a limit, replies are refused until the day ends.
               </DialogDescription>
             </DialogHeader>
-            <FormField label="Daily tokens" error={fields['limits.dailyTokens']} hint={hint(roleDefaults?.dailyTokens)}>
-              <Input type="number" min={0} inputMode="numeric" {...form.register('dailyTokens')} />
-            </FormField>
-            <FormField
-              label="Daily replies"
-              error={fields['limits.dailyReplies']}
-              hint={hint(roleDefaults?.dailyReplies)}
-            >
-              <Input type="number" min={0} inputMode="numeric" {...form.register('dailyReplies')} />
-            </FormField>
+            {LIMIT_FIELDS.map(({ key, label }) => (
+              <FormField key={key} label={label} error={fields[`limits.${key}`]} hint={hint(roleDefaults?.[key])}>
+                <Input type="number" min={0} inputMode="numeric" {...form.register(key)} />
+              </FormField>
+            ))}
             {message && (
               <p role="alert" className="text-sm font-medium text-error">
                 {message}

@@ -8,7 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { useAdminSettings, useUpdateAdminSettings } from '@/entities/admin/api/admin-settings';
 import { formErrors } from '../model/field-errors';
-import { parseLimit } from '../model/format';
+import { LIMIT_FIELDS, limitText, parseLimit } from '../model/format';
 
 const ROLE_TITLES = { user: 'Users', admin: 'Admins', superadmin: 'Superadmin' } as const;
 type Role = (typeof ROLES)[number];
@@ -19,8 +19,8 @@ const textsOf = (limits: AdminSettings['defaultLimits']): LimitTexts =>
     ROLES.map((role) => [
       role,
       {
-        dailyTokens: limits[role].dailyTokens === null ? '' : String(limits[role].dailyTokens),
-        dailyReplies: limits[role].dailyReplies === null ? '' : String(limits[role].dailyReplies),
+        dailyTokens: limitText(limits[role].dailyTokens),
+        dailyReplies: limitText(limits[role].dailyReplies),
       },
     ]),
   ) as LimitTexts;
@@ -75,24 +75,17 @@ function RoleLimitsForm({ saved }: { saved: AdminSettings['defaultLimits'] }) {
       {ROLES.map((role) => (
         <fieldset key={role} className="grid gap-3 sm:grid-cols-2">
           <legend className="mb-2 text-sm font-semibold">{ROLE_TITLES[role]}</legend>
-          <FormField label="Daily tokens" error={fields[`defaultLimits.${role}.dailyTokens`]}>
-            <Input
-              type="number"
-              min={0}
-              inputMode="numeric"
-              value={texts[role].dailyTokens}
-              onChange={(e) => set(role, 'dailyTokens', e.target.value)}
-            />
-          </FormField>
-          <FormField label="Daily replies" error={fields[`defaultLimits.${role}.dailyReplies`]}>
-            <Input
-              type="number"
-              min={0}
-              inputMode="numeric"
-              value={texts[role].dailyReplies}
-              onChange={(e) => set(role, 'dailyReplies', e.target.value)}
-            />
-          </FormField>
+          {LIMIT_FIELDS.map(({ key, label }) => (
+            <FormField key={key} label={label} error={fields[`defaultLimits.${role}.${key}`]}>
+              <Input
+                type="number"
+                min={0}
+                inputMode="numeric"
+                value={texts[role][key]}
+                onChange={(e) => set(role, key, e.target.value)}
+              />
+            </FormField>
+          ))}
         </fieldset>
       ))}
       {message && (

@@ -22,6 +22,15 @@ export function lastDays(days: number, now = new Date()): { from: string; to: st
   return { from, to };
 }
 
+/** The two daily limits, in the order and with the labels their fields have. */
+export const LIMIT_FIELDS = [
+  { key: 'dailyTokens', label: 'Daily tokens' },
+  { key: 'dailyReplies', label: 'Daily replies' },
+] as const;
+
+/** A limit as its field shows it: empty for none. */
+export const limitText = (limit: number | null) => (limit === null ? '' : String(limit));
+
 /** A limit field's text as the API takes it: empty means none (or the role's default). */
 export function parseLimit(text: string): number | null {
   const trimmed = text.trim();
