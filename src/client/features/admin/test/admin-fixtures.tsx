@@ -2,10 +2,8 @@ import { screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import type { AdminSettings, AdminUser, Connection } from '@shared/contracts/admin';
 import type { Role, User } from '@shared/contracts/auth';
-import { setCurrentUser } from '@/lib/auth';
-import { queryClient } from '@/lib/query-client';
-import { saveSession } from '@/lib/storage';
 import { renderScreen } from '@/test/render';
+import { signIn } from '@/test/session';
 import { AdminPage } from '../components/admin-page';
 
 export const SETTINGS: AdminSettings = {
@@ -52,21 +50,8 @@ export const person = (id: number, username: string, fields: Partial<AdminUser> 
 });
 
 /** Signed in as the login screen leaves it, with the given role. */
-export function signInAs(role: Role, id = 1): User {
-  const account: User = {
-    id,
-    username: role === 'superadmin' ? 'root' : 'ada',
-    email: 'boss@example.com',
-    role,
-    fullName: null,
-    profileImageUrl: null,
-    emailVerified: true,
-    createdAt: '2025-01-01T00:00:00.000Z',
-  };
-  saveSession('token', account, false);
-  setCurrentUser(queryClient, account);
-  return account;
-}
+export const signInAs = (role: Role, id = 1): User =>
+  signIn({ id, role, username: role === 'superadmin' ? 'root' : 'ada', email: 'boss@example.com' });
 
 /** The admin console at `path`, once its page has rendered. */
 export async function openAdmin(path: string) {

@@ -1,26 +1,12 @@
 import { screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { beforeEach, expect, it } from 'vitest';
-import type { User } from '@shared/contracts/auth';
 import type { Bot } from '@shared/contracts/bots';
 import type { FileProgress, KnowledgeFile } from '@shared/contracts/files';
-import { queryClient } from '@/lib/query-client';
-import { setCurrentUser } from '@/lib/auth';
-import { saveSession } from '@/lib/storage';
 import { fakeServer } from '@/test/fake-server';
 import { renderScreen } from '@/test/render';
+import { signIn } from '@/test/session';
 import { CreateBotPage } from './create-bot-page';
-
-const account: User = {
-  id: 1,
-  username: 'sam',
-  email: 'sam@example.com',
-  role: 'user',
-  fullName: null,
-  profileImageUrl: null,
-  emailVerified: true,
-  createdAt: '2025-01-01T00:00:00.000Z',
-};
 
 const bot = {
   id: 7,
@@ -62,8 +48,7 @@ beforeEach(() => {
   server = fakeServer();
   server.json('GET', '/api/models', { models: [], defaultModel: null });
   server.json('GET', '/api/bots/7', bot);
-  saveSession('token', account, false);
-  setCurrentUser(queryClient, account);
+  signIn();
 });
 
 it('shows the page being read by OCR with a progress bar, as the list polls, until the file is ready', async () => {

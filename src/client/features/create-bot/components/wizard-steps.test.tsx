@@ -3,13 +3,10 @@ import type { UserEvent } from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ModelChoice } from '@shared/contracts/admin';
-import type { User } from '@shared/contracts/auth';
 import type { Bot } from '@shared/contracts/bots';
-import { queryClient } from '@/lib/query-client';
-import { setCurrentUser } from '@/lib/auth';
-import { saveSession } from '@/lib/storage';
 import { fakeServer } from '@/test/fake-server';
 import { renderScreen } from '@/test/render';
+import { signIn } from '@/test/session';
 import { CreateBotPage } from './create-bot-page';
 
 const CONTEXT_WINDOW = 'Number of previous messages to consider for context (1-20)';
@@ -32,22 +29,6 @@ beforeEach(() => {
   server = fakeServer();
   server.json('GET', '/api/models', MODELS);
 });
-
-/** As the login screen leaves it (the app's routes check the session before the wizard opens). */
-function signIn() {
-  const account: User = {
-    id: 1,
-    username: 'sam',
-    email: 'sam@example.com',
-    role: 'user',
-    fullName: null,
-    profileImageUrl: null,
-    emailVerified: true,
-    createdAt: '2025-01-01T00:00:00.000Z',
-  };
-  saveSession('token', account, false);
-  setCurrentUser(queryClient, account);
-}
 
 async function openWizard() {
   const view = renderScreen(

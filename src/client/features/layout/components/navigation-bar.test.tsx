@@ -1,27 +1,12 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Role, User } from '@shared/contracts/auth';
-import { setCurrentUser } from '@/lib/auth';
-import { queryClient } from '@/lib/query-client';
-import { saveSession } from '@/lib/storage';
+import type { Role } from '@shared/contracts/auth';
 import { fakeServer } from '@/test/fake-server';
 import { renderScreen } from '@/test/render';
+import { signIn } from '@/test/session';
 import { NavigationBar } from './navigation-bar';
 
-function signInAs(role: Role) {
-  const account: User = {
-    id: 1,
-    username: 'sam',
-    email: 'sam@example.com',
-    role,
-    fullName: null,
-    profileImageUrl: null,
-    emailVerified: true,
-    createdAt: '2025-01-01T00:00:00.000Z',
-  };
-  saveSession('token', account, false);
-  setCurrentUser(queryClient, account);
-}
+const signInAs = (role: Role) => signIn({ role });
 
 beforeEach(() => {
   fakeServer();

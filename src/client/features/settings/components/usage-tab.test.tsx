@@ -1,30 +1,16 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { UsageReport, UsageTotal } from '@shared/contracts/admin';
-import type { User } from '@shared/contracts/auth';
-import { setCurrentUser } from '@/lib/auth';
-import { queryClient } from '@/lib/query-client';
-import { saveSession } from '@/lib/storage';
 import { fakeServer } from '@/test/fake-server';
 import { renderScreen } from '@/test/render';
+import { signIn } from '@/test/session';
 import { SettingsPage } from './settings-page';
 import { resetTime } from './usage-tab';
 
 let server: ReturnType<typeof fakeServer>;
 beforeEach(() => {
   server = fakeServer();
-  const account: User = {
-    id: 1,
-    username: 'sam',
-    email: 'sam@example.com',
-    role: 'user',
-    fullName: null,
-    profileImageUrl: null,
-    emailVerified: true,
-    createdAt: '2025-01-01T00:00:00.000Z',
-  };
-  saveSession('token', account, false);
-  setCurrentUser(queryClient, account);
+  signIn();
   const llama = { id: '0/llama3', label: 'Llama 3 (local)', connectionId: 0, model: 'llama3' };
   server.json('GET', '/api/models', { models: [llama], defaultModel: llama });
 });
