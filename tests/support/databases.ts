@@ -53,3 +53,10 @@ async function migrated(target: TestDb['target'], removeData: () => Promise<void
     },
   };
 }
+
+/** The same database through a connection of its own, as a second instance has; its drop leaves the data be. */
+export const anotherConnection = (shared: TestDb): TestDb => ({
+  db: openDatabase(shared.target),
+  target: shared.target,
+  drop: async () => {},
+});

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/dialect';
 import { REDIS_DEGRADED_MEANING } from '../lib/redis';
 import { createConversation } from '../../../tests/support/chat-api';
-import { createTestDb, type TestDb } from '../../../tests/support/databases';
+import { anotherConnection, createTestDb, type TestDb } from '../../../tests/support/databases';
 import { createBot } from '../../../tests/support/factories';
 import { logSink } from '../../../tests/support/log-sink';
 import { redisTestSpace, startRedisProxy } from '../../../tests/support/redis';
@@ -39,7 +38,7 @@ describe('rate limits while Redis is away, and after', () => {
       chatRateLimit: { max: LIMIT, timeWindow: 60_000 },
     };
     a = await startTestApp({ ...options, testDb: shared, logStream: logs[0]!.stream });
-    const second = { db: openDatabase(shared.target), target: shared.target, drop: async () => {} };
+    const second = anotherConnection(shared);
     b = await startTestApp({ ...options, testDb: second, logStream: logs[1]!.stream });
     user = await signUp(a);
     const key = await a.request('POST', '/api/keys', { token: user.token, body: { name: 'limits', botId: null } });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '@shared/contracts/chat';
-import { openDatabase } from '../../db/dialect';
 import { createConversation, deltasOf, openChatStream, readEvents } from '../../../../tests/support/chat-api';
-import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { anotherConnection, createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm } from '../../../../tests/support/fake-llm';
 import { redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
@@ -35,7 +34,7 @@ describe.runIf(databaseKinds.includes('postgres'))('a reply whose instance dies'
       CHAT_STALE_REPLY_MS: String(STALE_MS),
       METRICS_TOKEN: METRICS_TOKEN,
     };
-    const second = { db: openDatabase(shared.target), target: shared.target, drop: async () => {} };
+    const second = anotherConnection(shared);
     b = await startTestApp({ testDb: second, env });
   });
   afterAll(async () => {

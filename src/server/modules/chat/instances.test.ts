@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/dialect';
 import { currentUser, expectError, login } from '../../../../tests/support/auth-api';
 import {
   createConversation,
@@ -8,7 +7,7 @@ import {
   openChatStream,
   readEvents,
 } from '../../../../tests/support/chat-api';
-import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { anotherConnection, createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm } from '../../../../tests/support/fake-llm';
 import { redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
@@ -35,7 +34,7 @@ describe.runIf(databaseKinds.includes('postgres'))('two instances on one Postgre
       REDIS_KEY_PREFIX: space.prefix,
     };
     a = await startTestApp({ testDb: shared, env, chatRateLimit: { max: 6, timeWindow: 60_000 } });
-    const second = { db: openDatabase(shared.target), target: shared.target, drop: async () => {} };
+    const second = anotherConnection(shared);
     b = await startTestApp({ testDb: second, env, chatRateLimit: { max: 6, timeWindow: 60_000 } });
     ({ token } = await signUp(a));
     botId = (await createBot(a, token)).id;

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '@shared/contracts/admin';
-import { openDatabase } from '../../db/dialect';
 import { person, type Person } from '../../../../tests/support/admin-api';
 import { apiClient } from '../../../../tests/support/api-client';
 import { expectError, login } from '../../../../tests/support/auth-api';
-import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { anotherConnection, createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
 import { redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
 import { startTestApp, type TestApp } from '../../../../tests/support/test-app';
 import { AUTH_MESSAGES } from '../auth/auth.service';
@@ -33,7 +32,7 @@ describe.each(databaseKinds)('disabled accounts, on two instances over %s and Re
     shared = await createTestDb(kind);
     const env = { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: space.prefix, SESSION_CACHE_MS: '60000' };
     a = await startTestApp({ testDb: shared, env });
-    const second = { db: openDatabase(shared.target), target: shared.target, drop: async () => {} };
+    const second = anotherConnection(shared);
     b = await startTestApp({ testDb: second, env });
     superadmin = await person(a);
   });

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MESSAGES } from '@shared/contracts/chat';
-import { openDatabase } from '../../db/dialect';
 import { REDIS_DEGRADED_MEANING } from '../../lib/redis';
 import { createConversation, openChatStream } from '../../../../tests/support/chat-api';
-import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { anotherConnection, createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm } from '../../../../tests/support/fake-llm';
 import { logSink } from '../../../../tests/support/log-sink';
@@ -34,7 +33,7 @@ describe.runIf(databaseKinds.includes('postgres'))('an instance losing Redis', (
       LOG_LEVEL: 'info',
     };
     a = await startTestApp({ testDb: shared, env: { ...env, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'silent' } });
-    const second = { db: openDatabase(shared.target), target: shared.target, drop: async () => {} };
+    const second = anotherConnection(shared);
     b = await startTestApp({ testDb: second, env: { ...env, REDIS_URL: proxy.url }, logStream: log.stream });
   });
   afterAll(async () => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageReport } from '@shared/contracts/admin';
-import { openDatabase } from '../../db/dialect';
 import { createConversation, openChatStream, streamChat } from '../../../../tests/support/chat-api';
-import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { anotherConnection, createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
 import { redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
@@ -200,7 +199,7 @@ describe.runIf(databaseKinds.includes('postgres'))('daily limits on two instance
       REDIS_KEY_PREFIX: space.prefix,
     };
     a = await startTestApp({ testDb: shared, env });
-    const second = { db: openDatabase(shared.target), target: shared.target, drop: async () => {} };
+    const second = anotherConnection(shared);
     b = await startTestApp({ testDb: second, env });
   });
   afterAll(async () => {
