@@ -2,8 +2,7 @@ import type { ConnectionKind } from '@shared/contracts/admin';
 import type { Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
 
-export interface ConnectionRow {
-  id: number;
+export interface ConnectionValues {
   name: string;
   kind: ConnectionKind;
   baseUrl: string | null;
@@ -12,19 +11,9 @@ export interface ConnectionRow {
   apiKeyLast4: string | null;
   allowPrivateAddress: boolean;
   enabledModels: string[];
-  createdAt: string;
-  updatedAt: string;
 }
 
-export interface ConnectionValues {
-  name: string;
-  kind: ConnectionKind;
-  baseUrl: string | null;
-  apiKeyCipher: string | null;
-  apiKeyLast4: string | null;
-  allowPrivateAddress: boolean;
-  enabledModels: string[];
-}
+export type ConnectionRow = ConnectionValues & { id: number; createdAt: string; updatedAt: string };
 
 const columns = [
   'id',

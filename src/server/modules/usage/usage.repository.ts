@@ -94,35 +94,6 @@ const toUsageTotal = (row: UsageTotalRow): UsageTotal => ({
   outputTokens: toNumber(row.output_tokens),
 });
 
-/** Rows per day, user, bot and model in a range of days (inclusive), newest first, with names where they exist. */
-export const findUsageRows = async (db: Executor, range: { from: string; to: string; userId?: number }) => {
-  let query = db
-    .selectFrom('usage_daily as u')
-    .innerJoin('users', 'users.id', 'u.user_id')
-    .leftJoin('bots', 'bots.id', 'u.bot_id')
-    .select([
-      'u.day',
-      'u.user_id',
-      'users.username',
-      'u.bot_id',
-      'bots.name as bot_name',
-      'u.model',
-      'u.replies',
-      'u.input_tokens',
-      'u.output_tokens',
-    ])
-    .where('u.day', '>=', range.from)
-    .where('u.day', '<=', range.to);
-  if (range.userId !== undefined) query = query.where('u.user_id', '=', range.userId);
-  const rows = await query
-    .orderBy('u.day', 'desc')
-    .orderBy('users.username')
-    .orderBy('u.bot_id')
-    .orderBy('u.model')
-    .execute();
-  return rows.map((row): UsageRow => ({ day: row.day, ...toUsageTotal(row) }));
-};
-
 export interface UsageRange {
   from: string;
   to: string;
@@ -134,6 +105,30 @@ function rowsIn(db: Executor, range: UsageRange): SelectQueryBuilder<Database, '
   let query = db.selectFrom('usage_daily').where('day', '>=', range.from).where('day', '<=', range.to);
   if (range.userId !== undefined) query = query.where('usage_daily.user_id', '=', range.userId);
   return query;
+}
+
+/** Rows per day, user, bot and model in a range of days (inclusive), newest first, with names where they exist. */
+export async function findUsageRows(db: Executor, range: UsageRange): Promise<UsageRow[]> {
+  const rows = await rowsIn(db, range)
+    .innerJoin('users', 'users.id', 'usage_daily.user_id')
+    .leftJoin('bots', 'bots.id', 'usage_daily.bot_id')
+    .select([
+      'usage_daily.day',
+      'usage_daily.user_id',
+      'users.username',
+      'usage_daily.bot_id',
+      'bots.name as bot_name',
+      'usage_daily.model',
+      'usage_daily.replies',
+      'usage_daily.input_tokens',
+      'usage_daily.output_tokens',
+    ])
+    .orderBy('usage_daily.day', 'desc')
+    .orderBy('users.username')
+    .orderBy('usage_daily.bot_id')
+    .orderBy('usage_daily.model')
+    .execute();
+  return rows.map((row) => ({ day: row.day, ...toUsageTotal(row) }));
 }
 
 const sums = [
