@@ -46,6 +46,7 @@ describe('bot settings', () => {
       useKnowledgeCutoff: false,
       citationGeneration: false,
       trustedSources: '',
+      tools: [],
       conversationMemory: true,
       maxContextMessages: 10,
     });

@@ -18,7 +18,7 @@ import { isDomain, splitTrustedSources } from './trusted-sources';
  */
 
 /** The Customize step's groups of controls. */
-export type SettingSection = 'model' | 'style' | 'web' | 'memory';
+export type SettingSection = 'model' | 'style' | 'web' | 'tools' | 'memory';
 
 interface SwitchControl {
   kind: 'switch';
@@ -56,23 +56,31 @@ interface ModelControl {
   section: SettingSection;
   hint: string;
 }
+/** The tools of the person's MCP servers (GET /api/mcp-servers) the bot may call, picked server by server. */
+interface ToolsControl {
+  kind: 'tools';
+  section: SettingSection;
+  hint: string;
+}
 /** Long text written in the Train step or the custom prompt dialog, compared between versions as a text diff. */
 interface PromptControl {
   kind: 'prompt';
 }
 
 /** The controls a value of this type can have: a switch edits a boolean, a choice one of a few strings, … */
-type ControlFor<V> = [V] extends [boolean]
-  ? SwitchControl
-  : [V] extends [number]
-    ? NumberControl
-    : null extends V
-      ? ModelControl
-      : string extends V
-        ? TextControl | PromptControl
-        : [V] extends [string]
-          ? ChoiceControl<V>
-          : never;
+type ControlFor<V> = [V] extends [readonly unknown[]]
+  ? ToolsControl
+  : [V] extends [boolean]
+    ? SwitchControl
+    : [V] extends [number]
+      ? NumberControl
+      : null extends V
+        ? ModelControl
+        : string extends V
+          ? TextControl | PromptControl
+          : [V] extends [string]
+            ? ChoiceControl<V>
+            : never;
 
 interface SettingDescriptor<S extends z.ZodType, C extends ControlFor<z.output<S>>> {
   /** The control's label, the Finish step's term and the name version comparison gives it. */
@@ -112,6 +120,24 @@ const STYLE_LINES: Record<(typeof WRITING_STYLES)[number], string> = {
 const CONTEXT_WINDOW_MESSAGE = `Number of previous messages to consider for context (${CONTEXT_WINDOW_MIN}-${CONTEXT_WINDOW_MAX})`;
 const TRUSTED_SOURCES_MESSAGE =
   'Trusted sources must be a comma-separated list of domains (e.g. nature.com, arxiv.org)';
+
+/** The most tools one bot may be given: more crowd the model's context and confuse its choice. */
+export const BOT_TOOLS_MAX = 64;
+const TOOLS_MESSAGE = 'Tools must be a list of { serverId, name } items';
+/**
+ * One tool a bot may call: a tool of one of its owner's MCP servers (or a server an admin added for everyone).
+ * `autoApprove`: the owner lets it run without asking where nobody can approve (widget, `/v1`, shared links,
+ * evaluations) and without asking in the chat; only tools the server does not mark read-only ever ask.
+ */
+export const botToolSchema = z.object(
+  {
+    serverId: z.number({ error: TOOLS_MESSAGE }).int(TOOLS_MESSAGE).positive(TOOLS_MESSAGE),
+    name: z.string({ error: TOOLS_MESSAGE }).trim().min(1, TOOLS_MESSAGE).max(128, TOOLS_MESSAGE),
+    autoApprove: z.boolean({ error: 'autoApprove must be true or false' }).optional(),
+  },
+  { error: TOOLS_MESSAGE },
+);
+export type BotTool = z.infer<typeof botToolSchema>;
 
 const onOff = (value: boolean) => (value ? 'On' : 'Off');
 const when = (line: string) => (on: boolean) => (on ? line : null);
@@ -226,6 +252,25 @@ export const BOT_SETTINGS = {
         ? `Prefer these trusted sources and point the user to them when relevant: ${sources.join(', ')}.`
         : null;
     },
+  }),
+  tools: setting({
+    label: 'Tools',
+    schema: z
+      .array(botToolSchema, { error: TOOLS_MESSAGE })
+      .max(BOT_TOOLS_MAX, `A botty can use at most ${BOT_TOOLS_MAX} tools`)
+      .refine(
+        (tools) => new Set(tools.map((t) => `${t.serverId}/${t.name}`)).size === tools.length,
+        'Each tool can be chosen once',
+      ),
+    default: [],
+    control: {
+      kind: 'tools',
+      section: 'tools',
+      hint: 'The tools this botty may call. Tools that change things ask the person chatting first, unless you auto-approve them.',
+    },
+    summary: (tools) => (tools.length ? tools.map((t) => t.name).join(', ') : 'None'),
+    // Each MCP tool brings its own description to the model (modules/mcp/); the prompt says nothing of them.
+    prompt: null,
   }),
   conversationMemory: setting({
     label: 'Conversation memory',

@@ -27,7 +27,7 @@ const draft = (over: Partial<Draft> = {}): Draft => ({
 
 describe('capabilities', () => {
   it('has the four values of spec §3, each labelled and described', () => {
-    expect(CAPABILITIES).toEqual(['web_search', 'document_analysis', 'image_understanding', 'memory_context']);
+    expect(CAPABILITIES).toEqual(['web_search', 'document_analysis', 'image_understanding', 'memory_context', 'tools']);
     for (const c of CAPABILITIES) {
       expect(CAPABILITY_INFO[c].label).not.toBe('');
       expect(CAPABILITY_INFO[c].description).not.toBe('');
@@ -84,7 +84,7 @@ describe('capabilities', () => {
   });
 
   it('each capability enables one reply context provider', () => {
-    expect(CAPABILITIES.map((c) => CAPABILITY_INFO[c].enables)).toEqual(['web', 'knowledge', 'images', 'memory']);
+    expect(CAPABILITIES.map((c) => CAPABILITY_INFO[c].enables)).toEqual(['web', 'knowledge', 'images', 'memory', 'tools']);
     const bot = draft({ capabilities: ['document_analysis'], config: { conversationMemory: false } });
     expect(capabilityEnables(bot, 'knowledge')).toBe(true);
     expect(capabilityEnables(bot, 'images')).toBe(false);

@@ -1,9 +1,15 @@
 /** What a bot may do (spec §3), in the order the wizard offers them. */
-export const CAPABILITIES = ['web_search', 'document_analysis', 'image_understanding', 'memory_context'] as const;
+export const CAPABILITIES = [
+  'web_search',
+  'document_analysis',
+  'image_understanding',
+  'memory_context',
+  'tools',
+] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** The reply context providers on the server; each capability switches one on. */
-type ContextProvider = 'knowledge' | 'web' | 'images' | 'memory';
+type ContextProvider = 'knowledge' | 'web' | 'images' | 'memory' | 'tools';
 /** A chat attachment as the server reads it from its bytes. */
 type UploadKind = 'document' | 'image';
 /** The step-2 switches of the wizard that are a capability seen from another step. */
@@ -68,6 +74,15 @@ export const CAPABILITY_INFO: Readonly<Record<Capability, CapabilityDescriptor>>
     enables: 'memory',
     // On unless switched off: a bot created with an empty config still holds a conversation, whatever its list says.
     isOn: (bot) => bot.config.conversationMemory !== false,
+  },
+  // decisions §1: the fifth capability; which tools the bot may call is its `tools` setting (bots/bot-settings.ts).
+  tools: {
+    label: 'Tools',
+    description: 'Use tools of the MCP servers you connected',
+    turnsOn: null,
+    accepts: null,
+    enables: 'tools',
+    isOn: listed('tools'),
   },
 };
 

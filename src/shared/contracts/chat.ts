@@ -130,10 +130,13 @@ export type MessageRole = (typeof MESSAGE_ROLES)[number];
 export const MESSAGE_STATUSES = ['complete', 'streaming', 'stopped', 'failed', 'interrupted'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
-/** A numbered source a reply used: a passage of a knowledge file or attachment, or a web page. */
+/**
+ * A numbered source a reply used: a passage of a knowledge file or attachment, a web page, or what a tool of an
+ * MCP server returned from a resource with a title or URL (`tool`: `title`, `url` when it has one, `snippet`).
+ */
 export const sourceSchema = z.object({
   n: z.number().int(),
-  kind: z.enum(['file', 'web']),
+  kind: z.enum(['file', 'web', 'tool']),
   title: z.string(),
   snippet: z.string(),
   fileId: z.number().int().optional(),
@@ -143,13 +146,34 @@ export const sourceSchema = z.object({
 });
 export type Source = z.infer<typeof sourceSchema>;
 
-/** A research step a reply took: a web search or a page it read. */
+/**
+ * `awaiting_approval`: a tool call that changes things waits for the person chatting (POST
+ * /api/conversations/{id}/tool-approvals); `denied`: they said no, or nobody could approve it; `skipped`: the
+ * reply ended before it ran.
+ */
+export const STEP_STATUSES = ['running', 'done', 'failed', 'awaiting_approval', 'denied', 'skipped'] as const;
+
+/**
+ * A step a reply took: a web search, a page it read, or a call of an MCP server's tool (`tool`: the server's and
+ * the tool's names, the arguments and a short result as text, how long it took).
+ */
 export const replyStepSchema = z.object({
-  kind: z.enum(['search', 'open']),
+  kind: z.enum(['search', 'open', 'tool']),
   query: z.string().optional(),
   url: z.string().optional(),
-  status: z.enum(['running', 'done', 'failed']),
+  status: z.enum(STEP_STATUSES),
   error: z.string().optional(),
+  /** `tool`: the call's id, which an approval names. */
+  callId: z.string().optional(),
+  /** `tool`: the MCP server's name as its owner named it. */
+  server: z.string().optional(),
+  /** `tool`: the tool's name as the server lists it. */
+  tool: z.string().optional(),
+  /** `tool`: the arguments as JSON text, cut to a few hundred characters. */
+  input: z.string().optional(),
+  /** `tool`: the start of what the tool answered. */
+  result: z.string().optional(),
+  durationMs: z.number().int().optional(),
 });
 export type ReplyStep = z.infer<typeof replyStepSchema>;
 

@@ -36,6 +36,21 @@ export type ReplyQuestion = Pick<Message, 'content' | 'attachments'> & { convers
  */
 export type ReplyingBot = PromptBot & { id: number | null; userId: number; capabilities: readonly Capability[] };
 
+/** A tool call that changes things, as the person chatting is asked about it. */
+export interface ToolCallForApproval {
+  callId: string;
+  /** The MCP server's name as its owner named it. */
+  server: string;
+  tool: string;
+  input: unknown;
+}
+export type ApprovalDecision = 'approved' | 'denied' | 'timed_out';
+/**
+ * Asks the person chatting whether a tool call may run (the reply waits in `awaiting_approval`). Absent where
+ * nobody can answer (widget, `/v1`, `/mcp`, shared links, evaluations): there, only auto-approved tools run.
+ */
+export type ToolApprover = (call: ToolCallForApproval, signal: AbortSignal) => Promise<ApprovalDecision>;
+
 export interface ReplyContextInput {
   userId: number;
   bot: ReplyingBot;
@@ -45,6 +60,7 @@ export interface ReplyContextInput {
   log: FastifyBaseLogger;
   /** Sends an event to the client as it happens (e.g. a step starting). */
   emit(event: ChatStreamEvent): void;
+  approve?: ToolApprover;
 }
 
 export type ReplyContextProvider = (input: ReplyContextInput, context: ReplyContext) => Promise<void>;
@@ -62,7 +78,11 @@ export function addSource(context: ReplyContext, source: Omit<Source, 'n'>): num
   const same = context.sources.find(
     (s) =>
       s.kind === source.kind &&
-      (source.kind === 'web' ? s.url === source.url : s.fileId === source.fileId && s.snippet === source.snippet),
+      (source.kind === 'file'
+        ? s.fileId === source.fileId && s.snippet === source.snippet
+        : source.url
+          ? s.url === source.url
+          : s.title === source.title && s.snippet === source.snippet),
   );
   if (same) return same.n;
   const n = context.sources.length + 1;

@@ -18,6 +18,7 @@ import {
   type ReplyContextProvider,
   type ReplyingBot,
   type ReplyQuestion,
+  type ToolApprover,
 } from './reply-context';
 import type { UsageMeter } from '../usage/usage-meter';
 
@@ -47,6 +48,8 @@ export interface ReplyRequest {
   images?: ChatTurn['images'];
   maxOutputTokens?: number;
   temperature?: number;
+  /** The chat's: asks the person chatting before a tool that changes things runs; absent elsewhere. */
+  approve?: ToolApprover;
 }
 
 /** The events of a reply as it is written; its end (text, usage, error) is what `runReply` resolves to. */
@@ -101,7 +104,15 @@ export async function runReply(
     // Per reply, so a bot's new model, or a model an admin disabled, takes effect on the next one.
     const chosen = await deps.models.resolve('chat', bot.config.model);
     resolved = chosen;
-    const input = { userId: request.userId, bot, question: request.question, signal, log, emit };
+    const input = {
+      userId: request.userId,
+      bot,
+      question: request.question,
+      signal,
+      log,
+      emit,
+      approve: request.approve,
+    };
     for (const provide of deps.contextProviders) await provide(input, context);
     await askWithContextTools(context, log, (tools) => {
       if (context.sources.length) emit({ event: 'sources', data: { sources: context.sources } });
