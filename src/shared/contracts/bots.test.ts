@@ -26,7 +26,7 @@ describe('createBotBodySchema', () => {
     [{ icon: 'rocket' }, 'Choose one of the available icons'],
     [
       { capabilities: ['web_search', 'telepathy'] },
-      'Capabilities must be among: web_search, document_analysis, image_understanding, memory_context',
+      'Capabilities must be among: web_search, document_analysis, image_understanding, memory_context, tools',
     ],
     [{ capabilities: ['web_search', 'web_search'] }, 'Each capability can be chosen only once'],
   ])('rejects %j with %j', (change, message) => {
