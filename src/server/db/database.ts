@@ -283,6 +283,29 @@ export interface AiConnectionsTable {
   updated_at: Timestamp;
 }
 
+/** An MCP server a person added, or an admin for everyone (`shared`), issue 24. */
+export interface McpServersTable {
+  id: Generated<number>;
+  user_id: number;
+  shared: FlagWithDefault;
+  name: string;
+  url: string;
+  transport: 'streamable-http' | 'sse';
+  /** AES-256-GCM ciphertexts (lib/secret-box.ts): the bearer token, and the header values as one JSON object. */
+  bearer_token_cipher: string | null;
+  bearer_token_last4: string | null;
+  headers_cipher: string | null;
+  header_names: JsonWithDefault;
+  allow_private_address: FlagWithDefault;
+  status: ColumnType<'ok' | 'error' | 'unknown', 'ok' | 'error' | 'unknown' | undefined>;
+  error: string | null;
+  /** The tools the server listed last (contracts/mcp-servers.ts McpTool[]) with their input schemas. */
+  tools: JsonWithDefault;
+  refreshed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** Instance-wide settings an admin changes in the console, one JSON value per key (contracts/admin.ts). */
 export interface AppSettingsTable {
   key: string;
@@ -334,6 +357,7 @@ export interface Database {
   app_settings: AppSettingsTable;
   invitations: InvitationsTable;
   usage_daily: UsageDailyTable;
+  mcp_servers: McpServersTable;
 }
 
 /** What repositories run their queries on: the database itself or an open transaction. */

@@ -17,6 +17,7 @@ import { widgetAppearance } from './migrations/0014-widget-appearance';
 import { modelsAndPeople } from './migrations/0015-models-and-people';
 import { embeddingModels } from './migrations/0016-embedding-models';
 import { fileProgress } from './migrations/0017-file-progress';
+import { mcpServers } from './migrations/0018-mcp-servers';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015-models-and-people': modelsAndPeople,
   '0016-embedding-models': embeddingModels,
   '0017-file-progress': fileProgress,
+  '0018-mcp-servers': mcpServers,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {
