@@ -306,6 +306,21 @@ export interface McpServersTable {
   updated_at: Timestamp;
 }
 
+/** A tool call that asked the person chatting, and their answer (issue 24, decision 0038). */
+export interface ToolApprovalsTable {
+  id: Generated<number>;
+  conversation_id: number;
+  call_id: string;
+  server: string;
+  tool: string;
+  /** Null while the call waits; written once. */
+  decision: 'approved' | 'denied' | 'timed_out' | null;
+  /** The answer stands for this server's tool for the rest of the conversation. */
+  always: FlagWithDefault;
+  created_at: Timestamp;
+  decided_at: Timestamp | null;
+}
+
 /** Instance-wide settings an admin changes in the console, one JSON value per key (contracts/admin.ts). */
 export interface AppSettingsTable {
   key: string;
@@ -358,6 +373,7 @@ export interface Database {
   invitations: InvitationsTable;
   usage_daily: UsageDailyTable;
   mcp_servers: McpServersTable;
+  tool_approvals: ToolApprovalsTable;
 }
 
 /** What repositories run their queries on: the database itself or an open transaction. */

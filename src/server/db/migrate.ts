@@ -18,6 +18,7 @@ import { modelsAndPeople } from './migrations/0015-models-and-people';
 import { embeddingModels } from './migrations/0016-embedding-models';
 import { fileProgress } from './migrations/0017-file-progress';
 import { mcpServers } from './migrations/0018-mcp-servers';
+import { toolApprovals } from './migrations/0019-tool-approvals';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-embedding-models': embeddingModels,
   '0017-file-progress': fileProgress,
   '0018-mcp-servers': mcpServers,
+  '0019-tool-approvals': toolApprovals,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {
