@@ -47,4 +47,16 @@ describe('version comparison', () => {
     ]);
     expect(settingChanges(snapshot(), reset)).toEqual([]);
   });
+
+  it('lists tools by name with their auto-approval, and no tools as None, whatever their order', () => {
+    const lookup = { serverId: 1, name: 'lookup' };
+    const remove = { serverId: 1, name: 'delete_item', autoApprove: true };
+    const withTools = snapshot({ config: { ...snapshot().config, tools: [lookup, remove] } });
+    expect(settingChanges(snapshot(), withTools)).toEqual([
+      { field: 'tools', label: 'Tools', before: 'None', after: 'delete_item (auto-approved), lookup' },
+    ]);
+    expect(settingChanges(snapshot({ config: { ...snapshot().config, tools: [] } }), snapshot())).toEqual([]);
+    const reordered = snapshot({ config: { ...snapshot().config, tools: [remove, lookup] } });
+    expect(settingChanges(withTools, reordered)).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { BOT_SETTINGS, CUSTOMIZE_KEYS, type SettingKey } from '@shared/bots/bot-settings';
+import { BOT_SETTINGS, CUSTOMIZE_KEYS, type BotTool, type SettingKey } from '@shared/bots/bot-settings';
 import { CAPABILITY_INFO } from '@shared/bots/capabilities';
 import { purposeLabel } from '@shared/bots/purposes';
 import type { BotSnapshot } from '@shared/contracts/bot-versions';
@@ -26,9 +26,18 @@ export function fieldLabel(field: string): string {
   return isSettingKey(field) ? BOT_SETTINGS[field].label : field;
 }
 
+/** A bot's tools by name, in a fixed order so that only a real change shows, each auto-approval named. */
+const toolsText = (tools: readonly BotTool[]) =>
+  tools
+    .map((tool) => (tool.autoApprove ? `${tool.name} (auto-approved)` : tool.name))
+    .sort()
+    .join(', ') || 'None';
+
 function display(field: string, value: unknown): string {
   // Versions from before models could be chosen have none: they too answered with the default.
   if (field === 'model') return typeof value === 'string' ? recordedModelName(undefined, value) : 'Default';
+  // No tools and a version from before tools could be chosen read alike.
+  if (field === 'tools') return toolsText((value ?? []) as BotTool[]);
   if (value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'On' : 'Off';
   if (field === 'purpose') return purposeLabel(value as BotSnapshot['purpose']);

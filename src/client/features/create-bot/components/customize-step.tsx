@@ -5,7 +5,13 @@ import { Controller, useForm, type Control, type UseFormReturn } from 'react-hoo
 import type { z } from 'zod';
 import { customizationOf, customizationSchema, type Customization } from '../model/wizard';
 import { greetingFor } from '@/entities/chat/model/greeting';
-import { BOT_SETTINGS, CUSTOMIZE_KEYS, type CustomizeKey, type SettingSection } from '@shared/bots/bot-settings';
+import {
+  BOT_SETTINGS,
+  CUSTOMIZE_KEYS,
+  type BotTool,
+  type CustomizeKey,
+  type SettingSection,
+} from '@shared/bots/bot-settings';
 import { hasCapability } from '@shared/bots/capabilities';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form';
@@ -20,6 +26,7 @@ import { FieldGroup } from './field-group';
 import { KnowledgeSection } from './knowledge-section';
 import { ModelField } from './model-field';
 import { StepFooter } from './step-footer';
+import { ToolPicker } from './tool-picker';
 
 type CustomizationInput = z.input<typeof customizationSchema>;
 type CustomizationForm = UseFormReturn<CustomizationInput, unknown, Customization>;
@@ -72,6 +79,16 @@ export function CustomizeStep({ wizard, knowledge }: { wizard: Wizard; knowledge
 
       <Section title="Web and citations">{fields('web')}</Section>
 
+      <Section title="Tools">
+        {hasCapability(draft, 'tools') ? (
+          fields('tools')
+        ) : (
+          <p className="text-sm text-muted-foreground">
+            Turn on Tools in step 1 to let this botty call the tools of your MCP servers.
+          </p>
+        )}
+      </Section>
+
       <Section title="Memory">{fields('memory')}</Section>
 
       <StepFooter onBack={wizard.back}>
@@ -112,6 +129,22 @@ function SettingField({ form, name, error, suggestedGreeting }: SettingFieldProp
               onChange={field.onChange}
               onBlur={field.onBlur}
               ref={field.ref}
+            />
+          )}
+        />
+      );
+    case 'tools':
+      return (
+        <Controller
+          control={form.control}
+          name={name}
+          render={({ field }) => (
+            <ToolPicker
+              label={label}
+              hint={control.hint}
+              error={error}
+              value={field.value as BotTool[]}
+              onChange={field.onChange}
             />
           )}
         />

@@ -150,7 +150,7 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
             const { label, control } = BOT_SETTINGS[key];
             return (
               summary !== null && (
-                <Setting key={key} term={label} wide={control.kind === 'text'}>
+                <Setting key={key} term={label} wide={control.kind === 'text' || control.kind === 'tools'}>
                   {summary}
                 </Setting>
               )

@@ -1,4 +1,4 @@
-import { ChartColumn, Code2, KeyRound, ShieldCheck, UserRound } from 'lucide-react';
+import { ChartColumn, Code2, KeyRound, ShieldCheck, UserRound, Wrench } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -6,10 +6,11 @@ import { AccountTab } from '@/features/settings/components/account-tab';
 import { ApiKeysTab } from '@/features/settings/components/api-keys-tab';
 import { ProfileTab } from '@/features/settings/components/profile-tab';
 import { SecurityTab } from '@/features/settings/components/security-tab';
+import { ToolsTab } from '@/features/settings/components/tools-tab';
 import { UsageTab } from '@/features/settings/components/usage-tab';
 import { useAuth } from '@/lib/auth';
 
-const TABS = ['profile', 'security', 'account', 'usage', 'api-keys'] as const;
+const TABS = ['profile', 'security', 'account', 'usage', 'api-keys', 'tools'] as const;
 
 /** The open tab is in the address (`?tab=api-keys`), so a reload, a link or Back opens it again. */
 export function SettingsPage() {
@@ -48,6 +49,10 @@ export function SettingsPage() {
             <Code2 className="size-4" aria-hidden="true" />
             API keys
           </TabsTrigger>
+          <TabsTrigger value="tools">
+            <Wrench className="size-4" aria-hidden="true" />
+            Tools
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="profile">
           <ProfileTab key={user.id} user={user} />
@@ -63,6 +68,9 @@ export function SettingsPage() {
         </TabsContent>
         <TabsContent value="api-keys">
           <ApiKeysTab />
+        </TabsContent>
+        <TabsContent value="tools">
+          <ToolsTab />
         </TabsContent>
       </Tabs>
     </div>
