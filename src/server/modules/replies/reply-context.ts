@@ -90,16 +90,24 @@ export function addSource(context: ReplyContext, source: Omit<Source, 'n'>): num
   return n;
 }
 
-/** Records a step and tells the client; returns a function that updates it (done or failed). */
-export function startStep(input: ReplyContextInput, context: ReplyContext, step: Omit<ReplyStep, 'status'>) {
+/**
+ * Records a step (running, unless it starts another way: a tool call awaiting approval) and tells the client;
+ * returns a function that moves it on (running, done, failed, denied…), with what became known (a tool's result).
+ */
+export function startStep(
+  input: ReplyContextInput,
+  context: ReplyContext,
+  step: Omit<ReplyStep, 'status'>,
+  status: ReplyStep['status'] = 'running',
+) {
   const index = context.steps.length;
-  const running: ReplyStep = { ...step, status: 'running' };
-  context.steps.push(running);
-  input.emit({ event: 'step', data: { ...running, index } });
-  return (status: 'done' | 'failed', error?: string) => {
-    const ended: ReplyStep = { ...step, status, ...(error ? { error } : {}) };
-    context.steps[index] = ended;
-    input.emit({ event: 'step', data: { ...ended, index } });
+  let current: ReplyStep = { ...step, status };
+  context.steps.push(current);
+  input.emit({ event: 'step', data: { ...current, index } });
+  return (next: ReplyStep['status'], error?: string, learnt: Partial<Omit<ReplyStep, 'status'>> = {}) => {
+    current = { ...current, ...learnt, status: next, ...(error ? { error } : {}) };
+    context.steps[index] = current;
+    input.emit({ event: 'step', data: { ...current, index } });
   };
 }
 
