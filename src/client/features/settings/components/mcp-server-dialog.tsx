@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus, X } from 'lucide-react';
 import { useId, useState } from 'react';
-import { Controller, useFieldArray, useForm, type Control, type FieldPath } from 'react-hook-form';
+import { Controller, useForm, type Control, type FieldPath } from 'react-hook-form';
 import { z } from 'zod';
 import {
   MCP_HEADERS_MAX,
@@ -35,13 +35,15 @@ import { StoredSecret, type SecretAction } from './stored-secret';
 
 const SELECT_CLASS = 'h-11 w-full rounded-lg border border-input bg-background px-3 text-base md:h-9 md:text-sm';
 
-/** The dialog's fields; headers are rows to add and remove, sent as one record. */
+/**
+ * The dialog's fields. Headers are rows kept beside the form (not a react-hook-form field array, whose code would
+ * land in the form library's chunk that the login page loads too), sent as one record.
+ */
 const formSchema = z.object({
   name: mcpServerCreateSchema.shape.name,
   url: mcpServerCreateSchema.shape.url,
   transport: mcpTransportSchema,
   bearerToken: z.string(),
-  headers: z.array(z.object({ name: z.string().trim(), value: z.string() })),
   shared: z.boolean(),
   allowPrivateAddress: z.boolean(),
 });
@@ -49,12 +51,20 @@ type FormInput = z.input<typeof formSchema>;
 type FormValues = z.output<typeof formSchema>;
 type FormControl = Control<FormInput, unknown, FormValues>;
 
-const FIELDS = ['name', 'url', 'transport', 'bearerToken', 'headers', 'shared', 'allowPrivateAddress'] as const;
+const FIELDS = ['name', 'url', 'transport', 'bearerToken', 'shared', 'allowPrivateAddress'] as const;
 const isField = (path: string): path is (typeof FIELDS)[number] => (FIELDS as readonly string[]).includes(path);
 
-/** Rows with a name become the headers sent; a row left wholly blank is ignored. */
-const headerRecord = (rows: FormValues['headers']) =>
-  Object.fromEntries(rows.filter((row) => row.name || row.value).map((row) => [row.name, row.value]));
+interface HeaderRow {
+  key: number;
+  name: string;
+  value: string;
+}
+let rowKeys = 0;
+const headerRow = (name = ''): HeaderRow => ({ key: ++rowKeys, name, value: '' });
+
+/** The rows as the headers sent; a row left wholly blank is ignored. */
+const headerRecord = (rows: HeaderRow[]) =>
+  Object.fromEntries(rows.filter((row) => row.name || row.value).map((row) => [row.name.trim(), row.value]));
 
 interface McpServerDialogProps {
   /** The server to edit; none to add one. */
@@ -90,12 +100,12 @@ function McpServerForm({ server, onClose }: { server?: McpServer; onClose: () =>
       url: server?.url ?? '',
       transport: server?.transport ?? 'streamable-http',
       bearerToken: '',
-      // Replacing stored headers starts from their names; their values were never sent back.
-      headers: server?.headerNames.map((name) => ({ name, value: '' })) ?? [],
       shared: server?.scope === 'everyone',
       allowPrivateAddress: server?.allowPrivateAddress ?? false,
     },
   });
+  // Replacing stored headers starts from their names; their values were never sent back.
+  const [headerRows, setHeaderRows] = useState(() => server?.headerNames.map(headerRow) ?? []);
   const { errors } = form.formState;
 
   const showServerErrors = (error: unknown) => {
@@ -103,6 +113,7 @@ function McpServerForm({ server, onClose }: { server?: McpServer; onClose: () =>
     for (const { path, message } of fieldErrors) {
       const field = path.split('.')[0] ?? '';
       if (isField(field)) form.setError(field, { message });
+      if (field === 'headers') form.setError('root.headers', { message });
     }
     if (fieldErrors.length) return;
     const message = serverMessage(error) ?? 'Something went wrong. Please try again.';
@@ -116,7 +127,7 @@ function McpServerForm({ server, onClose }: { server?: McpServer; onClose: () =>
       onClose();
     };
     const admin = isAdmin ? { shared: values.shared, allowPrivateAddress: values.allowPrivateAddress } : {};
-    const headers = headerRecord(values.headers);
+    const headers = headerRecord(headerRows);
     const token = values.bearerToken.trim();
     if (server) {
       const body: McpServerUpdate = { name: values.name, url: values.url, transport: values.transport, ...admin };
@@ -177,7 +188,7 @@ function McpServerForm({ server, onClose }: { server?: McpServer; onClose: () =>
         />
       )}
       {headersAction === 'replace' ? (
-        <HeaderRows control={form.control} register={form.register} error={errors.headers?.message} />
+        <HeaderRows rows={headerRows} onChange={setHeaderRows} error={errors.root?.headers?.message} />
       ) : (
         <StoredSecret
           label="Headers"
@@ -218,30 +229,32 @@ function McpServerForm({ server, onClose }: { server?: McpServer; onClose: () =>
 }
 
 interface HeaderRowsProps {
-  control: FormControl;
-  register: ReturnType<typeof useForm<FormInput, unknown, FormValues>>['register'];
+  rows: HeaderRow[];
+  onChange: (rows: HeaderRow[]) => void;
   error: string | undefined;
 }
 
 /** Extra headers as name–value rows; values are typed like passwords, since they usually hold keys. */
-function HeaderRows({ control, register, error }: HeaderRowsProps) {
+function HeaderRows({ rows, onChange, error }: HeaderRowsProps) {
   const id = useId();
-  const rows = useFieldArray({ control, name: 'headers' });
+  const edit = (key: number, change: Partial<HeaderRow>) =>
+    onChange(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
   return (
     <fieldset className="grid gap-2" aria-describedby={`${id}-hint`}>
       <legend className="mb-2 text-sm leading-none font-medium">Headers</legend>
       <p id={`${id}-hint`} className="text-xs text-muted-foreground">
         Optional, e.g. an API key header the server asks for. Values are stored encrypted and never shown again.
       </p>
-      {rows.fields.map((row, index) => (
-        <div key={row.id} className="flex items-start gap-2">
+      {rows.map((row, index) => (
+        <div key={row.key} className="flex items-start gap-2">
           <Input
             aria-label={`Header ${index + 1} name`}
             placeholder="Name"
             autoCapitalize="none"
             spellCheck={false}
             className="min-w-0 flex-1"
-            {...register(`headers.${index}.name`)}
+            value={row.name}
+            onChange={(e) => edit(row.key, { name: e.target.value })}
           />
           <Input
             aria-label={`Header ${index + 1} value`}
@@ -249,26 +262,27 @@ function HeaderRows({ control, register, error }: HeaderRowsProps) {
             type="password"
             autoComplete="off"
             className="min-w-0 flex-1"
-            {...register(`headers.${index}.value`)}
+            value={row.value}
+            onChange={(e) => edit(row.key, { value: e.target.value })}
           />
           <Button
             variant="ghost"
             size="icon"
             className="shrink-0"
             aria-label={`Remove header ${index + 1}`}
-            onClick={() => rows.remove(index)}
+            onClick={() => onChange(rows.filter((r) => r.key !== row.key))}
           >
             <X aria-hidden="true" />
           </Button>
         </div>
       ))}
       <FormMessage>{error}</FormMessage>
-      {rows.fields.length < MCP_HEADERS_MAX && (
+      {rows.length < MCP_HEADERS_MAX && (
         <Button
           variant="outline"
           size="sm"
           className="justify-self-start"
-          onClick={() => rows.append({ name: '', value: '' })}
+          onClick={() => onChange([...rows, headerRow()])}
         >
           <Plus aria-hidden="true" />
           Add header
