@@ -10,11 +10,23 @@ export type PromptBot = Pick<Bot, 'name' | 'description' | 'purpose' | 'config'>
 };
 
 export interface HistoryMessage {
-  role: MessageRole;
+  /** `tool`: a tool's result, which only the OpenAI-compatible API's callers send. */
+  role: MessageRole | 'tool';
   content: string;
   /** Only the OpenAI-compatible API sends images with earlier turns; Botty's chat sends the question's alone. */
   images?: ChatTurn['images'];
+  /** The OpenAI-compatible API's: an assistant message's calls of the caller's tools, a tool message's call. */
+  toolCalls?: ChatTurn['toolCalls'];
+  toolCall?: ChatTurn['toolCall'];
 }
+
+const toTurn = ({ role, content, images, toolCalls, toolCall }: HistoryMessage): ChatTurn => ({
+  role,
+  text: content,
+  ...(images && { images }),
+  ...(toolCalls && { toolCalls }),
+  ...(toolCall && { toolCall }),
+});
 
 /** Web research is one setting seen from two wizard steps: the web_search capability and config.webBrowsing. */
 export const browsesTheWeb = (bot: Pick<Bot, 'config'> & { capabilities?: readonly Capability[] }) =>
@@ -43,6 +55,8 @@ export interface PromptAdditions {
   instructions: string[];
   sources: readonly { n: number }[];
   images: ChatTurn['images'];
+  /** What follows the question (the caller's tool calls and their results, in an agent loop's later turns). */
+  after?: readonly HistoryMessage[];
 }
 
 const CITE_LINE =
@@ -61,13 +75,16 @@ export function composePrompt(
 ): { system: string; turns: ChatTurn[] } {
   const window = contextWindowOf(bot.config);
   const earlier = window > 0 ? history.slice(-window) : [];
+  // A window may start between a tool call and its result; a result without its call is refused by the model.
+  while (earlier[0]?.role === 'tool') earlier.shift();
   const sections = [composeSystemPrompt(bot), ...additions.instructions];
   if (additions.sources.length && bot.config.citationGeneration) sections.push(CITE_LINE);
   return {
     system: sections.join('\n\n'),
     turns: [
-      ...earlier.map(({ role, content, images }): ChatTurn => ({ role, text: content, ...(images && { images }) })),
+      ...earlier.map(toTurn),
       { role: 'user', text: newMessage, ...(additions.images?.length ? { images: additions.images } : {}) },
+      ...(additions.after ?? []).map(toTurn),
     ],
   };
 }

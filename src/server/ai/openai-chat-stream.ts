@@ -1,4 +1,10 @@
-import type { LanguageModelV2FunctionTool, LanguageModelV2Prompt, LanguageModelV2ToolCall } from '@ai-sdk/provider';
+import type {
+  LanguageModelV2CallOptions,
+  LanguageModelV2FinishReason,
+  LanguageModelV2FunctionTool,
+  LanguageModelV2Prompt,
+  LanguageModelV2ToolCall,
+} from '@ai-sdk/provider';
 import { APICallError } from 'ai';
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -13,12 +19,31 @@ export interface OpenAiChatEndpoint {
   reasoning?: boolean;
 }
 
-export interface ChatStreamOptions {
+/** One model call's options: the SDK's (a subset), so the same object goes to its providers' `doStream`. */
+export interface ChatStreamOptions extends Pick<
+  LanguageModelV2CallOptions,
+  | 'toolChoice'
+  | 'responseFormat'
+  | 'stopSequences'
+  | 'seed'
+  | 'topP'
+  | 'frequencyPenalty'
+  | 'presencePenalty'
+  | 'providerOptions'
+> {
   prompt: LanguageModelV2Prompt;
   tools?: LanguageModelV2FunctionTool[];
   maxOutputTokens?: number;
   temperature?: number;
   abortSignal: AbortSignal;
+}
+
+/** A token's log probability as OpenAI reports it (`choices[].logprobs.content[]`), passed on as it came. */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  bytes: number[] | null;
+  top_logprobs: { token: string; logprob: number; bytes: number[] | null }[];
 }
 
 /** What a streamed reply hands on, as it arrives: the same for this reader and the SDK's `doStream`. */
@@ -28,6 +53,10 @@ export interface ChatStreamSink {
   started(): void;
   toolCall(call: LanguageModelV2ToolCall): void;
   usage(inputTokens: number | undefined, outputTokens: number | undefined): void;
+  /** Why the model stopped (its stop, the output cap, tool calls), once it says. */
+  finish?(reason: LanguageModelV2FinishReason): void;
+  /** The log probabilities of the text handed to `text` next (only when they were asked for). */
+  logprobs?(tokens: TokenLogprob[]): void;
 }
 
 /**
@@ -55,6 +84,8 @@ interface ChunkToolCall {
 interface Chunk {
   choices?: {
     delta?: { content?: string | null; reasoning_content?: string; reasoning?: string; tool_calls?: ChunkToolCall[] };
+    finish_reason?: string | null;
+    logprobs?: { content?: TokenLogprob[] | null } | null;
   }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   error?: { message?: string };
@@ -94,9 +125,54 @@ function requestBody(endpoint: OpenAiChatEndpoint, options: ChatStreamOptions) {
       ? { [endpoint.reasoning ? 'max_completion_tokens' : 'max_tokens']: options.maxOutputTokens }
       : {}),
     ...(options.temperature !== undefined && !endpoint.reasoning ? { temperature: options.temperature } : {}),
+    ...callerFields(options),
     stream: true,
     stream_options: { include_usage: true },
   };
+}
+
+/** OpenAI's names for the options a caller of /v1 set (caller-settings.ts), as @ai-sdk/openai would send them. */
+function callerFields(options: ChatStreamOptions) {
+  const openai = (options.providerOptions?.openai ?? {}) as {
+    user?: string;
+    parallelToolCalls?: boolean;
+    logprobs?: number | boolean;
+    strictJsonSchema?: boolean;
+  };
+  const format = options.responseFormat;
+  const choice = options.toolChoice;
+  const fields: Record<string, unknown> = {
+    stop: options.stopSequences,
+    seed: options.seed,
+    top_p: options.topP,
+    frequency_penalty: options.frequencyPenalty,
+    presence_penalty: options.presencePenalty,
+    user: openai.user,
+    parallel_tool_calls: options.tools?.length ? openai.parallelToolCalls : undefined,
+    logprobs: openai.logprobs === undefined ? undefined : true,
+    top_logprobs: typeof openai.logprobs === 'number' ? openai.logprobs : undefined,
+    tool_choice:
+      choice && options.tools?.length
+        ? choice.type === 'tool'
+          ? { type: 'function', function: { name: choice.toolName } }
+          : choice.type
+        : undefined,
+    response_format:
+      format?.type !== 'json'
+        ? undefined
+        : format.schema
+          ? {
+              type: 'json_schema',
+              json_schema: {
+                name: format.name ?? 'response',
+                description: format.description,
+                schema: format.schema,
+                strict: openai.strictJsonSchema,
+              },
+            }
+          : { type: 'json_object' },
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 /** The prompt in the chat completions format, as the SDK's OpenAI-compatible provider writes it. */
@@ -165,8 +241,10 @@ function handleChunk(
   calls: Map<number, { id: string; name: string; input: string }>,
 ) {
   if (chunk.error) throw new Error(chunk.error.message ?? 'The model reported an error mid-stream.');
-  const delta = chunk.choices?.[0]?.delta;
+  const choice = chunk.choices?.[0];
+  const delta = choice?.delta;
   if (delta) {
+    if (choice.logprobs?.content) sink.logprobs?.(choice.logprobs.content);
     if (delta.content) sink.text(delta.content);
     else if (delta.reasoning_content || delta.reasoning) sink.started();
     for (const piece of delta.tool_calls ?? []) {
@@ -183,7 +261,24 @@ function handleChunk(
       }
     }
   }
+  if (choice?.finish_reason) sink.finish?.(finishReasonOf(choice.finish_reason));
   if (chunk.usage) sink.usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
+}
+
+/** OpenAI's finish reason in the SDK's terms, as its provider maps it. */
+function finishReasonOf(reason: string): LanguageModelV2FinishReason {
+  switch (reason) {
+    case 'stop':
+    case 'length':
+      return reason;
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool-calls';
+    case 'content_filter':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
 }
 
 /** The response to a POST once its headers are in; a request on a reused connection that failed before any answer is sent once more. */

@@ -48,6 +48,7 @@ export async function streamProvider(model: LanguageModelV2, options: ChatStream
           break;
         case 'finish':
           unreported = null;
+          sink.finish?.(part.finishReason);
           sink.usage(part.usage.inputTokens, part.usage.outputTokens);
           break;
         case 'error':

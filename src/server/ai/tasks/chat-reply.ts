@@ -1,20 +1,23 @@
+import type { LanguageModelV2FinishReason, LanguageModelV2ToolCall } from '@ai-sdk/provider';
 import type { Tool } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
+import { callerCallOptions, type CallerSettings } from '../caller-settings';
 import { capabilitiesOf } from '../model-capabilities';
-import type { ChatStreamOptions } from '../openai-chat-stream';
+import type { ChatStreamOptions, TokenLogprob } from '../openai-chat-stream';
 import type { Ai } from '../providers';
-import { toPrompt, type ChatTurn } from './chat-prompt';
+import { toPrompt, type ChatTurn, type TurnToolCall } from './chat-prompt';
 import { checkImages } from './image-check';
-import { ChatReplyError, errorSummary, replyErrorOf } from './model-errors';
+import { CALLER_TOOL_CLASH, ChatReplyError, errorSummary, replyErrorOf } from './model-errors';
 import { streamModelStep } from './model-step';
 import { offlineReply, offlineReplyText } from './offline-reply';
 import { startDeadlines, type ChatTimeouts } from './reply-deadlines';
 import { runTool, toolDefinitions, toolRoundMessages, withLastStepNote } from './tool-rounds';
 
 // The reply's pieces live in their own modules; its callers know this one.
-export type { ChatTurn } from './chat-prompt';
+export type { ChatTurn, TurnToolCall } from './chat-prompt';
 export type { ChatTimeouts } from './reply-deadlines';
 export {
+  CALLER_TOOL_CLASH,
   CHAT_ERRORS,
   ChatReplyError,
   describeModelError,
@@ -47,11 +50,19 @@ export interface ChatReplyRequest {
   /** Passed to the model as given (the OpenAI-compatible API's `max_tokens` and `temperature`). */
   maxOutputTokens?: number;
   temperature?: number;
+  /** The OpenAI-compatible API's caller's settings, its own tools among them (see `runChatReply`). */
+  caller?: CallerSettings;
 }
 
 export interface ReplyHandlers {
   onText(text: string): void;
   onUsage?(usage: ReplyUsage): void;
+  /** The model called the caller's tools: the reply ends here, and the caller runs them. */
+  onToolCalls?(calls: TurnToolCall[]): void;
+  /** Why the last model call ended: its own stop, the output cap, or the caller's tool calls. */
+  onFinish?(reason: LanguageModelV2FinishReason): void;
+  /** The log probabilities of the text handed to `onText` next, when the caller asked for them. */
+  onLogprobs?(tokens: TokenLogprob[]): void;
 }
 
 export const DEFAULT_MAX_STEPS = 5;
@@ -65,18 +76,25 @@ export const DEFAULT_MAX_STEPS = 5;
  * (docs/decisions/0012). Tool rounds are a small loop here: call, run the tools, call again.
  */
 export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHandlers): Promise<void> {
-  const { ai, log } = request;
+  const { ai, log, caller } = request;
   if (!ai.model) {
+    // Offline, the caller's tools are never called: the notice is the whole reply.
     const text = request.offlineText ?? offlineReplyText(request.botName);
-    return offlineReply(text, request.signal, (piece) => handlers.onText(piece));
+    await offlineReply(text, request.signal, (piece) => handlers.onText(piece));
+    return handlers.onFinish?.('stop');
   }
   const capabilities = capabilitiesOf(ai);
   checkImages(capabilities, request.turns);
+  const callerTools = caller?.toolChoice?.type === 'none' ? [] : (caller?.tools ?? []);
+  refuseToolClash(callerTools, request.tools);
 
   const deadlines = startDeadlines(request.timeouts, request.signal);
   const { signal } = deadlines;
   const tools = capabilities.toolUse && request.tools && Object.keys(request.tools).length ? request.tools : undefined;
   const maxSteps = tools ? (request.maxSteps ?? DEFAULT_MAX_STEPS) : 1;
+  // `none` is about the caller's tools: they are not offered, and the bot's own are chosen as usual.
+  const callerOptions = callerCallOptions(ai.provider, caller);
+  const choice = caller?.toolChoice?.type === 'none' ? undefined : caller?.toolChoice;
   const prompt = toPrompt(request.system, request.turns);
   const usage: ReplyUsage = { inputTokens: null, outputTokens: null };
   const addUsage = (key: keyof ReplyUsage, value: number | undefined) => {
@@ -92,7 +110,9 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
       addUsage('inputTokens', inputTokens);
       addUsage('outputTokens', outputTokens);
     },
+    ...(handlers.onLogprobs ? { onLogprobs: handlers.onLogprobs } : {}),
   };
+  let finishReason: LanguageModelV2FinishReason = 'unknown';
 
   try {
     for (let step = 1; step <= maxSteps && !signal.aborted; step++) {
@@ -100,21 +120,36 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
       // Anthropic refuses a history of tool calls without the tools' definitions (400): its last step keeps
       // them, and is told to answer; a tool call it makes anyway is not run.
       const keepTools = !offerTools && tools && step > 1 && capabilities.toolsWithToolHistory;
+      const definitions = [...(offerTools || keepTools ? toolDefinitions(tools) : []), ...callerTools];
       const options: ChatStreamOptions = {
+        ...callerOptions,
         prompt: keepTools ? withLastStepNote(prompt) : prompt,
         abortSignal: signal,
         maxOutputTokens: request.maxOutputTokens ?? capabilities.chatMaxOutputTokens,
         temperature: request.temperature,
-        ...(offerTools || keepTools ? { tools: toolDefinitions(tools) } : {}),
+        ...(definitions.length ? { tools: definitions, ...(choice ? { toolChoice: choice } : {}) } : {}),
       };
-      const { text, calls } = await streamModelStep(
+      const {
+        text,
+        calls,
+        finishReason: reason,
+      } = await streamModelStep(
         ai,
         options,
         stepHandlers,
         deadlines,
         log,
-        Boolean(offerTools && step === 1),
+        // A refusal with the caller's tools is the caller's to read, not a model without tools.
+        Boolean(offerTools && step === 1 && !callerTools.length),
       );
+      finishReason = reason;
+      const forCaller = calls.filter((call) => callerTools.some((tool) => tool.name === call.toolName));
+      if (forCaller.length) {
+        // The bot's own calls of the same round are left: the model asks again on the caller's next turn.
+        handlers.onToolCalls?.(forCaller.map(turnToolCall));
+        finishReason = 'tool-calls';
+        break;
+      }
       if (!calls.length || !offerTools) break;
       const results = await Promise.all(calls.map((call) => runTool(tools, call, signal)));
       prompt.push(...toolRoundMessages(text, calls, results));
@@ -136,5 +171,20 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   if (timedOut) {
     log.warn({ model: ai.modelId, timeouts: request.timeouts }, 'chat reply: the model timed out');
     throw new ChatReplyError(timedOut);
+  }
+  handlers.onFinish?.(finishReason);
+}
+
+const turnToolCall = (call: LanguageModelV2ToolCall): TurnToolCall => ({
+  id: call.toolCallId,
+  name: call.toolName,
+  arguments: call.input,
+});
+
+/** A caller's tool named like one of the bot's own could not be told apart when the model calls it. */
+function refuseToolClash(callerTools: { name: string }[], botTools: Record<string, Tool> | undefined) {
+  const clash = callerTools.find((tool) => botTools && Object.hasOwn(botTools, tool.name));
+  if (clash) {
+    throw new ChatReplyError(CALLER_TOOL_CLASH(clash.name), { kind: 'invalid-request', param: 'tools' });
   }
 }

@@ -23,8 +23,15 @@ export const CHAT_ERRORS = {
     'The language model could not read the image. Connect a model that understands images (a vision model), or send the message without it.',
 } as const;
 
-/** Why a reply failed, for an API that answers with a status (/v1): the provider was busy, or an image too large. */
-export type ReplyFailure = ({ kind: 'busy' } & ModelBusy) | { kind: 'image-too-large' };
+/**
+ * Why a reply failed, for an API that answers with a status (/v1): the provider was busy, an image too large,
+ * or a parameter of the caller's cannot be used (`param` names it).
+ */
+export type ReplyFailure =
+  ({ kind: 'busy' } & ModelBusy) | { kind: 'image-too-large' } | { kind: 'invalid-request'; param: string };
+
+export const CALLER_TOOL_CLASH = (name: string) =>
+  `The tool '${name}' has the name of one of the bot's own tools (web research or an MCP server's): rename yours.`;
 
 /** A failed reply, with a message fit for the user. */
 export class ChatReplyError extends Error {

@@ -1,7 +1,12 @@
-import type { LanguageModelV2, LanguageModelV2ToolCall } from '@ai-sdk/provider';
+import type { LanguageModelV2, LanguageModelV2FinishReason, LanguageModelV2ToolCall } from '@ai-sdk/provider';
 import type { FastifyBaseLogger } from 'fastify';
 import { busyOf, pause, retryDelayMs } from '../model-retry';
-import { streamOpenAiChat, type ChatStreamOptions, type ChatStreamSink } from '../openai-chat-stream';
+import {
+  streamOpenAiChat,
+  type ChatStreamOptions,
+  type ChatStreamSink,
+  type TokenLogprob,
+} from '../openai-chat-stream';
 import { streamProvider } from '../provider-stream';
 import type { Ai } from '../providers';
 import { describeModelError, refusesTools, ToolsUnsupportedError } from './model-errors';
@@ -11,11 +16,14 @@ import type { ReplyDeadlines } from './reply-deadlines';
 export interface ModelStep {
   text: string;
   calls: LanguageModelV2ToolCall[];
+  /** As the model reported it; 'unknown' when it did not. */
+  finishReason: LanguageModelV2FinishReason;
 }
 
 export interface ModelStepHandlers {
   onText(delta: string): void;
   onUsage(inputTokens: number | undefined, outputTokens: number | undefined): void;
+  onLogprobs?(tokens: TokenLogprob[]): void;
 }
 
 /**
@@ -30,7 +38,7 @@ export async function streamModelStep(
   log: FastifyBaseLogger,
   toolsRefusable: boolean,
 ): Promise<ModelStep> {
-  const step: ModelStep = { text: '', calls: [] };
+  const step: ModelStep = { text: '', calls: [], finishReason: 'unknown' };
   const { started } = deadlines;
   const sink: ChatStreamSink = {
     text(delta) {
@@ -45,6 +53,10 @@ export async function streamModelStep(
       step.calls.push(call);
     },
     usage: handlers.onUsage,
+    finish(reason) {
+      step.finishReason = reason;
+    },
+    ...(handlers.onLogprobs ? { logprobs: handlers.onLogprobs } : {}),
   };
   for (let retry = 1; ; retry++) {
     try {

@@ -6,6 +6,7 @@ import type {
   LanguageModelV2ToolResultOutput,
 } from '@ai-sdk/provider';
 import { asSchema, type Tool } from 'ai';
+import { parsedJson } from './chat-prompt';
 
 export function toolDefinitions(tools: Record<string, Tool>): LanguageModelV2FunctionTool[] {
   return Object.entries(tools).map(([name, tool]) => ({
@@ -60,7 +61,7 @@ export function toolRoundMessages(
           type: 'tool-call' as const,
           toolCallId: call.toolCallId,
           toolName: call.toolName,
-          input: safeJson(call.input),
+          input: parsedJson(call.input),
         })),
       ],
     },
@@ -84,12 +85,4 @@ export function withLastStepNote(prompt: LanguageModelV2Prompt): LanguageModelV2
   return prompt.map((message) =>
     message.role === 'system' ? { ...message, content: `${message.content}\n\n${LAST_STEP_NOTE}` } : message,
   );
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return {};
-  }
 }

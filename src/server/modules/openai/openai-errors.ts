@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { formatBytes } from '@shared/contracts/files';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ReplyFailure } from '../../ai/tasks/chat-reply';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../db/unavailable';
@@ -58,6 +59,7 @@ export function replyFailed(message: string, failure: ReplyFailure | null): Open
   if (failure?.kind === 'image-too-large') {
     return new OpenAiError(413, message, 'invalid_request_error', 'image_too_large', 'messages');
   }
+  if (failure?.kind === 'invalid-request') return invalidRequest(message, failure.param);
   if (failure?.kind !== 'busy') return upstreamError(message);
   const error =
     failure.status === 429
@@ -68,8 +70,17 @@ export function replyFailed(message: string, failure: ReplyFailure | null): Open
   return error;
 }
 
-/** The same failures the rest of the API knows, in OpenAI's error shape. */
-export function toOpenAiError(error: FastifyError | Error): OpenAiError | null {
+/** A path or method /v1 does not have, as OpenAI answers it (before the key is looked at). */
+export const unknownUrl = (request: Pick<FastifyRequest, 'method' | 'url'>) =>
+  new OpenAiError(
+    404,
+    `Invalid URL (${request.method} ${request.url.split('?')[0]})`,
+    'invalid_request_error',
+    'unknown_url',
+  );
+
+/** The same failures the rest of the API knows, in OpenAI's error shape; `bodyLimit`: the route's, for a 413. */
+export function toOpenAiError(error: FastifyError | Error, bodyLimit?: number): OpenAiError | null {
   if (error instanceof OpenAiError) return error;
   if (error instanceof AppError) {
     if (error.code === 'RATE_LIMITED') {
@@ -87,7 +98,10 @@ export function toOpenAiError(error: FastifyError | Error): OpenAiError | null {
     return invalidRequest(first?.message ?? 'Invalid request', first?.path || null);
   }
   const status = (error as FastifyError).statusCode ?? 500;
-  if (status === 413) return new OpenAiError(413, 'The request is too large.', 'invalid_request_error');
+  if (status === 413) {
+    const limit = bodyLimit ? `: requests may be at most ${formatBytes(bodyLimit)}` : '';
+    return new OpenAiError(413, `The request is too large${limit}.`, 'invalid_request_error', 'request_too_large');
+  }
   if (status >= 400 && status < 500) return new OpenAiError(status, error.message, 'invalid_request_error');
   if (isDatabaseUnavailable(error)) return new OpenAiError(503, DATABASE_UNAVAILABLE_MESSAGE, 'server_error');
   return null;
@@ -96,21 +110,11 @@ export function toOpenAiError(error: FastifyError | Error): OpenAiError | null {
 /** For the routes under /v1: every failure answers in OpenAI's shape; unexpected ones are logged. */
 export function useOpenAiErrors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
-    const known = toOpenAiError(error);
+    const known = toOpenAiError(error, request.routeOptions.bodyLimit);
     if (!known) request.log.error({ err: error }, 'request failed');
     const answer = known ?? new OpenAiError(500, 'Something went wrong on our side. Please try again.', 'server_error');
     if (answer.retryAfterSeconds !== null) void reply.header('retry-after', String(answer.retryAfterSeconds));
     return reply.status(answer.status).send(answer.toJSON());
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send(
-        new OpenAiError(
-          404,
-          `No route ${request.method} ${request.url.split('?')[0]}`,
-          'invalid_request_error',
-        ).toJSON(),
-      ),
-  );
+  app.setNotFoundHandler((request, reply) => reply.status(404).send(unknownUrl(request).toJSON()));
 }

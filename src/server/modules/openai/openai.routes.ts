@@ -1,29 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { isoNow } from '../../lib/clock';
+import { z } from 'zod';
+import { formatBytes } from '@shared/contracts/files';
 import { bearerToken } from '../../plugins/auth-guard';
 import { limitBy, type RateLimit } from '../../plugins/rate-limit';
-import { openSse } from '../chat/sse';
 import type { ApiKeyRow } from '../keys/keys.repository';
-import { invalidApiKey, OpenAiError, toOpenAiError, useOpenAiErrors } from './openai-errors';
+import { answerCompletion, streamCompletion } from './openai-answers';
+import { invalidApiKey, unknownUrl, useOpenAiErrors } from './openai-errors';
 import { apiBodyLimit, MAX_IMAGES_PER_REQUEST } from './openai-images';
+import { readMessages } from './openai-messages';
+import { callerSettingsOf } from './openai-parameters';
 import {
   chatCompletionBodySchema,
   chatCompletionSchema,
   modelListSchema,
+  modelSchema,
   openAiErrorSchema,
-  type ChatCompletion,
 } from './openai.schemas';
-import {
-  authenticateApiKey,
-  complete,
-  listModels,
-  readMessages,
-  requireModelBot,
-  usageOf,
-  type OpenAiDeps,
-} from './openai.service';
+import { authenticateApiKey, getModel, listModels, requireModelBot, type OpenAiDeps } from './openai.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,12 +36,20 @@ const tags = ['OpenAI-compatible API'];
 const security = [{ bearer: [] }];
 const errors = { 400: openAiErrorSchema, 401: openAiErrorSchema, 404: openAiErrorSchema, 429: openAiErrorSchema };
 const imageErrors = { 413: openAiErrorSchema, 415: openAiErrorSchema };
-
-/** Stands for a token's text in the chunk cut around it; no other field of a chunk can hold it. */
-const TEXT_SLOT = '\u0000';
+/** The route that answers every other path and method under /v1 (OpenAI's 404 `Invalid URL`), whatever the key. */
+const UNKNOWN_URL = '/*';
 
 const STATELESS =
   'Stateless, like OpenAI’s API: the messages you send are the whole conversation, and nothing of the exchange is stored in Botty (only the bot’s usage count goes up).';
+
+const TOOLS =
+  'The parameters OpenAI documents are passed to the model: `tools`, `tool_choice`, `parallel_tool_calls`, `response_format` (`json_object`, `json_schema`), `stop`, `seed`, `top_p`, `frequency_penalty`, `presence_penalty`, `logprobs`/`top_logprobs`, `user`; one the bot’s model provider cannot honour answers 400 with `param` naming it (README, “OpenAI-compatible API: parameters per provider”). Your tools are yours to run: a call of one ends the answer with `tool_calls` (streamed as `delta.tool_calls`) and `finish_reason: "tool_calls"`; send its result back as a `role: "tool"` message. The bot’s own tools (web research, MCP servers) run inside Botty; a tool of yours with one of their names answers 400 (`param: "tools"`).';
+
+const SOURCES =
+  'An answer given sources (the bot’s knowledge, pages it read) lists them in `botty_sources` (`n`, `kind`, `title`, `url` when there is one, `snippet`), so a citation `[n]` in the text can be resolved: on the completion, or on the chunk with the `finish_reason` when streamed.';
+
+const bodyCap = (limit: number) =>
+  `Request bodies may be at most ${formatBytes(limit)} (1 MB of text and room for the images); a larger one answers 413.`;
 
 const IMAGES = `Bots with the Image understanding capability read \`image_url\` parts, as base64 data URLs or public http(s) URLs (PNG, JPEG, GIF or WebP, typed from their bytes, at most ${MAX_IMAGES_PER_REQUEST} a request, each no larger than images attached in Botty).`;
 
@@ -62,6 +64,8 @@ export const openAiRoutes: FastifyPluginAsyncZod<{ deps: OpenAiDeps; rateLimit: 
   useOpenAiErrors(app);
   app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request) => {
+    // OpenAI answers an unknown URL as such, key or not.
+    if (request.is404 || request.routeOptions.url?.endsWith(UNKNOWN_URL)) return;
     const key = bearerToken(request);
     request.apiKey = key ? await authenticateApiKey(deps, key) : null;
     if (!request.apiKey) throw invalidApiKey();
@@ -82,17 +86,33 @@ export const openAiRoutes: FastifyPluginAsyncZod<{ deps: OpenAiDeps; rateLimit: 
     async (request) => listModels(deps, apiKeyOf(request)),
   );
 
+  app.get(
+    '/models/:model',
+    {
+      preHandler: perKey,
+      schema: {
+        tags,
+        security,
+        summary: 'One bot this API key reaches, as the model `bot-{id}`; 404 for any other',
+        params: z.object({ model: z.string() }),
+        response: { 200: modelSchema, ...errors },
+      },
+    },
+    async (request) => getModel(deps, apiKeyOf(request), request.params.model),
+  );
+
+  const bodyLimit = apiBodyLimit(deps.imageBytes);
   app.post(
     '/chat/completions',
     {
       preHandler: perKey,
       // Images come inline as base64 data URLs, so the body may be far larger than the rest of the API allows.
-      bodyLimit: apiBodyLimit(deps.imageBytes),
+      bodyLimit,
       schema: {
         tags,
         security,
         summary: 'Chat with a bot; streamed as chat.completion.chunk events ending with [DONE] when `stream` is true',
-        description: `The bot's own prompt always comes first; system messages you send are added after it. ${IMAGES} ${STATELESS}`,
+        description: `The bot's own prompt always comes first; system messages you send are added after it. ${TOOLS} ${SOURCES} ${IMAGES} ${bodyCap(bodyLimit)} ${STATELESS}`,
         body: chatCompletionBodySchema,
         response: { 200: chatCompletionSchema, ...errors, ...imageErrors },
       },
@@ -102,70 +122,20 @@ export const openAiRoutes: FastifyPluginAsyncZod<{ deps: OpenAiDeps; rateLimit: 
       const key = apiKeyOf(request);
       const bot = await requireModelBot(deps, key, body.model);
       const messages = await readMessages(body.messages, bot, deps);
+      // Resolved here, so a parameter its provider cannot honour is refused before anything is asked.
+      const model = await deps.models.resolve('chat', bot.config.model);
+      const settings = callerSettingsOf(body, model.ai, messages.hasToolCalls);
       await deps.usage.admit({ ownerId: bot.userId, shared: false });
-      const id = `chatcmpl-${randomUUID()}`;
-      const created = Math.floor(Date.parse(isoNow(deps.clock)) / 1000);
-      const completion = { key, bot, body, messages, log: request.log };
-
-      if (!body.stream) {
-        const gone = new AbortController();
-        reply.raw.on('close', () => {
-          if (!reply.raw.writableFinished) gone.abort();
-        });
-        let content = '';
-        const usage = await complete(deps, { ...completion, signal: gone.signal }, (text) => (content += text));
-        const answer: ChatCompletion = {
-          id,
-          object: 'chat.completion',
-          created,
-          model: body.model,
-          choices: [
-            { index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' },
-          ],
-          usage: usageOf(usage),
-        };
-        return answer;
-      }
-
-      const includeUsage = Boolean(body.stream_options?.include_usage);
-      const channel = openSse(reply);
-      const data = (payload: unknown) => channel.write(`data: ${JSON.stringify(payload)}\n\n`);
-      const chunkOf = (choices: unknown[], usage: unknown = null) => ({
-        id,
-        object: 'chat.completion.chunk',
-        created,
-        model: body.model,
-        choices,
-        // With include_usage, every chunk carries `usage`: null until the last one, which has no choices.
-        ...(includeUsage ? { usage } : {}),
-      });
-      const chunk = (choices: unknown[], usage: unknown = null) => data(chunkOf(choices, usage));
-      const choice = (delta: object, finishReason: 'stop' | null = null) => ({
-        index: 0,
-        delta,
-        logprobs: null,
-        finish_reason: finishReason,
-      });
-      // A token's chunk is the same JSON around its text, cut once here: per token, only the text is serialised.
-      const [beforeText, afterText] = JSON.stringify(chunkOf([choice({ content: TEXT_SLOT })])).split(
-        JSON.stringify(TEXT_SLOT),
-      );
-      chunk([choice({ role: 'assistant', content: '' })]);
-      try {
-        const usage = await complete(deps, { ...completion, signal: channel.gone }, (text) =>
-          channel.write(`data: ${beforeText}${JSON.stringify(text)}${afterText}\n\n`),
-        );
-        chunk([choice({}, 'stop')]);
-        if (includeUsage) chunk([], usageOf(usage));
-        channel.write('data: [DONE]\n\n');
-      } catch (err) {
-        // The status went out with the headers; OpenAI clients raise an `error` payload as an APIError.
-        const known = err instanceof Error ? toOpenAiError(err) : null;
-        if (!known) request.log.error({ err }, 'API completion stream failed');
-        data((known ?? new OpenAiError(500, 'Something went wrong on our side.', 'server_error')).toJSON());
-      }
-      channel.end();
-      return reply;
+      const completion = { key, bot, body, messages, model, settings, log: request.log };
+      return body.stream ? streamCompletion(deps, completion, reply) : answerCompletion(deps, completion, reply);
     },
   );
+
+  // Last: any other path or method under /v1, in OpenAI's shape rather than the app's client page or 404.
+  app.all(UNKNOWN_URL, { schema: { hide: true } }, async (request) => {
+    throw unknownUrl(request);
+  });
+  app.all('/', { schema: { hide: true } }, async (request) => {
+    throw unknownUrl(request);
+  });
 };

@@ -1,8 +1,10 @@
+import type { LanguageModelV2FinishReason } from '@ai-sdk/provider';
 import type { FastifyBaseLogger } from 'fastify';
-import { acceptsUpload } from '@shared/bots/capabilities';
 import type { Bot } from '@shared/contracts/bots';
-import type { HistoryMessage } from '../../ai/compose-prompt';
-import type { ModelCatalog } from '../../ai/model-catalog';
+import type { Source } from '@shared/contracts/chat';
+import type { CallerSettings } from '../../ai/caller-settings';
+import type { ModelCatalog, ResolvedModel } from '../../ai/model-catalog';
+import type { TokenLogprob } from '../../ai/openai-chat-stream';
 import type { ChatTimeouts, ReplyUsage } from '../../ai/tasks/chat-reply';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
@@ -15,16 +17,9 @@ import { runReply } from '../replies/reply-pipeline';
 import type { UsageMeter } from '../usage/usage-meter';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import type { SafeDownload } from '../web/safe-fetch';
-import { invalidRequest, modelNotFound, replyFailed } from './openai-errors';
-import {
-  IMAGE_MESSAGES,
-  imagesOff,
-  MAX_IMAGES_PER_REQUEST,
-  readImageUrl,
-  tooManyImages,
-  type ImageInput,
-} from './openai-images';
-import type { ChatCompletionBody, ChatMessage } from './openai.schemas';
+import { modelNotFound, replyFailed } from './openai-errors';
+import type { readMessages } from './openai-messages';
+import type { BottySources, ChatCompletionBody, FinishReason, Model } from './openai.schemas';
 
 export interface OpenAiDeps {
   db: Db;
@@ -40,8 +35,6 @@ export interface OpenAiDeps {
   download: SafeDownload;
 }
 
-type ImageLimits = Pick<OpenAiDeps, 'imageBytes' | 'download'>;
-
 const modelIdOf = (bot: Pick<Bot, 'id'>) => `bot-${bot.id}`;
 const unixSeconds = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 
@@ -55,18 +48,23 @@ export async function listModels(deps: OpenAiDeps, key: ApiKeyRow) {
     key.bot_id === null
       ? await listBots(deps, key.user_id)
       : [await findOwnedBotOf(db, key.user_id, key.bot_id)].flatMap((bot) => bot ?? []);
-  return {
-    object: 'list' as const,
-    data: rows
-      .filter((bot) => bot.active)
-      .map((bot) => ({
-        id: modelIdOf(bot),
-        object: 'model' as const,
-        created: unixSeconds(bot.createdAt),
-        owned_by: 'botty',
-        name: bot.name,
-      })),
-  };
+  return { object: 'list' as const, data: rows.filter((bot) => bot.active).map(modelOf) };
+}
+
+const modelOf = (bot: Pick<Bot, 'id' | 'name' | 'createdAt'>): Model => ({
+  id: modelIdOf(bot),
+  object: 'model',
+  created: unixSeconds(bot.createdAt),
+  owned_by: 'botty',
+  name: bot.name,
+});
+
+/** One model of the key's, as GET /v1/models lists it; 404 like the chat's for any other. */
+export async function getModel(deps: OpenAiDeps, key: ApiKeyRow, model: string): Promise<Model> {
+  const bot = await requireModelBot(deps, key, model);
+  const full = await findOwnedBotOf(deps.db.kysely, key.user_id, bot.id);
+  if (!full) throw modelNotFound(model);
+  return modelOf(full);
 }
 
 /** `bot-{id}` of an active bot within the key's scope; anything else is the same 404, like OpenAI's. */
@@ -79,75 +77,42 @@ export async function requireModelBot(deps: OpenAiDeps, key: ApiKeyRow, model: s
   return bot;
 }
 
-/** One message's text and images; `imageCount` runs across the request, so no more than the limit are decoded. */
-async function readMessage(
-  message: ChatMessage,
-  index: number,
-  bot: ReplyBot,
-  limits: ImageLimits,
-  imageCount: { n: number },
-): Promise<{ text: string; images: ImageInput[] }> {
-  if (typeof message.content === 'string' || message.content == null) {
-    return { text: message.content ?? '', images: [] };
-  }
-  const texts: string[] = [];
-  const images: ImageInput[] = [];
-  for (const [j, part] of message.content.entries()) {
-    const param = `messages.${index}.content.${j}`;
-    if (part.type === 'text') texts.push(part.text ?? '');
-    else if (part.type === 'image_url') {
-      if (message.role !== 'user') throw invalidRequest(IMAGE_MESSAGES.notInUserMessage, param);
-      if (!acceptsUpload(bot, 'image')) throw imagesOff(bot.name, param);
-      if (++imageCount.n > MAX_IMAGES_PER_REQUEST) throw tooManyImages();
-      if (typeof part.image_url?.url !== 'string') {
-        throw invalidRequest('image_url.url is required', `${param}.image_url.url`);
-      }
-      images.push(await readImageUrl(part.image_url.url, limits, `${param}.image_url.url`));
-    } else {
-      throw invalidRequest(`Only text and image_url content parts are supported, not '${part.type}'.`, param);
-    }
-  }
-  return { text: texts.join(''), images };
-}
-
-/**
- * The caller's messages as Botty's prompt pieces: system notes, the earlier turns, and the question with its
- * images. Images are checked here (the bot's capability, type, size), before a stream opens.
- */
-export async function readMessages(messages: ChatMessage[], bot: ReplyBot, limits: ImageLimits) {
-  const callerInstructions: string[] = [];
-  const turns: HistoryMessage[] = [];
-  const imageCount = { n: 0 };
-  for (const [i, message] of messages.entries()) {
-    const { text, images } = await readMessage(message, i, bot, limits, imageCount);
-    if (message.role === 'system' || message.role === 'developer') {
-      if (text.trim()) callerInstructions.push(text.trim());
-    } else turns.push({ role: message.role, content: text, ...(images.length ? { images } : {}) });
-  }
-  const question = turns.pop();
-  if (question?.role !== 'user' || !(question.content.trim() || question.images?.length)) {
-    throw invalidRequest(
-      'The last message (besides system messages) must be a user message with text or an image.',
-      'messages',
-    );
-  }
-  return {
-    callerInstructions,
-    history: turns.filter((t) => t.content.trim() || t.images?.length),
-    question: question.content,
-    images: question.images ?? [],
-  };
-}
-
 export interface CompletionRequest {
   key: ApiKeyRow;
   bot: ReplyBot;
   body: ChatCompletionBody;
   /** `readMessages(body.messages, …)`, read before a stream opens so a bad request is still a plain 4xx. */
   messages: Awaited<ReturnType<typeof readMessages>>;
+  /** The bot's model and the request's settings for it, checked against its provider (`callerSettingsOf`). */
+  model: ResolvedModel;
+  settings: CallerSettings;
   signal: AbortSignal;
   log: FastifyBaseLogger;
 }
+
+export interface CompletionHandlers {
+  onText(text: string): void;
+  /** The log probabilities of the text handed to `onText` next (only when the request asked for them). */
+  onLogprobs?(tokens: TokenLogprob[]): void;
+}
+
+export interface Completion {
+  usage: ReplyUsage;
+  /** Calls of the caller's tools the reply ended with. */
+  toolCalls: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  finishReason: FinishReason;
+  /** `botty_sources`, when the bot was given any. */
+  sources: BottySources;
+}
+
+const FINISH_REASONS: Partial<Record<LanguageModelV2FinishReason, FinishReason>> = {
+  length: 'length',
+  'tool-calls': 'tool_calls',
+  'content-filter': 'content_filter',
+};
+
+const bottySources = (sources: Source[]): BottySources =>
+  sources.map(({ n, kind, title, url, snippet }) => ({ n, kind, title, ...(url ? { url } : {}), snippet }));
 
 /**
  * Answers as the bot answers in Botty (the one reply pipeline: its prompt and settings, knowledge passages, web
@@ -157,10 +122,10 @@ export interface CompletionRequest {
 export async function complete(
   deps: OpenAiDeps,
   request: CompletionRequest,
-  onText: (text: string) => void,
-): Promise<ReplyUsage> {
+  handlers: CompletionHandlers,
+): Promise<Completion> {
   const { bot, body, signal, log } = request;
-  const { callerInstructions, history, question, images } = request.messages;
+  const { callerInstructions, history, question, images, afterQuestion } = request.messages;
   const result = await runReply(
     deps,
     {
@@ -172,17 +137,30 @@ export async function complete(
       images,
       maxOutputTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
       temperature: body.temperature ?? undefined,
+      caller: request.settings,
+      afterQuestion,
+      model: request.model,
+      ...(handlers.onLogprobs ? { onLogprobs: handlers.onLogprobs } : {}),
       signal,
       log,
     },
-    // Research steps and sources are part of Botty's own chat view; OpenAI's stream has no place for them.
+    // Research steps are part of Botty's own chat view; the sources come at the end (`botty_sources`).
     (event) => {
-      if (event.event === 'delta') onText(event.data.text);
+      if (event.event === 'delta') handlers.onText(event.data.text);
     },
   );
   if (result.error) throw replyFailed(result.error, result.failure ?? null);
   if (!signal.aborted) await recordBotUse(deps.db.kysely, bot.id, isoNow(deps.clock));
-  return result.usage;
+  return {
+    usage: result.usage,
+    toolCalls: (result.toolCalls ?? []).map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    })),
+    finishReason: FINISH_REASONS[result.finishReason ?? 'stop'] ?? 'stop',
+    sources: bottySources(result.sources),
+  };
 }
 
 export const usageOf = (usage: ReplyUsage) => {

@@ -1,5 +1,7 @@
+import type { LanguageModelV2FinishReason } from '@ai-sdk/provider';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatStreamEvent, ReplyStep, Source } from '@shared/contracts/chat';
+import type { CallerSettings } from '../../ai/caller-settings';
 import { composePrompt, type HistoryMessage } from '../../ai/compose-prompt';
 import type { ModelCatalog, ResolvedModel } from '../../ai/model-catalog';
 import {
@@ -9,7 +11,9 @@ import {
   type ChatTimeouts,
   type ChatTurn,
   type ReplyFailure,
+  type ReplyHandlers,
   type ReplyUsage,
+  type TurnToolCall,
 } from '../../ai/tasks/chat-reply';
 import {
   askWithContextTools,
@@ -48,6 +52,15 @@ export interface ReplyRequest {
   images?: ChatTurn['images'];
   maxOutputTokens?: number;
   temperature?: number;
+  /**
+   * The OpenAI-compatible API's: the caller's settings and tools, and the turns after the question (the calls
+   * of its tools and their results); `model`, resolved already to check the settings against its provider;
+   * `onLogprobs`, handed each piece's log probabilities just before the piece itself.
+   */
+  caller?: CallerSettings;
+  afterQuestion?: readonly HistoryMessage[];
+  model?: ResolvedModel;
+  onLogprobs?: ReplyHandlers['onLogprobs'];
   /** The chat's: asks the person chatting before a tool that changes things runs; absent elsewhere. */
   approve?: ToolApprover;
 }
@@ -69,6 +82,10 @@ export interface ReplyResult {
   replyMs: number;
   /** The model that answered, as a model id (`connectionId/model`, contracts/admin.ts); null offline. */
   model: string | null;
+  /** The calls of the caller's tools the reply ended with (the OpenAI-compatible API's `tool_calls`). */
+  toolCalls?: TurnToolCall[];
+  /** Why the model stopped: its own stop, the output cap, the caller's tool calls; 'unknown' when it failed. */
+  finishReason?: LanguageModelV2FinishReason;
 }
 
 /**
@@ -92,17 +109,22 @@ export async function runReply(
   let failure: ReplyFailure | null = null;
   let sent: ReturnType<typeof composePrompt> | null = null;
   let resolved: ResolvedModel | null = null;
-  const handlers = {
+  const toolCalls: TurnToolCall[] = [];
+  let finishReason: LanguageModelV2FinishReason = 'unknown';
+  const handlers: ReplyHandlers = {
     onText(piece: string) {
       firstTokenMs ??= Math.round(performance.now() - startedAt);
       text += piece;
       emit({ event: 'delta', data: { text: piece } });
     },
     onUsage: (u: ReplyUsage) => (usage = u),
+    onToolCalls: (calls) => toolCalls.push(...calls),
+    onFinish: (reason) => (finishReason = reason),
+    ...(request.onLogprobs ? { onLogprobs: request.onLogprobs } : {}),
   };
   try {
     // Per reply, so a bot's new model, or a model an admin disabled, takes effect on the next one.
-    const chosen = await deps.models.resolve('chat', bot.config.model);
+    const chosen = request.model ?? (await deps.models.resolve('chat', bot.config.model));
     resolved = chosen;
     const input = {
       userId: request.userId,
@@ -120,6 +142,7 @@ export async function runReply(
         sources: context.sources,
         instructions: [...(request.callerInstructions ?? []), ...context.instructions],
         images: [...(request.images ?? []), ...context.images],
+        after: request.afterQuestion,
       });
       sent = prompt;
       return runChatReply(
@@ -131,6 +154,7 @@ export async function runReply(
           offlineText: offlineReplyWithSources(bot.name, context.sources),
           maxOutputTokens: request.maxOutputTokens,
           temperature: request.temperature,
+          caller: request.caller,
           signal,
           timeouts: deps.timeouts,
           log,
@@ -138,7 +162,7 @@ export async function runReply(
         handlers,
       );
     });
-    if (!text && !signal.aborted) error = CHAT_ERRORS.empty;
+    if (!text && !toolCalls.length && !signal.aborted) error = CHAT_ERRORS.empty;
   } catch (err) {
     if (!(err instanceof ChatReplyError)) log.error({ err }, 'chat reply failed');
     error = err instanceof ChatReplyError ? err.message : CHAT_ERRORS.unknown;
@@ -154,6 +178,8 @@ export async function runReply(
     firstTokenMs,
     replyMs: Math.round(performance.now() - startedAt),
     model: resolved?.id ?? null,
+    toolCalls,
+    finishReason,
   };
   deps.usage.record({ userId: bot.userId, botId: bot.id, model: result.model, usage, prompt: sent, text }, log);
   return result;
