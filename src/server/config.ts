@@ -102,6 +102,8 @@ const envSchema = z.object({
   CHAT_FIRST_TOKEN_TIMEOUT_MS: positiveInt(30_000),
   CHAT_TOTAL_TIMEOUT_MS: positiveInt(120_000),
   CHAT_STALE_REPLY_MS: positiveInt(15_000),
+  // How long a tool call waits for the person's Approve or Deny (issue 24).
+  TOOL_APPROVAL_TIMEOUT_MS: positiveInt(600_000),
   // Operating it (issue 27).
   SHUTDOWN_DRAIN_MS: positiveInt(10_000),
   METRICS_TOKEN: optionalString,
@@ -161,6 +163,8 @@ export interface Config {
     totalTimeoutMs: number;
     /** A reply not checkpointed for this long lost its instance and is marked interrupted. */
     staleReplyMs: number;
+    /** How long a tool call waits for the person's answer before it is given up (not run). */
+    toolApprovalTimeoutMs: number;
   };
 }
 
@@ -279,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       firstTokenTimeoutMs: e.CHAT_FIRST_TOKEN_TIMEOUT_MS,
       totalTimeoutMs: e.CHAT_TOTAL_TIMEOUT_MS,
       staleReplyMs: e.CHAT_STALE_REPLY_MS,
+      toolApprovalTimeoutMs: e.TOOL_APPROVAL_TIMEOUT_MS,
     },
     web: {
       search: { provider: e.SEARCH_PROVIDER, url: e.SEARCH_URL, apiKey: e.SEARCH_API_KEY },
