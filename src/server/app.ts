@@ -27,6 +27,7 @@ import { conversationsRoutes } from './modules/chat/conversations.routes';
 import { indexNewMessages, SEARCH_INDEX_MS } from './modules/chat/conversations.service';
 import { repliesRoutes } from './modules/chat/replies.routes';
 import { sweepInterruptedReplies } from './modules/chat/replies.service';
+import type { ReplyContextProvider } from './modules/replies/reply-context';
 import { replySharing } from './modules/replies/reply-sharing';
 import { createReplyStore, sweepSchedule } from './modules/replies/reply-store';
 import { createEmbeddings } from './modules/files/embeddings';
@@ -85,6 +86,8 @@ export interface AppOptions {
   chatRateLimit?: RateLimit;
   /** Tests shorten these to see a hanging model time out. */
   chatTimeouts?: Partial<ChatTimeouts>;
+  /** Tests add a reply context of their own after the app's (e.g. a tool that asks for approval). */
+  extraContextProviders?: readonly ReplyContextProvider[];
   /** Tests shorten the file job runner's timings; `start: false` leaves uploads unprocessed, like a crash would. */
   fileJobs?: Partial<FileJobsOptions> & { start?: boolean };
   /** Where log lines go instead of stdout (tests read them). */
@@ -173,6 +176,7 @@ export async function buildApp(options: AppOptions) {
   const contextProviders = [
     knowledgeReplyContext({ db, embeddings, storage }),
     webReplyContext(createWebResearch(config.web)),
+    ...(options.extraContextProviders ?? []),
   ];
   const chatTimeouts: ChatTimeouts = {
     firstTokenMs: config.chat.firstTokenTimeoutMs,
