@@ -18,6 +18,7 @@ export interface TestAppOptions {
   authRateLimit?: AppOptions['authRateLimit'];
   chatRateLimit?: AppOptions['chatRateLimit'];
   chatTimeouts?: AppOptions['chatTimeouts'];
+  extraContextProviders?: AppOptions['extraContextProviders'];
   fileJobs?: AppOptions['fileJobs'];
   logStream?: AppOptions['logStream'];
   sweepIntervalMs?: AppOptions['sweepIntervalMs'];
@@ -46,6 +47,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     authRateLimit: 'authRateLimit' in options ? options.authRateLimit : { max: 10_000, timeWindow: 60_000 },
     chatRateLimit: options.chatRateLimit ?? { max: 10_000, timeWindow: 60_000 },
     chatTimeouts: options.chatTimeouts,
+    extraContextProviders: options.extraContextProviders,
     fileJobs: options.fileJobs,
     logStream: options.logStream,
     sweepIntervalMs: options.sweepIntervalMs,

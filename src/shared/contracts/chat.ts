@@ -14,6 +14,12 @@ export const CHAT_MESSAGES = {
   botInactive: 'This botty is inactive. Activate it to chat.',
   wrongBot: 'This conversation is with another botty.',
   replyRunning: 'A reply is already being written in this conversation. Stop it or wait for it to finish.',
+  /** POST /api/conversations/{id}/tool-approvals, 409: answered before (an earlier answer, the timeout, a stop). */
+  toolCallDecided: 'This tool call was already answered.',
+  /** A tool step's `error` when nobody answered within TOOL_APPROVAL_TIMEOUT_MS. */
+  toolNoAnswer: 'No answer came in time, so the tool did not run.',
+  /** A tool step's `error` when the person denied the call. */
+  toolDenied: 'You denied this call, so the tool did not run.',
   stopUnreachable:
     'The reply could not be stopped: the server writing it cannot be reached right now. It will finish on its own.',
   conversationChanged: 'The conversation changed while your message was being sent. Please send it again.',
@@ -124,10 +130,19 @@ export type ConversationSearchResult = z.infer<typeof conversationSearchResultSc
 export const MESSAGE_ROLES = ['user', 'assistant'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 /**
- * `streaming`: the reply is being written (its text so far is saved every second); `stopped`: the user stopped
- * it (or left) part-way; `failed`: the model failed part-way; `interrupted`: the server writing it went away.
+ * `streaming`: the reply is being written (its text so far is saved every second); `awaiting_approval`: it waits
+ * for the person to approve or deny a tool call (its step, status `awaiting_approval`, names the call); `stopped`:
+ * the user stopped it (or left) part-way; `failed`: the model failed part-way; `interrupted`: the server writing it
+ * went away.
  */
-export const MESSAGE_STATUSES = ['complete', 'streaming', 'stopped', 'failed', 'interrupted'] as const;
+export const MESSAGE_STATUSES = [
+  'complete',
+  'streaming',
+  'awaiting_approval',
+  'stopped',
+  'failed',
+  'interrupted',
+] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 /**
@@ -278,6 +293,10 @@ export const stopResponseSchema = z.object({
   /** Why Stop could not reach the reply (it runs on another server, out of reach): for the person. */
   message: z.string().optional(),
 });
+
+/** POST /api/conversations/{id}/tool-approvals: the answer recorded (the reply goes on with it). */
+export const toolApprovalResponseSchema = z.object({ decision: z.enum(['approved', 'denied']) });
+export type ToolApprovalResponse = z.infer<typeof toolApprovalResponseSchema>;
 
 export const chatStatusSchema = z.object({
   /** True when no language model is configured: replies then explain how to connect one. */

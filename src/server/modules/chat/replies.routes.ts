@@ -7,7 +7,9 @@ import {
   editMessageBodySchema,
   stopResponseSchema,
   streamBodySchema,
+  toolApprovalResponseSchema,
 } from '@shared/contracts/chat';
+import { toolApprovalBodySchema } from '@shared/contracts/mcp-servers';
 import { errorResponseSchema, idParamsSchema } from '@shared/contracts/common';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
@@ -18,6 +20,7 @@ import type { ChatDeps, ReplyDeps } from './chat-deps';
 import { getConversation } from './conversations.service';
 import { conversationOfEdit } from './messages.service';
 import * as replies from './replies.service';
+import { decideToolCall } from './tool-approvals.service';
 import { parseReplyEventId } from '../replies/reply-events';
 import { openSse, type SseEvent } from './sse';
 
@@ -105,6 +108,7 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
         conversationId,
         botId,
         target: { kind: 'message', content: userMessageContent, reuseIfLatest: true },
+        streamed: false,
       });
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) pending.stop();
@@ -234,5 +238,28 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
       },
     },
     async (request) => replies.stopReply(deps, currentUserId(request), request.params.id),
+  );
+
+  app.post(
+    '/conversations/:id/tool-approvals',
+    {
+      schema: {
+        tags,
+        description:
+          "Answers a tool call waiting in the conversation's reply (its `step`, status `awaiting_approval`, names " +
+          'the `callId`): `approve` runs it, `deny` does not; `always` keeps the answer for that tool for the rest of ' +
+          'the conversation. The reply goes on with the answer on whichever server writes it. 404 when no such call ' +
+          'waited, 409 when it was answered already (or timed out, or the reply was stopped).',
+        params: idParamsSchema,
+        body: toolApprovalBodySchema,
+        response: {
+          200: toolApprovalResponseSchema,
+          400: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => decideToolCall(deps, currentUserId(request), request.params.id, request.body),
   );
 });

@@ -92,8 +92,11 @@ export interface PendingReply {
 export async function beginReply(
   deps: ReplyDeps,
   userId: number,
-  /** `visitor`: the widget's anonymous visitor, asking in the owner's name (`userId`). */
-  request: { conversationId: number; botId?: number; target: ReplyTarget; visitor?: boolean },
+  /**
+   * `visitor`: the widget's anonymous visitor, asking in the owner's name (`userId`). `streamed: false`: the
+   * reply is answered whole (/bot-message), so nobody watches it to approve a tool call.
+   */
+  request: { conversationId: number; botId?: number; target: ReplyTarget; visitor?: boolean; streamed?: boolean },
 ): Promise<PendingReply> {
   const found = await findReplyConversation(deps.db, userId, request.conversationId, request.botId);
   if (!found) throw notFound('Conversation');
@@ -112,6 +115,8 @@ export async function beginReply(
     throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
   }
   let early: Writing | undefined;
+  // Only the bot's owner chatting in the app may approve its tools (decision 0038).
+  const approvable = request.visitor !== true && request.streamed !== false && bot.userId === userId;
   try {
     const at = isoNow(deps.clock);
     const { target } = request;
@@ -122,7 +127,7 @@ export async function beginReply(
       hasRoundTrips(deps.db) && target.kind === 'message' && !target.reuseIfLatest && !target.fileIds?.length
         ? (history: ContextRow[]) => {
             const question = unsavedQuestion(conversation.id, target.content, at);
-            early = startWriting(deps, { userId, bot, claim, question, history });
+            early = startWriting(deps, { userId, bot, claim, question, history, approvable });
           }
         : undefined;
     // A new message with its reply's row, or a regenerated reply's row, is one statement on PostgreSQL (a
@@ -150,6 +155,7 @@ export async function beginReply(
       replyId,
       untitled: conversation.titleSource === 'default',
       history,
+      approvable,
     };
     return {
       userMessage: saved,

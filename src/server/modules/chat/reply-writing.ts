@@ -1,4 +1,4 @@
-import { CHAT_MESSAGES, type ChatStreamEvent, type Message } from '@shared/contracts/chat';
+import { CHAT_MESSAGES, type ChatStreamEvent, type Message, type ReplyStep } from '@shared/contracts/chat';
 import { contextWindowOf } from '../../ai/compose-prompt';
 import { conversationTitleFor } from '../../ai/tasks/conversation-title';
 import { CHAT_ERRORS } from '../../ai/tasks/chat-reply';
@@ -13,6 +13,7 @@ import type { ReplyDeps } from './chat-deps';
 import { findOwnedConversation, findReplyOwners, setAutomaticTitle } from './conversations.repository';
 import { findVersions, toMessage, type ContextRow } from './messages.repository';
 import { findContextMessages } from './branches.repository';
+import { toolApprover } from './tool-approvals.service';
 
 /** A reply in a conversation, its row saved (`streaming`) and its conversation claimed. */
 export interface ReplyJob {
@@ -28,6 +29,11 @@ export interface ReplyJob {
   untitled: boolean;
   /** The model's memory of the conversation, when it was read with the question (else it is read here). */
   history?: ContextRow[];
+  /**
+   * The person chatting may approve the bot's tool calls: their own bot, in their own chat, watching it stream.
+   * Not a widget visitor, someone else's bot (a shared link) or the non-streaming /bot-message (decision 0038).
+   */
+  approvable?: boolean;
 }
 
 export type ReplyOutcome =
@@ -35,13 +41,13 @@ export type ReplyOutcome =
   | { status: 'failed'; error: string; message: Message | null };
 
 /** What the model part of a reply needs: the question need not be saved yet (see beginReply). */
-type WritingJob = Pick<ReplyJob, 'userId' | 'bot' | 'question' | 'claim' | 'history'>;
+type WritingJob = Pick<ReplyJob, 'userId' | 'bot' | 'question' | 'claim' | 'history' | 'approvable'>;
 
 /** The model's part of a reply, under way; its events wait until someone attaches to them. */
 export interface Writing {
   text(): string;
-  /** Hands the events so far, then each as it comes, to `onEvent`. */
-  attach(onEvent: (event: ChatStreamEvent) => void): void;
+  /** Hands the events so far, then each as it comes, to `onEvent`; the reply's row `replyId` is saved by now. */
+  attach(replyId: number, onEvent: (event: ChatStreamEvent) => void): void;
   /** Never rejects. */
   done: Promise<ReplyResult>;
 }
@@ -63,19 +69,43 @@ export const unsavedQuestion = (conversationId: number, content: string, at: str
 export function startWriting(deps: ReplyDeps, job: WritingJob): Writing {
   const { bot, question, claim } = job;
   let text = '';
+  const steps: ReplyStep[] = [];
   let onEvent: ((event: ChatStreamEvent) => void) | null = null;
   const waiting: ChatStreamEvent[] = [];
+  let saved: (replyId: number) => void = () => {};
+  const forward = (event: ChatStreamEvent) => (onEvent ? onEvent(event) : waiting.push(event));
+  // Steps waiting for an approval, held back until their call can be answered (see ApprovingReply.reveal).
+  const held = new Map<string, ChatStreamEvent>();
+  const approve =
+    job.approvable && question.conversationId
+      ? toolApprover(deps, {
+          conversationId: question.conversationId,
+          replyId: new Promise<number>((resolve) => (saved = resolve)),
+          text: () => text,
+          steps: () => steps,
+          reveal(callId, show) {
+            const event = held.get(callId);
+            held.delete(callId);
+            if (event && show) forward(event);
+          },
+        })
+      : undefined;
   const done = (async () => {
     const history =
       job.history ??
       (await findContextMessages(deps.db.kysely, question.conversationId, question.id, contextWindowOf(bot.config)));
     return runReply(
       deps,
-      { userId: job.userId, bot, question, history, signal: claim.signal, log: deps.log },
+      { userId: job.userId, bot, question, history, signal: claim.signal, log: deps.log, approve },
       (event) => {
         if (event.event === 'delta') text += event.data.text;
-        if (onEvent) onEvent(event);
-        else waiting.push(event);
+        // The steps as the client has them, saved with the reply when it waits for an approval.
+        if (event.event === 'step') {
+          const { index, ...step } = event.data;
+          steps[index] = step;
+          if (approve && step.status === 'awaiting_approval' && step.callId) return void held.set(step.callId, event);
+        }
+        forward(event);
       },
     );
   })().catch((err: unknown): ReplyResult => {
@@ -93,7 +123,8 @@ export function startWriting(deps: ReplyDeps, job: WritingJob): Writing {
   });
   return {
     text: () => text,
-    attach(to) {
+    attach(replyId, to) {
+      saved(replyId);
       onEvent = to;
       for (const event of waiting.splice(0)) to(event);
     },
@@ -113,7 +144,7 @@ export async function writeReply(
   writing = startWriting(deps, job),
 ): Promise<ReplyOutcome> {
   onEvent({ event: 'start', data: { messageId: job.replyId } });
-  writing.attach(onEvent);
+  writing.attach(job.replyId, onEvent);
   const stopCheckpoints = deps.replyStore.track(job.replyId, writing.text);
   const written = await writing.done;
   await stopCheckpoints();

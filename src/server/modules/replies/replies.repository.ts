@@ -7,10 +7,12 @@ import { inTransaction } from '../../db/write-atomically';
 import { toStorableText } from '../../lib/storable-text';
 import { touchConversation } from '../chat/conversations.repository';
 import { MESSAGE_COLUMNS, type MessageRow } from '../chat/messages.repository';
-import { LIVE_REPLY_STATE, type ReplyEnd } from './reply-lifecycle';
+import { LIVE_REPLY_STATES, type ReplyEnd } from './reply-lifecycle';
 
-// Every write here is a transition of reply-lifecycle.ts: each is guarded by the live state in SQL, so a reply
+// Every write here is a transition of reply-lifecycle.ts: each is guarded by the live states in SQL, so a reply
 // that has ended (finished by its writer, or swept as interrupted) is never written again.
+
+const LIVE_SQL = sql.join(LIVE_REPLY_STATES.map((state) => sql.lit(state)));
 
 /** A reply's text so far, saved while it is written, so a crash loses at most the time since. */
 const checkpoint = preparedQuery((db, v: { id: number; content: string; now: string }) =>
@@ -18,7 +20,7 @@ const checkpoint = preparedQuery((db, v: { id: number; content: string; now: str
     .updateTable('messages')
     .set({ content: v.content, updated_at: v.now })
     .where('id', '=', v.id)
-    .where('status', '=', LIVE_REPLY_STATE),
+    .where('status', 'in', LIVE_REPLY_STATES),
 );
 
 const touchReplies = (db: Executor, ids: number[], now: string) =>
@@ -26,7 +28,7 @@ const touchReplies = (db: Executor, ids: number[], now: string) =>
     .updateTable('messages')
     .set({ updated_at: now })
     .where('id', 'in', ids)
-    .where('status', '=', LIVE_REPLY_STATE)
+    .where('status', 'in', LIVE_REPLY_STATES)
     .execute();
 
 // PostgreSQL: the rows of a group as one JSON parameter, so a group of any size is one (named) statement.
@@ -34,7 +36,7 @@ const checkpointManyPg = preparedQuery(
   (_, v: ReturnType<typeof jsonRows> & { now: string }) =>
     sql<never>`update messages set content = coalesce(r.content, messages.content), updated_at = ${v.now}
     from jsonb_to_recordset(${v.rows}::jsonb) as r(id integer, content text)
-    where messages.id = r.id and messages.id = any(${v.ids}::integer[]) and messages.status = ${sql.lit(LIVE_REPLY_STATE)}`,
+    where messages.id = r.id and messages.id = any(${v.ids}::integer[]) and messages.status in (${LIVE_SQL})`,
 );
 
 /**
@@ -51,6 +53,30 @@ export async function checkpointReplies(db: Db, replies: { id: number; content: 
     if (unchanged.length) await touchReplies(tx, unchanged, now);
   });
 }
+
+/**
+ * The reply waits for the person's answer to a tool call (decision 0038): its steps so far (the waiting call
+ * among them, with its id) and its text are saved with the state, so a reload shows the call and its buttons.
+ */
+export const awaitApproval = (
+  db: Executor,
+  v: { id: number; content: string; steps: readonly ReplyStep[]; now: string },
+) =>
+  db
+    .updateTable('messages')
+    .set({ status: 'awaiting_approval', content: toStorableText(v.content), steps: toJson(v.steps), updated_at: v.now })
+    .where('id', '=', v.id)
+    .where('status', '=', 'streaming')
+    .execute();
+
+/** The call was decided (or the wait ended): the reply is being written again. */
+export const resumeAfterApproval = (db: Executor, id: number, now: string) =>
+  db
+    .updateTable('messages')
+    .set({ status: 'streaming', updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'awaiting_approval')
+    .execute();
 
 export interface FinishedReply {
   content: string;
@@ -97,7 +123,7 @@ const finish = preparedQuery(
         updated_at: v.updated_at,
       })
       .where('id', '=', v.id)
-      .where('status', '=', LIVE_REPLY_STATE)
+      .where('status', 'in', LIVE_REPLY_STATES)
       .returning(MESSAGE_COLUMNS),
 );
 
@@ -111,7 +137,7 @@ const finishManyPg = preparedQuery(
         steps jsonb, input_tokens integer, output_tokens integer, first_token_ms integer, reply_ms integer,
         model varchar, updated_at timestamptz)
       where messages.id = r.id and messages.id = any(${v.ids}::integer[])
-        and messages.status = ${sql.lit(LIVE_REPLY_STATE)}
+        and messages.status in (${LIVE_SQL})
       returning ${sql.join(MESSAGE_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}
     ), touched as (
       update conversations set updated_at = finished.updated_at from finished
@@ -147,7 +173,7 @@ async function finishRows(
 
 /** A reply's row that the model wrote nothing into goes: nothing to show, nothing to resume. */
 const deleteEmptyReply = (db: Executor, id: number) =>
-  db.deleteFrom('messages').where('id', '=', id).where('status', '=', LIVE_REPLY_STATE).execute();
+  db.deleteFrom('messages').where('id', '=', id).where('status', 'in', LIVE_REPLY_STATES).execute();
 
 /** The other replies to a question leave the active branch for a regenerated one (`keepId`); they stay versions. */
 const deactivateRepliesTo = (db: Executor, messageId: number, keepId: number) =>
@@ -196,7 +222,7 @@ export function finishReplies(db: Db, group: ReplyToFinish[]): Promise<(MessageR
 }
 
 /**
- * Replies still `streaming` whose last checkpoint is older than `staleBefore` lost the instance writing them
+ * Replies still live (`streaming`, or `awaiting_approval`: its instance checkpoints it all the same) whose last checkpoint is older than `staleBefore` lost the instance writing them
  * (a crash, a kill): they keep what had streamed and are marked `interrupted`, so the user can retry. A live
  * reply checkpoints every second, so this is safe with several instances sharing the database. Returns the
  * marked rows, whose readers and conversations the sweeper then lets go.
@@ -205,7 +231,7 @@ export const markStaleRepliesInterrupted = (db: Executor, staleBefore: string): 
   db
     .updateTable('messages')
     .set({ status: 'interrupted' })
-    .where('status', '=', LIVE_REPLY_STATE)
+    .where('status', 'in', LIVE_REPLY_STATES)
     .where('updated_at', '<', staleBefore)
     .returning(MESSAGE_COLUMNS)
     .execute();
@@ -217,7 +243,7 @@ export async function conversationsWithLiveReplies(db: Executor, conversationIds
     .selectFrom('messages')
     .select('conversation_id')
     .where('conversation_id', 'in', conversationIds)
-    .where('status', '=', LIVE_REPLY_STATE)
+    .where('status', 'in', LIVE_REPLY_STATES)
     .execute();
   return new Set(rows.map((r) => r.conversation_id));
 }

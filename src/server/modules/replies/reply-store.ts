@@ -1,13 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { ReplyStep } from '@shared/contracts/chat';
 import type { Db } from '../../db/database';
 import { isoIn, isoNow, type Clock } from '../../lib/clock';
 import { batchPerTurn } from '../../lib/turn-batch';
 import type { MessageRow } from '../chat/messages.repository';
 import {
+  awaitApproval,
   checkpointReplies,
   conversationsWithLiveReplies,
   finishReplies,
   markStaleRepliesInterrupted,
+  resumeAfterApproval,
   type FinishedReply,
   type ReplyToFinish,
 } from './replies.repository';
@@ -47,6 +50,13 @@ export interface ReplyStore {
    * live reply from a dead one. The returned function ends that, after any round under way.
    */
   track(replyId: number, textSoFar: () => string): () => Promise<void>;
+  /**
+   * The reply waits for the person's answer to a tool call (`awaiting_approval`), its text and steps so far saved;
+   * it stays tracked, so its checkpoints go on and no sweeper takes it for dead while it waits.
+   */
+  pause(replyId: number, reply: { content: string; steps: readonly ReplyStep[] }): Promise<void>;
+  /** Back to `streaming` once the call is decided. */
+  resume(replyId: number): Promise<void>;
   /** One round of checkpoints now, as the timer runs it. */
   checkpoint(): Promise<void>;
   /**
@@ -132,6 +142,12 @@ export function createReplyStore(deps: ReplyStoreDeps): ReplyStore {
         }
         await round;
       };
+    },
+    async pause(replyId, reply) {
+      await awaitApproval(db.kysely, { id: replyId, ...reply, now: isoNow(clock) });
+    },
+    async resume(replyId) {
+      await resumeAfterApproval(db.kysely, replyId, isoNow(clock));
     },
     checkpoint,
     async finish(reply) {
