@@ -29,11 +29,12 @@ describe('signed-in routes', () => {
   beforeAll(async () => {
     t = await startTestApp();
     const doc = await t.request('GET', '/api/openapi.json');
-    operations = Object.entries(doc.body.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(
+    operations = Object.entries(doc.body.paths as Record<string, Record<string, { security?: unknown[] }>>).flatMap(
       ([path, methods]) =>
         Object.entries(methods).map(([method, operation]) => ({
           route: `${method.toUpperCase()} ${path}`,
-          secured: operation.security !== undefined,
+          // Public operations say `security: []`; the others inherit the document's default.
+          secured: (operation.security ?? doc.body.security).length > 0,
           path: path.replaceAll(/\{\w+\}/g, '1'),
           method: method.toUpperCase(),
         })),
@@ -53,12 +54,12 @@ describe('signed-in routes', () => {
         token: 'not-a-real-token',
         body: method === 'GET' ? undefined : '{',
       });
-      // The OpenAI-compatible API takes API keys, and answers in OpenAI's error shape.
+      // The OpenAI-compatible API takes API keys, and answers in OpenAI's error shape; /mcp takes them too.
       const openAi = path.startsWith('/v1/');
-      expect({ route, status: res.status, message: openAi ? res.body.error?.code : res.body.message }).toEqual({
+      expect({ route, status: res.status, code: openAi ? res.body.error?.code : res.body.code }).toEqual({
         route,
         status: 401,
-        message: openAi ? 'invalid_api_key' : 'Authentication required',
+        code: openAi ? 'invalid_api_key' : 'UNAUTHENTICATED',
       });
     }
   });
