@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { MessageRole } from '@shared/contracts/chat';
 import type { Executor } from '../../db/database';
 import { preparedQuery } from '../../db/prepared-query';
+import { isLiveReply, LIVE_REPLY_STATES } from '../replies/reply-lifecycle';
 import { CONTEXT_COLUMNS, MESSAGE_COLUMNS, type ContextRow } from './messages.repository';
 
 // A conversation's messages form a tree (edits and regenerations branch it); one path through it is active: what
@@ -42,7 +43,7 @@ export const findLastMessage = (db: Executor, conversationId: number, role?: Mes
   return query.orderBy('id', 'desc').limit(1).executeTakeFirst();
 };
 
-const inContext = (row: ContextRow) => row.status !== 'failed' && row.status !== 'streaming';
+const inContext = (row: ContextRow) => row.status !== 'failed' && !isLiveReply(row.status);
 
 /**
  * The last `limit` messages before `beforeId`, oldest first, as the model's memory of the conversation.
@@ -53,7 +54,7 @@ export async function findContextMessages(db: Executor, conversationId: number, 
   const rows = await activeBranchRows(db, conversationId)
     .select(CONTEXT_COLUMNS)
     .where('id', '<', beforeId)
-    .where('status', 'not in', ['failed', 'streaming'])
+    .where('status', 'not in', ['failed', ...LIVE_REPLY_STATES])
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();

@@ -18,6 +18,7 @@ import {
   type ContextRow,
   type MessageRow,
 } from './messages.repository';
+import { isLiveReply } from '../replies/reply-lifecycle';
 import {
   activateBranch,
   contextFromRecent,
@@ -93,7 +94,7 @@ export async function saveUserMessage(
   const ids = await requireConversationFiles(tx, conversationId, m.fileIds ?? []);
   const window = m.replaces ? 0 : (m.contextWindow ?? 0);
   const recent =
-    m.recent && m.recent[0]?.status !== 'streaming'
+    m.recent && !isLiveReply(m.recent[0]?.status ?? '')
       ? m.recent
       : await findLastMessages(tx, conversationId, Math.max(1, window));
   const last = recent[0];
