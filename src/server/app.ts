@@ -47,6 +47,7 @@ import { appRepliesInProgress } from './modules/usage/replies-in-progress';
 import { createUsageMeter } from './modules/usage/usage-meter';
 import { adminUsageRoutes, usageRoutes } from './modules/usage/usage.routes';
 import { purgeExpiredKeys } from './modules/keys/keys.service';
+import { mcpRoutes } from './modules/mcp/mcp.routes';
 import { openAiRoutes } from './modules/openai/openai.routes';
 import { sharesRoutes } from './modules/shares/shares.routes';
 import { purgeExpiredShares } from './modules/shares/shares.service';
@@ -54,6 +55,7 @@ import { webReplyContext } from './modules/web/web-context';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { createSafeDownload } from './modules/web/safe-fetch';
 import { createWebResearch } from './modules/web/web-research';
+import { apiCorsPlugin } from './plugins/api-cors';
 import { authGuardPlugin } from './plugins/auth-guard';
 import { errorsPlugin } from './plugins/errors';
 import { openapiPlugin } from './plugins/openapi';
@@ -275,20 +277,40 @@ export async function buildApp(options: AppOptions) {
     },
     { prefix: '/api' },
   );
-  await app.register(openAiRoutes, {
-    prefix: '/v1',
-    deps: {
-      db,
-      clock,
-      models,
-      timeouts: chatTimeouts,
-      contextProviders,
-      usage,
-      imageBytes: config.files.limits.imageBytes,
-      download: createSafeDownload({ allowHosts: config.web.fetchAllowHosts, allowPorts: config.web.fetchAllowPorts }),
-    },
-    rateLimit: perMinute(config.rateLimits.apiKeyPerMinute),
-  });
+  // The APIs called with an API key; browsers may call them from the origins the operator lists (API_CORS_ORIGINS).
+  const keyApi = (prefix: string, routes: (api: typeof app) => Promise<unknown>) =>
+    app.register(
+      async (api) => {
+        await api.register(apiCorsPlugin, { origins: config.apiCorsOrigins });
+        await routes(api);
+      },
+      { prefix },
+    );
+  const apiKeyRateLimit = perMinute(config.rateLimits.apiKeyPerMinute);
+  await keyApi('/v1', async (v1) =>
+    v1.register(openAiRoutes, {
+      deps: {
+        db,
+        clock,
+        models,
+        timeouts: chatTimeouts,
+        contextProviders,
+        usage,
+        imageBytes: config.files.limits.imageBytes,
+        download: createSafeDownload({
+          allowHosts: config.web.fetchAllowHosts,
+          allowPorts: config.web.fetchAllowPorts,
+        }),
+      },
+      rateLimit: apiKeyRateLimit,
+    }),
+  );
+  await keyApi('/mcp', async (mcp) =>
+    mcp.register(mcpRoutes, {
+      deps: { db, clock, models, timeouts: chatTimeouts, contextProviders, usage },
+      rateLimit: apiKeyRateLimit,
+    }),
+  );
 
   await app.register(metricsRoutes, { metrics, token: config.metricsToken });
   await app.register(widgetRoutes, { deps: chatDeps, rateLimit: perMinute(config.rateLimits.widgetPerMinute) });

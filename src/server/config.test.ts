@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       sessionCacheMs: 5000,
       shutdownDrainMs: 10_000,
       metricsToken: undefined,
+      apiCorsOrigins: [],
       web: {
         search: { provider: 'none', url: undefined, apiKey: undefined },
         fetchAllowHosts: [],

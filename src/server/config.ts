@@ -33,6 +33,9 @@ const isBareHost = (value: string) =>
 
 const PORT_LIST = 'must be a comma-separated list of port numbers';
 
+/** An origin exactly as a browser sends it: scheme, host and port only (`https://app.example.com`). */
+const isOrigin = (value: string) => URL.canParse(value) && new URL(value).origin === value.replace(/\/+$/, '');
+
 const envSchema = z.object({
   PORT: optionalString
     .transform((v) => (v === undefined ? 5000 : Number(v)))
@@ -104,6 +107,15 @@ const envSchema = z.object({
   CHAT_STALE_REPLY_MS: positiveInt(15_000),
   // How long a tool call waits for the person's Approve or Deny (issue 24).
   TOOL_APPROVAL_TIMEOUT_MS: positiveInt(600_000),
+  // Browser apps calling the APIs with an API key (issue 24).
+  API_CORS_ORIGINS: commaList.pipe(
+    z.array(
+      z
+        .string()
+        .refine(isOrigin, 'must be a comma-separated list of origins such as https://app.example.com')
+        .transform((origin) => origin.replace(/\/+$/, '')),
+    ),
+  ),
   // Operating it (issue 27).
   SHUTDOWN_DRAIN_MS: positiveInt(10_000),
   METRICS_TOKEN: optionalString,
@@ -140,6 +152,8 @@ export interface Config {
   shutdownDrainMs: number;
   /** The bearer token GET /metrics asks for; without it there are no metrics. */
   metricsToken: string | undefined;
+  /** Browser origins allowed to call `/v1` and `/mcp` (CORS); none by default. */
+  apiCorsOrigins: string[];
   files: FilesConfig;
   /** The largest bot file (.json, or .zip with its knowledge) an import accepts. */
   botImportMaxBytes: number;
@@ -250,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionCacheMs: e.SESSION_CACHE_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     metricsToken: e.METRICS_TOKEN,
+    apiCorsOrigins: e.API_CORS_ORIGINS,
     files: {
       dir: e.FILES_DIR,
       s3: e.S3_BUCKET
