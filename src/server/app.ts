@@ -55,6 +55,9 @@ import { webReplyContext } from './modules/web/web-context';
 import { widgetRoutes } from './modules/widget/widget.routes';
 import { createSafeDownload } from './modules/web/safe-fetch';
 import { createWebResearch } from './modules/web/web-research';
+import { mcpReplyContext } from './modules/tools/mcp-context';
+import { mcpServersRoutes } from './modules/tools/mcp-servers.routes';
+import { createMcpServers } from './modules/tools/mcp-servers.service';
 import { apiCorsPlugin } from './plugins/api-cors';
 import { authGuardPlugin } from './plugins/auth-guard';
 import { errorsPlugin } from './plugins/errors';
@@ -153,6 +156,16 @@ export async function buildApp(options: AppOptions) {
   // Stops the start with one line when SECRET_KEY cannot open the keys already stored.
   const secrets = await openSecretBox({ db, config, log: app.log }, isoNow(clock));
   const connectionsDeps = { db, clock, llm: config.llm, secrets, log: app.log };
+  // Bots' MCP tools: pooled connections with the web research's address rules, closed with the app.
+  const mcp = createMcpServers({
+    db,
+    clock,
+    secrets,
+    log: app.log,
+    allowHosts: config.web.fetchAllowHosts,
+    toolTimeoutMs: config.mcp.toolTimeoutMs,
+  });
+  app.addHook('onClose', async () => mcp.close());
   const models = createModelCatalog(modelSource(connectionsDeps), app.log, config.files.embeddingModel);
   const storage = createStorage(config.files);
   // Per use, so an admin's new embeddings default applies at once; its vectors never meet another model's.
@@ -178,6 +191,7 @@ export async function buildApp(options: AppOptions) {
   const contextProviders = [
     knowledgeReplyContext({ db, embeddings, storage }),
     webReplyContext(createWebResearch(config.web)),
+    mcpReplyContext(mcp),
     ...(options.extraContextProviders ?? []),
   ];
   const chatTimeouts: ChatTimeouts = {
@@ -268,6 +282,7 @@ export async function buildApp(options: AppOptions) {
         rateLimit: options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute),
       });
       await api.register(keysRoutes, { deps: { db, clock } });
+      await api.register(mcpServersRoutes, { deps: mcp });
       await api.register(usageRoutes, { deps: { db, clock } });
       await api.register(adminUsageRoutes, { deps: { db, clock } });
       await api.register(sharesRoutes, {

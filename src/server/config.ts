@@ -105,6 +105,8 @@ const envSchema = z.object({
   CHAT_FIRST_TOKEN_TIMEOUT_MS: positiveInt(30_000),
   CHAT_TOTAL_TIMEOUT_MS: positiveInt(120_000),
   CHAT_STALE_REPLY_MS: positiveInt(15_000),
+  // Bots' tools (issue 24): how long one MCP tool call may take.
+  MCP_TOOL_TIMEOUT_MS: positiveInt(30_000),
   // How long a tool call waits for the person's Approve or Deny (issue 24).
   TOOL_APPROVAL_TIMEOUT_MS: positiveInt(600_000),
   // Browser apps calling the APIs with an API key (issue 24).
@@ -158,6 +160,8 @@ export interface Config {
   /** The largest bot file (.json, or .zip with its knowledge) an import accepts. */
   botImportMaxBytes: number;
   web: WebConfig;
+  /** Bots' MCP tools: how long one call may take before the model is told it timed out. */
+  mcp: { toolTimeoutMs: number };
   /** Per minute: per address for sign-in, sign-up and e-mail links; per user for model calls and prompts. */
   rateLimits: {
     authPerMinute: number;
@@ -300,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       staleReplyMs: e.CHAT_STALE_REPLY_MS,
       toolApprovalTimeoutMs: e.TOOL_APPROVAL_TIMEOUT_MS,
     },
+    mcp: { toolTimeoutMs: e.MCP_TOOL_TIMEOUT_MS },
     web: {
       search: { provider: e.SEARCH_PROVIDER, url: e.SEARCH_URL, apiKey: e.SEARCH_API_KEY },
       fetchAllowHosts: e.WEB_FETCH_ALLOW_HOSTS,

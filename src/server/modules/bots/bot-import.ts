@@ -16,6 +16,7 @@ import { AppError } from '../../lib/errors';
 import { checkKnowledgeUploads, storeKnowledgeFile, type FilesDeps, type Upload } from '../files/files.service';
 import { cleanName } from '../files/multipart-file';
 import { exceedsBounds, listZipEntries, type ZipBounds } from '../files/zip-bounds';
+import { checkBotTools } from '../tools/mcp-servers.service';
 import { createBot, deleteBot } from './bots.service';
 
 export interface BotImportDeps extends FilesDeps {
@@ -131,7 +132,10 @@ export async function importBot(deps: BotImportDeps, userId: number, upload: Upl
   const types = await checkKnowledgeUploads(deps, userId, knowledge);
   const { model } = document.bot.config;
   const enabled = !model || (await deps.models.list()).some((m) => m.id === model);
-  const config = enabled ? document.bot.config : { ...document.bot.config, model: null };
+  // Tools on servers this instance's owner cannot use (another instance's ids) are left out rather than refused.
+  const tools =
+    document.bot.config.tools && (await checkBotTools(deps.db.kysely, userId, document.bot.config.tools, 'drop'));
+  const config = { ...document.bot.config, ...(enabled ? {} : { model: null }), ...(tools ? { tools } : {}) };
   const bot = await createBot(deps, userId, { ...document.bot, config });
   try {
     for (const [i, file] of knowledge.entries()) await storeKnowledgeFile(deps, userId, bot.id, file, types[i]!);

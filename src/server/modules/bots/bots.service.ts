@@ -7,6 +7,7 @@ import { inTransaction } from '../../db/write-atomically';
 import { isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
+import { checkBotTools } from '../tools/mcp-servers.service';
 import { changedFields, snapshotOf } from './bot-snapshot';
 import {
   deleteBotWithConversations,
@@ -69,6 +70,7 @@ export const getBot = (deps: BotsDeps, userId: number, botId: number) => require
 export async function createBot(deps: BotsDeps, userId: number, body: CreateBotBody): Promise<Bot> {
   const at = isoNow(deps.clock);
   return deps.db.kysely.transaction().execute(async (tx) => {
+    if (body.config.tools) await checkBotTools(tx, userId, body.config.tools, 'require');
     const bot = toBot(
       await insertBot(
         tx,
@@ -125,13 +127,17 @@ export async function updateBot(
     const tx = scope.kysely;
     const before = foundBot(await findOwnedBotToChange(scope, userId, botId));
     const body = typeof bodyOrChange === 'function' ? bodyOrChange(before) : bodyOrChange;
+    // The tools sent must be on servers the owner may use; a restored version's lose those gone since.
+    const tools =
+      body.config?.tools &&
+      (await checkBotTools(tx, userId, body.config.tools, origin.restoredFrom ? 'drop' : 'require'));
     const snapshot: BotSnapshot = {
       name: body.name ?? before.name,
       description: body.description ?? before.description,
       purpose: body.purpose ?? before.purpose,
       icon: body.icon ?? before.icon,
       capabilities: body.capabilities ?? before.capabilities,
-      config: { ...before.config, ...body.config },
+      config: { ...before.config, ...body.config, ...(tools ? { tools } : {}) },
       exampleQueries: body.exampleQueries ?? before.exampleQueries,
     };
     const fields: BotFields = {

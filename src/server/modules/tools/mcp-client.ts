@@ -41,6 +41,8 @@ export interface McpClientOptions extends AddressRules {
 }
 
 export interface McpClients {
+  /** Why the address rules refuse this URL, or null (see McpFetches.refusal). */
+  addressRefusal(url: string): Promise<string | null>;
   listTools(endpoint: McpEndpoint): Promise<ListedTool[]>;
   callTool(endpoint: McpEndpoint, name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult>;
   close(): Promise<void>;
@@ -214,6 +216,7 @@ export function createMcpClients(options: McpClientOptions): McpClients {
   }
 
   return {
+    addressRefusal: (url) => fetches.refusal(url),
     listTools: (endpoint) =>
       withClient(
         endpoint,

@@ -111,6 +111,11 @@ export interface McpFetches {
   checked: FetchLike;
   /** For an admin's server with a private address allowed: nothing is checked. */
   unchecked: FetchLike;
+  /**
+   * Why a server's URL is refused by the address rules (its scheme, its name, or an address it resolves to), or
+   * null; a name that does not resolve is not refused here: connecting says it cannot be found.
+   */
+  refusal(url: string): Promise<string | null>;
   /** Closes the pooled sockets. */
   close(): void;
 }
@@ -129,7 +134,8 @@ export function createMcpFetches(rules: AddressRules): McpFetches {
   });
   const checkedAgents = agents();
   const uncheckedAgents = agents();
-  const lookup = checkedLookup(rules.resolve ?? defaultResolve);
+  const resolve = rules.resolve ?? defaultResolve;
+  const lookup = checkedLookup(resolve);
   const checkedFetch = nodeFetch(checkedAgents, lookup);
   const allowedFetch = nodeFetch(checkedAgents, undefined);
   return {
@@ -141,6 +147,14 @@ export function createMcpFetches(rules: AddressRules): McpFetches {
       return allowed ? allowedFetch(url, init) : checkedFetch(url, init);
     },
     unchecked: nodeFetch(uncheckedAgents, undefined),
+    async refusal(address) {
+      const url = new URL(address);
+      const allowed = allowHosts.has(url.hostname);
+      const reason = urlRefusal(url, allowed);
+      if (reason || allowed || hostAddress(url.hostname)) return reason;
+      const addresses = await resolve(url.hostname).catch(() => [] as string[]);
+      return addresses.map(refusalReason).find((r) => r !== null) ?? null;
+    },
     close() {
       for (const agent of [...Object.values(checkedAgents), ...Object.values(uncheckedAgents)]) agent.destroy();
     },
