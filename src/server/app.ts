@@ -302,8 +302,8 @@ export async function buildApp(options: AppOptions) {
       { prefix },
     );
   const apiKeyRateLimit = perMinute(config.rateLimits.apiKeyPerMinute);
-  await keyApi('/v1', async (v1) =>
-    v1.register(openAiRoutes, {
+  await keyApi('/v1', async (api) =>
+    api.register(openAiRoutes, {
       deps: {
         db,
         clock,
@@ -320,8 +320,8 @@ export async function buildApp(options: AppOptions) {
       rateLimit: apiKeyRateLimit,
     }),
   );
-  await keyApi('/mcp', async (mcp) =>
-    mcp.register(mcpRoutes, {
+  await keyApi('/mcp', async (api) =>
+    api.register(mcpRoutes, {
       deps: { db, clock, models, timeouts: chatTimeouts, contextProviders, usage },
       rateLimit: apiKeyRateLimit,
     }),
