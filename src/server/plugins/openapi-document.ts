@@ -43,9 +43,9 @@ const FILE_UPLOAD = {
   properties: { file: { type: 'string', format: 'binary', description: 'The file, as the form field `file`.' } },
 };
 
-/** What `requireUser` answers a signed-in route without a valid session (plugins/errors.ts shapes it). */
+/** What a route that needs credentials answers without valid ones (plugins/errors.ts shapes it); /v1 has its own. */
 const UNAUTHENTICATED = {
-  description: 'No valid session token',
+  description: 'Missing, unknown or expired credentials',
   content: {
     'application/json': {
       schema: {
@@ -76,6 +76,11 @@ export const STREAMS: Record<string, { type: string; description: string; alongs
     alongside: true,
     description:
       'A chat.completion; with `stream: true`, server-sent events: a chat.completion.chunk per `data:`, then `data: [DONE]`.',
+  },
+  'POST /mcp': {
+    type: SSE,
+    alongside: true,
+    description: 'JSON-RPC 2.0 answers, as JSON or as server-sent events, whichever the MCP client accepts.',
   },
 };
 
@@ -110,7 +115,8 @@ function securityOf(operation: Operation, path: string): Json[] | undefined {
 
 function documentStream(operation: Operation, stream: (typeof STREAMS)[string]) {
   const media = { schema: { type: 'string', description: stream.description } };
-  const json = stream.alongside ? (operation.responses?.['200']?.content as Json | undefined) : undefined;
+  const declared = operation.responses?.['200']?.content as Json | undefined;
+  const json = stream.alongside ? (declared ?? { 'application/json': { schema: {} } }) : undefined;
   operation.responses = {
     ...operation.responses,
     200: { description: stream.description, content: { ...json, [stream.type]: media } },
@@ -140,8 +146,8 @@ export const transformObject: SwaggerTransformObject = (documentObject) => {
       operation.summary ??= summaryOf(operation, method, path);
       const security = securityOf(operation, path);
       if (security) operation.security = security;
-      else {
-        delete operation.security;
+      else delete operation.security;
+      if (security?.length !== 0) {
         operation.responses = { ...operation.responses, 401: operation.responses?.['401'] ?? UNAUTHENTICATED };
       }
       const stream = STREAMS[`${method.toUpperCase()} ${path}`];
