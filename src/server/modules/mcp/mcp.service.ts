@@ -22,7 +22,7 @@ export interface McpDeps extends ReplyPipelineDeps {
 /** The caller's API key, or null when it is not one (unknown, revoked, expired). */
 export const authenticateMcpKey = (deps: McpDeps, key: string) => authenticateKey(deps, key);
 
-/** MCP's limit on a tool name's length (and what clients such as Claude Desktop accept). */
+/** What the models behind MCP clients accept as a tool name (Anthropic's and OpenAI's limit); MCP allows 128. */
 const TOOL_NAME_MAX = 64;
 
 /** A bot's name as a tool name's tail: lower-case ASCII letters, digits and single underscores. */
