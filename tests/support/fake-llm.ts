@@ -31,6 +31,7 @@ export type ReceivedRequest = Received<ChatCompletionRequest>;
  * - `{ raw }`: a 200 whose body is exactly this text (e.g. not JSON at all);
  * - `{ toolCalls }`: calls to the tools the request offered, in the OpenAI tools wire format (streamed as
  *   `tool_calls` deltas ending with `finish_reason: 'tool_calls'`), after `text` if given.
+ * A request with `logprobs: true` gets each piece of text's log probabilities too (see `logprobsOf`).
  * A function plan can refuse tools as some local models do: `(r) => (r.body.tools ? { status: 400 } : 'Answer')`.
  */
 export type FakeReply =
@@ -114,6 +115,21 @@ const words = (text: string) => text.match(/\s*\S+\s*/g) ?? [text];
 const tokenCount = (text: string) => words(text).length;
 
 /**
+ * When the request asks for `logprobs`, each piece of text as a token with a made-up log probability (-0.5) and
+ * `top_logprobs` alternatives, in OpenAI's shape; otherwise nothing.
+ */
+function logprobsOf(request: ReceivedRequest, pieces: string[]) {
+  if (!request.body.logprobs) return {};
+  const top = typeof request.body.top_logprobs === 'number' ? request.body.top_logprobs : 0;
+  const token = (text: string, logprob: number) => ({ token: text, logprob, bytes: [...Buffer.from(text)] });
+  const content = pieces.map((piece) => ({
+    ...token(piece, -0.5),
+    top_logprobs: Array.from({ length: top }, (_, i) => token(i ? `${piece}${i}` : piece, -0.5 - i)),
+  }));
+  return { logprobs: { content, refusal: null } };
+}
+
+/**
  * A small OpenAI-compatible server on loopback: POST /v1/chat/completions (plain and `stream: true`),
  * POST /v1/embeddings and GET /v1/models. It records every request so tests can assert what reached the model.
  */
@@ -145,6 +161,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
         {
           index: 0,
           message: { role: 'assistant', content: text, ...message },
+          ...logprobsOf(request, text ? words(text) : []),
           finish_reason: calls.length ? 'tool_calls' : 'stop',
         },
       ],
@@ -183,7 +200,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
       if (reply.hangAfterChunks !== undefined && i >= reply.hangAfterChunks) return;
       if (delay > 0) await sleep(delay);
       if (request.aborted) return;
-      event([{ index: 0, delta: { content: chunk }, finish_reason: null }]);
+      event([{ index: 0, delta: { content: chunk }, ...logprobsOf(request, [chunk]), finish_reason: null }]);
     }
     const calls = reply.toolCalls ?? [];
     // Each call's name first, then its arguments in two pieces, as OpenAI streams them.

@@ -1,6 +1,37 @@
-import type { LanguageModelV2 } from '@ai-sdk/provider';
+import type { LanguageModelV2, LanguageModelV2CallWarning } from '@ai-sdk/provider';
 import { streamEventError } from './model-retry';
 import type { ChatStreamOptions, ChatStreamSink } from './openai-chat-stream';
+import { ChatReplyError } from './tasks/model-errors';
+
+/** The SDK's settings a caller of /v1 sets, by the names OpenAI gives them. */
+const CALLER_SETTINGS: Partial<Record<string, string>> = {
+  temperature: 'temperature',
+  topP: 'top_p',
+  stopSequences: 'stop',
+  seed: 'seed',
+  frequencyPenalty: 'frequency_penalty',
+  presencePenalty: 'presence_penalty',
+  responseFormat: 'response_format',
+};
+
+/**
+ * A setting the provider said it dropped or changed (e.g. newer Claude models take no temperature nor top_p):
+ * the caller set it, so the reply is refused naming it rather than answered without it.
+ */
+function refusedSetting(warnings: LanguageModelV2CallWarning[], options: ChatStreamOptions, modelId: string) {
+  for (const warning of warnings) {
+    if (warning.type !== 'unsupported-setting') continue;
+    const setting = String(warning.setting);
+    const param = CALLER_SETTINGS[setting];
+    if (!param || (options as unknown as Record<string, unknown>)[setting] === undefined) continue;
+    const why = warning.details ? `: ${warning.details}` : '';
+    return new ChatReplyError(`'${param}' is not supported by the model ${modelId}${why}.`, {
+      kind: 'invalid-request',
+      param,
+    });
+  }
+  return null;
+}
 
 /** Usage in Anthropic's stream events: input tokens come first (message_start), the output count at the end. */
 function anthropicUsage(raw: unknown): { input?: number; output?: number } | null {
@@ -31,6 +62,14 @@ export async function streamProvider(model: LanguageModelV2, options: ChatStream
       const { done, value: part } = await reader.read();
       if (done) return;
       switch (part.type) {
+        case 'stream-start': {
+          const refused = refusedSetting(part.warnings, options, model.modelId);
+          if (refused) {
+            await reader.cancel();
+            throw refused;
+          }
+          break;
+        }
         case 'raw': {
           const usage = anthropicUsage(part.rawValue);
           if (usage) unreported = { ...(unreported ?? {}), ...usage };

@@ -172,13 +172,18 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
       config: { citationGeneration: true },
     });
     await uploadSettled(t, token, `/api/bots/${bot.id}/files`, 'manual.txt', new TextEncoder().encode(FACT));
-    await clientFor(t, await keyFor(t, token)).chat.completions.create({
+    const completion = await clientFor(t, await keyFor(t, token)).chat.completions.create({
       model: `bot-${bot.id}`,
       messages: [{ role: 'user', content: 'How often is the Zephyr widget recalibrated?' }],
     });
     const system = systemPromptOf(fake.lastRequest());
     expect(system).toContain(FACT);
     expect(system).toMatch(/\[1\] \(manual\.txt/);
+    // The sources come with the answer, so a client can resolve [1].
+    const sources = (completion as unknown as { botty_sources: { n: number; title: string; snippet: string }[] })
+      .botty_sources;
+    expect(sources).toEqual([expect.objectContaining({ n: 1, kind: 'file', title: 'manual.txt' })]);
+    expect(sources[0]!.snippet).toContain('Zephyr');
   });
 
   it('refuses a bad key (401), an unknown model or one outside the key (404), and a bad request (400)', async () => {

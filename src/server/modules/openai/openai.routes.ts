@@ -65,7 +65,15 @@ export const openAiRoutes: FastifyPluginAsyncZod<{ deps: OpenAiDeps; rateLimit: 
   app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request) => {
     // OpenAI answers an unknown URL as such, key or not.
-    if (request.is404 || request.routeOptions.url?.endsWith(UNKNOWN_URL)) return;
+    const route = request.routeOptions.url;
+    if (
+      request.is404 ||
+      route === undefined ||
+      route.endsWith(UNKNOWN_URL) ||
+      route.replace(/\/$/, '') === app.prefix
+    ) {
+      return;
+    }
     const key = bearerToken(request);
     request.apiKey = key ? await authenticateApiKey(deps, key) : null;
     if (!request.apiKey) throw invalidApiKey();
