@@ -80,7 +80,8 @@ function sourcesList(sources: readonly WidgetSource[]) {
   for (const source of sources) {
     const item = el('li');
     item.append(el('span', 'n', `[${source.n}] `));
-    const url = source.kind === 'web' ? source.url : undefined;
+    // A web page, or a tool's resource that has an address; a file passage has none.
+    const url = source.kind === 'file' ? undefined : source.url;
     if (isWebUrl(url)) {
       const link = el('a', undefined, source.title || siteOf(url));
       link.href = url;

@@ -135,11 +135,13 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
   const messages = query.data;
   const last = messages?.at(-1);
 
-  // Opened while a reply is being written (here before a reload, or in another tab): follow it live rather
-  // than show the text saved at the last checkpoint. Once per view; the replay starts from the reply's start.
+  // Opened while a reply is being written or waits for a tool call's approval (here before a reload, or in another
+  // tab): follow it live rather than show what was saved at the last checkpoint. Once per view; the replay starts
+  // from the reply's start.
   useEffect(() => {
     if (conversationId === undefined || machine.current.joined) return;
-    if (last?.status === 'streaming' && !isDraft(last)) void reply(conversationId, { kind: 'resume' });
+    const writing = last?.status === 'streaming' || last?.status === 'awaiting_approval';
+    if (writing && !isDraft(last)) void reply(conversationId, { kind: 'resume' });
   });
 
   /** Asks the server to end the reply with what it has written; the stream then brings the saved reply. */

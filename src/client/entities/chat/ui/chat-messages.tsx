@@ -71,6 +71,7 @@ const STATUS_NOTE: Record<Message['status'], string | null> = {
   complete: null,
   // Still being written elsewhere (another tab): the text so far, without a note.
   streaming: null,
+  awaiting_approval: '(waiting for your approval)',
   stopped: '(stopped)',
   failed: '(interrupted by an error)',
   interrupted: '(interrupted)',
@@ -120,7 +121,12 @@ function AssistantMessage({ bot, message, onRegenerate, onCiteScroll, onSwitchVe
   return (
     <AssistantRow bot={bot}>
       {message.steps.length > 0 && (
-        <ResearchSteps steps={message.steps} sources={message.sources} live={live && !hasText} />
+        <ResearchSteps
+          steps={message.steps}
+          sources={message.sources}
+          live={live && !hasText}
+          conversationId={message.conversationId}
+        />
       )}
       {hasText ? (
         <div className={`${BUBBLE} min-w-0 rounded-tl-md bg-muted`}>

@@ -1,5 +1,6 @@
 import { AlertCircle, Check, ChevronRight, Globe, LoaderCircle, Search } from 'lucide-react';
 import type { ReplyStep, Source } from '@shared/contracts/chat';
+import { ToolStep } from './tool-step';
 
 /** `nih.gov/health/vitamin-d`: an address as short as it can be and still say where. */
 export function shortUrl(url: string | undefined): string {
@@ -28,20 +29,34 @@ export function stepText(step: ReplyStep): string {
 
 /**
  * "Researched 3 sources": the web pages the reply cites, or else the pages it read. A search that found nothing
- * is no source, so research that found none says so.
+ * is no source, so research that found none says so. Tool calls are counted apart ("Used 2 tools").
  */
 export function researchSummary(steps: readonly ReplyStep[], sources: readonly Source[]): string {
+  const tools = steps.filter((step) => step.kind === 'tool').length;
+  const web = steps.length - tools;
   const found =
     sources.filter((source) => source.kind === 'web').length ||
     steps.filter((s) => s.kind === 'open' && s.status === 'done').length;
   const failed = steps.filter((step) => step.status === 'failed').length;
-  const summary = found
-    ? `Researched ${found} ${found === 1 ? 'source' : 'sources'}`
-    : 'Researched the web: no source found';
-  return failed ? `${summary} · ${failed} ${failed === 1 ? 'step' : 'steps'} failed` : summary;
+  const parts = [
+    web || !tools
+      ? found
+        ? `Researched ${found} ${found === 1 ? 'source' : 'sources'}`
+        : 'Researched the web: no source found'
+      : null,
+    tools ? `Used ${tools} ${tools === 1 ? 'tool' : 'tools'}` : null,
+    failed ? `${failed} ${failed === 1 ? 'step' : 'steps'} failed` : null,
+  ];
+  return parts.filter(Boolean).join(' · ');
 }
 
-function StepRow({ step }: { step: ReplyStep }) {
+function StepRow({ step, conversationId }: { step: ReplyStep; conversationId?: number }) {
+  if (step.kind === 'tool')
+    return (
+      <li className="min-w-0">
+        <ToolStep step={step} conversationId={conversationId} />
+      </li>
+    );
   const Icon = step.kind === 'search' ? Search : Globe;
   return (
     <li className={`flex min-w-0 items-start gap-2 ${step.status === 'failed' ? 'text-error' : ''}`}>
@@ -60,31 +75,35 @@ function StepRow({ step }: { step: ReplyStep }) {
   );
 }
 
-const StepList = ({ steps }: { steps: readonly ReplyStep[] }) => (
+const StepList = ({ steps, conversationId }: { steps: readonly ReplyStep[]; conversationId?: number }) => (
   <ul className="flex flex-col gap-1 text-xs text-muted-foreground">
     {steps.map((step, index) => (
-      <StepRow key={index} step={step} />
+      <StepRow key={index} step={step} conversationId={conversationId} />
     ))}
   </ul>
 );
 
 /**
- * The research a reply did. While it researches (no answer text yet) the steps show live; once the answer
- * arrives, and for saved replies, they fold into a "Researched N sources" summary that opens on demand.
+ * The research a reply did and the tools it called. While it researches (no answer text yet), or while a tool
+ * call waits for the person's answer, the steps show live; once the answer arrives, and for saved replies, they
+ * fold into a "Researched N sources" summary that opens on demand. `conversationId` (the person's own chat, not a
+ * read-only view) lets a waiting call be approved or denied.
  */
 export function ResearchSteps({
   steps,
   sources,
   live,
+  conversationId,
 }: {
   steps: readonly ReplyStep[];
   sources: readonly Source[];
   live: boolean;
+  conversationId?: number;
 }) {
-  if (live) {
+  if (live || steps.some((step) => step.status === 'awaiting_approval')) {
     return (
-      <div role="status" aria-label="Research steps" className="mb-1.5 w-full max-w-[80%] min-w-0">
-        <StepList steps={steps} />
+      <div role="status" aria-label="Research steps" className="mb-1.5 w-full max-w-[80%] min-w-0 max-sm:max-w-full">
+        <StepList steps={steps} conversationId={conversationId} />
       </div>
     );
   }
@@ -95,7 +114,7 @@ export function ResearchSteps({
         {researchSummary(steps, sources)}
       </summary>
       <div className="mt-1 border-l pl-3">
-        <StepList steps={steps} />
+        <StepList steps={steps} conversationId={conversationId} />
       </div>
     </details>
   );

@@ -1,4 +1,4 @@
-import { ExternalLink, FileText, Globe } from 'lucide-react';
+import { ExternalLink, FileText, Globe, Wrench } from 'lucide-react';
 import type { Source } from '@shared/contracts/chat';
 import { cn } from '@/lib/cn';
 import { isWebUrl, siteOf } from '../model/source-link';
@@ -13,8 +13,10 @@ function whereInFile(source: Source): string | null {
 
 function SourceItem({ source, anchor, highlighted }: { source: Source; anchor: string; highlighted: boolean }) {
   const web = source.kind === 'web';
-  const Icon = web ? Globe : FileText;
-  const where = web ? (source.url ? siteOf(source.url) : null) : whereInFile(source);
+  const Icon = web ? Globe : source.kind === 'tool' ? Wrench : FileText;
+  // A web page, or a tool's resource, says its site; a file passage where in the file it is.
+  const where = source.kind === 'file' ? whereInFile(source) : source.url ? siteOf(source.url) : null;
+  const link = source.kind !== 'file' && isWebUrl(source.url) ? source.url : null;
   return (
     <li
       id={anchor}
@@ -28,14 +30,14 @@ function SourceItem({ source, anchor, highlighted }: { source: Source; anchor: s
       <div className="min-w-0 flex-1">
         <p className="flex min-w-0 items-center gap-1.5 text-sm font-medium">
           <Icon className="size-3.5 shrink-0 text-muted-foreground" aria-hidden="true" />
-          {web && isWebUrl(source.url) ? (
+          {link ? (
             <a
-              href={source.url}
+              href={link}
               target="_blank"
               rel="noopener noreferrer"
               className="inline-flex min-w-0 items-center gap-1 text-primary underline-offset-2 hover:underline"
             >
-              <span className="truncate">{source.title || siteOf(source.url)}</span>
+              <span className="truncate">{source.title || siteOf(link)}</span>
               <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
               <span className="sr-only">(opens in a new tab)</span>
             </a>
@@ -56,7 +58,7 @@ function SourceItem({ source, anchor, highlighted }: { source: Source; anchor: s
   );
 }
 
-/** Under a reply: the numbered sources its [n] markers point to (knowledge passages and web pages). */
+/** Under a reply: the numbered sources its [n] markers point to (knowledge passages, web pages, tool resources). */
 export function SourcesList({
   messageId,
   sources,
