@@ -180,7 +180,7 @@ describe.each(databaseKinds)('bots API on %s', (kind) => {
         'an unknown capability',
         { capabilities: ['web_search', 'mind_reading'] },
         'capabilities.1',
-        'Capabilities must be among: web_search, document_analysis, image_understanding, memory_context',
+        'Capabilities must be among: web_search, document_analysis, image_understanding, memory_context, tools',
       ],
       [
         'a context window of 0',
