@@ -140,10 +140,20 @@ describe('/mcp: every bot an API key reaches is an MCP tool', () => {
     expect(bot.body.usageCount).toBe(1);
   });
 
-  it('answers a failed reply as an error result the client’s model can read', async () => {
+  it('answers a failed reply, or a daily limit reached, as an error result the client’s model can read', async () => {
     const result = await ask(aliceKey, 'ask_meal_planner', 'please fail');
     expect(result.isError).toBe(true);
     expect(textOf(result)).not.toBe('');
+
+    const carol = await signUp(t);
+    await createBot(t, carol.token, { name: 'Limited' });
+    await t.db.kysely.updateTable('users').set({ daily_reply_limit: 1 }).where('id', '=', carol.user.id).execute();
+    const { key } = await keyFor(carol);
+    expect((await ask(key, 'ask_limited', 'Hello')).isError).toBeFalsy();
+    await t.app.backgroundSettled();
+    const limited = await ask(key, 'ask_limited', 'Hello again');
+    expect(limited).toMatchObject({ isError: true });
+    expect(textOf(limited)).toMatch(/You have used today’s 1 reply\. The limit resets at 00:00 UTC/);
   });
 
   it('refuses a revoked or unknown key with 401, and answers GET and DELETE with 405', async () => {
