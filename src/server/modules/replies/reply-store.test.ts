@@ -2,6 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
 import { insertUserWithBot } from '../../../../tests/support/rows';
+import { fromJson } from '../../db/json';
 import type { Clock } from '../../lib/clock';
 import { insertConversation } from '../chat/conversations.repository';
 import { insertMessage, newReply } from '../chat/messages.repository';
@@ -28,10 +29,16 @@ const finished = (content: string, status: FinishedReply['status'] = 'complete')
 });
 
 describe('the reply lifecycle', () => {
-  it('ends a streaming reply once, and never moves an ended one', () => {
+  it('ends a live reply once, waits for an approval only while streaming, and never moves an ended one', () => {
     const states = Object.keys(REPLY_TRANSITIONS) as ReplyState[];
+    const live = ['streaming', 'awaiting_approval'];
     for (const from of states)
-      for (const to of states) expect(canTransition(from, to)).toBe(from === 'streaming' && to !== 'streaming');
+      for (const to of states) {
+        const allowed =
+          (from === 'streaming' && to !== 'streaming') ||
+          (from === 'awaiting_approval' && to !== 'awaiting_approval' && to !== 'complete');
+        expect(canTransition(from, to)).toBe(live.includes(from) && allowed);
+      }
   });
 
   it('tells a failure over a stop, a stop over completion, and a shutdown from a stop', () => {
@@ -118,6 +125,34 @@ describe.each(databaseKinds)('the reply store on %s', (kind) => {
     time.advance(2_000);
     expect((await store.sweep(1_500)).marked).toHaveLength(2);
     expect((await Promise.all(ids.map(row))).map((r) => r.status)).toEqual(['interrupted', 'interrupted']);
+  });
+
+  it('keeps a reply waiting for an approval alive while its instance checkpoints it, with its steps saved', async () => {
+    const id = await newReplyRow();
+    const untrack = store.track(id, () => 'Let me');
+    const step = { kind: 'tool' as const, callId: 'c1', tool: 'switch', status: 'awaiting_approval' as const };
+    await store.pause(id, { content: 'Let me', steps: [step] });
+    expect(await row(id)).toMatchObject({ status: 'awaiting_approval', content: 'Let me' });
+    const steps = await t.db.kysely
+      .selectFrom('messages')
+      .select('steps')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(fromJson(steps.steps)).toEqual([step]);
+    for (let i = 0; i < 3; i++) {
+      time.advance(1_000);
+      await store.checkpoint();
+      expect((await store.sweep(1_500)).marked).toHaveLength(0);
+    }
+    await store.resume(id);
+    expect(await row(id)).toMatchObject({ status: 'streaming' });
+    await store.pause(id, { content: 'Let me', steps: [step] });
+    // Its instance dies while it waits: swept like a streaming reply.
+    await untrack();
+    time.advance(2_000);
+    expect((await store.sweep(1_500)).marked).toMatchObject([{ id, status: 'interrupted' }]);
+    await store.resume(id);
+    expect(await row(id)).toMatchObject({ status: 'interrupted' });
   });
 
   it('never lets a late checkpoint or finish overwrite a reply that has ended', async () => {
