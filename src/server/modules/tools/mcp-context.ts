@@ -127,7 +127,8 @@ export function mcpReplyContext(deps: McpServers): ReplyContextProvider {
       taken.add(name);
       context.tools[name] = tool({
         description: [call.listed.title, call.listed.description].filter(Boolean).join(': ').slice(0, 1_000),
-        inputSchema: jsonSchema(call.listed.inputSchema as JSONSchema7),
+        // Providers want an object schema with properties, which the MCP spec does not insist on.
+        inputSchema: jsonSchema({ type: 'object', properties: {}, ...call.listed.inputSchema } as JSONSchema7),
         execute: (args, { toolCallId, abortSignal }) =>
           runCall(deps, input, context, call, args, toolCallId, abortSignal),
       });

@@ -102,6 +102,23 @@ describe.each(databaseKinds)('MCP servers on %s', (kind) => {
     expectError(await botWith(bob, server.id), 400, 'Tool not found: lookup_fact');
     const bot = await botWith(alice, server.id);
     expect(bot.status).toBe(201);
+    // A bot file names its instance's server ids: imported, the tools on servers the importer cannot use are left out.
+    const file = await fetch(`${t.url}/api/bots/${bot.body.id}/export`, {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    const importAs = async (who: Person) => {
+      const form = new FormData();
+      form.append('file', new Blob([await file.clone().arrayBuffer()]), 'bot.json');
+      const res = await fetch(`${t.url}/api/bots/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${who.token}` },
+        body: form,
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { config: { tools?: unknown[] } }).config.tools;
+    };
+    expect(await importAs(bob)).toEqual([]);
+    expect(await importAs(alice)).toEqual([{ serverId: server.id, name: 'lookup_fact' }]);
     // Bob cannot slip Alice's server into one of his bots by editing it either.
     const bobs = await createBot(t, bob.token);
     const patched = await call('PATCH', `/api/bots/${bobs.id}`, {
