@@ -49,14 +49,13 @@ export function ToolPicker({ label, hint, value, onChange, error }: ToolPickerPr
 
   return (
     <div className="grid gap-3" role="group" aria-labelledby={`${id}-label`} aria-describedby={`${id}-hint`}>
-      <div className="grid gap-1">
-        <span id={`${id}-label`} className="text-sm leading-none font-medium">
-          {label}
-        </span>
-        <p id={`${id}-hint`} className="text-sm text-muted-foreground">
-          {hint}
-        </p>
-      </div>
+      {/* The section above is headed Tools already: the label is for screen readers only. */}
+      <span id={`${id}-label`} className="sr-only">
+        {label}
+      </span>
+      <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+        {hint}
+      </p>
       {list.length === 0 ? (
         <p className="rounded-xl border border-dashed p-4 text-sm text-muted-foreground">
           {servers.isError ? 'Your MCP servers could not be loaded. ' : 'You have not connected an MCP server yet. '}
@@ -154,14 +153,14 @@ function ToolRow({ id, tool, chosen, onChosen, onAutoApprove }: ToolRowProps) {
       <div className="flex items-start gap-3">
         <Checkbox
           id={id}
-          className="mt-0.5"
+          className="mt-3 md:mt-0.5"
           checked={chosen !== undefined}
           aria-describedby={tool.description ? `${id}-description` : undefined}
           onCheckedChange={(checked) => onChosen(checked === true)}
         />
         <div className="grid min-w-0 gap-1">
           <div className="flex flex-wrap items-center gap-2">
-            <Label htmlFor={id} className="cursor-pointer break-all">
+            <Label htmlFor={id} touchTarget className="min-w-11 break-all md:min-w-0">
               {toolLabel(tool)}
             </Label>
             <ToolBadge tool={tool} />

@@ -43,7 +43,7 @@ export function ToolsTab() {
   return (
     <Card>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1.5">
+        <div className="grid min-w-64 flex-1 gap-1.5">
           <CardTitle>Tools</CardTitle>
           <CardDescription>
             MCP servers your botties may call for tools. Tools that change something ask the person chatting first.
