@@ -144,6 +144,8 @@ export function FinishStep({ wizard, knowledge, botId }: FinishStepProps) {
       <ReviewSection title="Customization" step={2} onEdit={wizard.goTo} disabled={busy}>
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
           {CUSTOMIZE_KEYS.map((key) => {
+            // Tools are offered only with the Tools capability, so without it they are not listed either.
+            if (key === 'tools' && !capabilities.includes('tools')) return null;
             // A model is named by its label, which only the model list knows.
             const summary =
               key === 'model' ? modelChoiceLabel(models.data, settings.model) : settingSummary(key, settings[key]);
