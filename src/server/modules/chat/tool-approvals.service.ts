@@ -18,10 +18,10 @@ import {
  * How often a waiting reply reads its call's row, in case the answer's message was lost on the way (Redis away
  * when it was given on another instance): the answer then arrives this much later at worst.
  */
-export const APPROVAL_POLL_MS = 2_000;
+const APPROVAL_POLL_MS = 2_000;
 
 /** What the approver of one reply reads of it: where it is saved, and its text and steps so far. */
-export interface ApprovingReply {
+interface ApprovingReply {
   conversationId: number;
   /** The reply's row; known once it is saved (a reply may start before, see beginReply). */
   replyId: Promise<number>;

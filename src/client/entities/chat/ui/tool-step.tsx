@@ -110,7 +110,7 @@ function ApprovalPrompt({ conversationId, step }: { conversationId: number; step
 export function ToolStep({ step, conversationId }: { step: ReplyStep; conversationId?: number }) {
   const Icon = ICONS[step.status];
   const waiting = step.status === 'awaiting_approval';
-  const stopped = step.status === 'failed' || step.status === 'denied' || step.status === 'skipped';
+  const stopped = step.status === 'denied' || step.status === 'skipped';
   return (
     <div className={`flex min-w-0 items-start gap-2 ${step.status === 'failed' ? 'text-error' : ''}`}>
       <span className="mt-0.5 flex size-3.5 shrink-0 items-center justify-center">
@@ -128,7 +128,8 @@ export function ToolStep({ step, conversationId }: { step: ReplyStep; conversati
         </span>
         {/* Open while the call waits: the arguments are what the person decides on. */}
         {step.input && <Detail label="Arguments" text={step.input} open={waiting || undefined} />}
-        {step.result && <Detail label="Result" text={step.result} />}
+        {/* A call that did not run has no result; what the model was told of it is not for the person. */}
+        {step.result && !stopped && <Detail label="Result" text={step.result} />}
         {waiting && step.callId && conversationId !== undefined && (
           <ApprovalPrompt conversationId={conversationId} step={{ ...step, callId: step.callId }} />
         )}
