@@ -80,6 +80,29 @@ describe('tool calls in the chat', () => {
     expect(await screen.findByText('Used 1 tool')).toBeTruthy();
   });
 
+  it('after a reload, shows the waiting call with its buttons and follows the reply live', async () => {
+    const waiting: Message = {
+      id: 60,
+      conversationId: CONVERSATION,
+      role: 'assistant',
+      content: '',
+      status: 'awaiting_approval',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      sources: [],
+      steps: [{ ...call, status: 'awaiting_approval' }],
+      attachments: [],
+    };
+    server.json('GET', `${base}/messages`, [waiting]);
+    const resumed = server.streams('GET', `${base}/stream`);
+    renderScreen(<ChatPanel bot={bot} conversationId={CONVERSATION} />);
+    expect(await screen.findByRole('group', { name: 'Run switch_lamp on Home?' })).toBeTruthy();
+    const stream = await resumed.next();
+    stream.send('start', { messageId: 60 });
+    stream.send('step', { ...call, status: 'awaiting_approval', index: 0 });
+    expect(await screen.findByRole('button', { name: 'Approve' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Stop generating' })).toBeTruthy();
+  });
+
   it('says plainly when a call was denied or nobody answered, and offers no buttons where nobody may answer', () => {
     const steps: ReplyStep[] = [
       { ...call, status: 'denied', error: CHAT_MESSAGES.toolDenied },
