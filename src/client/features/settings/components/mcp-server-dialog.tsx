@@ -188,7 +188,12 @@ function McpServerForm({ server, onClose }: { server?: McpServer; onClose: () =>
         />
       )}
       {headersAction === 'replace' ? (
-        <HeaderRows rows={headerRows} onChange={setHeaderRows} error={errors.root?.headers?.message} />
+        <HeaderRows
+          rows={headerRows}
+          onChange={setHeaderRows}
+          replacing={Boolean(server?.headerNames.length)}
+          error={errors.root?.headers?.message}
+        />
       ) : (
         <StoredSecret
           label="Headers"
@@ -231,11 +236,13 @@ function McpServerForm({ server, onClose }: { server?: McpServer; onClose: () =>
 interface HeaderRowsProps {
   rows: HeaderRow[];
   onChange: (rows: HeaderRow[]) => void;
+  /** Stored headers are being replaced: their values were never sent back, so each is typed again. */
+  replacing: boolean;
   error: string | undefined;
 }
 
 /** Extra headers as name–value rows; values are typed like passwords, since they usually hold keys. */
-function HeaderRows({ rows, onChange, error }: HeaderRowsProps) {
+function HeaderRows({ rows, onChange, replacing, error }: HeaderRowsProps) {
   const id = useId();
   const edit = (key: number, change: Partial<HeaderRow>) =>
     onChange(rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
@@ -243,7 +250,9 @@ function HeaderRows({ rows, onChange, error }: HeaderRowsProps) {
     <fieldset className="grid gap-2" aria-describedby={`${id}-hint`}>
       <legend className="mb-2 text-sm leading-none font-medium">Headers</legend>
       <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-        Optional, e.g. an API key header the server asks for. Values are stored encrypted and never shown again.
+        {replacing
+          ? 'These replace all the stored headers: type each value again.'
+          : 'Optional, e.g. an API key header the server asks for. Values are stored encrypted and never shown again.'}
       </p>
       {rows.map((row, index) => (
         <div key={row.key} className="flex items-start gap-2">
