@@ -9,13 +9,12 @@ describe('MCP tool results as the model reads them', () => {
 
   it('numbers embedded resources and links as sources, names images, and keeps structured content', () => {
     const { added, add } = numbering();
+    const guide = { uri: 'https://docs.example/a', title: 'Guide' };
     const read = readToolResult(
       {
         content: [
-          {
-            type: 'resource',
-            resource: { uri: 'https://docs.example/a', title: 'Guide', text: 'Step one, then two.' },
-          },
+          // A title on the contents is not in the SDK's types, but servers send one (the spec's BaseMetadata).
+          { type: 'resource', resource: { ...guide, text: 'Step one, then two.' } },
           { type: 'resource_link', uri: 'file:///notes.md', name: 'notes.md' },
           { type: 'image', data: 'AAAA', mimeType: 'image/png' },
         ],
