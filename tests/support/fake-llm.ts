@@ -25,7 +25,7 @@ export type ReceivedRequest = Received<ChatCompletionRequest>;
  * What the fake model answers with:
  * - a string, or `{ text }`: a reply (streamed in word-sized chunks, or `chunks` as given, when asked to stream);
  *   `hangAfterChunks` stops a stream part-way and keeps it open until the client leaves; `noUsage` leaves out
- *   the token usage, as some local servers do;
+ *   the token usage, as some local servers do; `finishReason` replaces 'stop' (e.g. 'length');
  * - `{ status }`: an OpenAI-style error response, with `headers` as given (e.g. retry-after on a 429 or 503);
  * - `{ hang: true }`: accepts the request and never answers;
  * - `{ raw }`: a 200 whose body is exactly this text (e.g. not JSON at all);
@@ -36,7 +36,15 @@ export type ReceivedRequest = Received<ChatCompletionRequest>;
  */
 export type FakeReply =
   | string
-  | { text: string; chunks?: string[]; chunkDelayMs?: number; hangAfterChunks?: number; noUsage?: boolean }
+  | {
+      text: string;
+      chunks?: string[];
+      chunkDelayMs?: number;
+      hangAfterChunks?: number;
+      noUsage?: boolean;
+      /** Instead of 'stop', e.g. 'length' for a reply cut at the output cap. */
+      finishReason?: string;
+    }
   | { toolCalls: FakeToolCall[]; text?: string }
   | { status: number; message?: string; headers?: Record<string, string> }
   | { hang: true }
@@ -148,7 +156,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
       function: { name: call.name, arguments: JSON.stringify(call.arguments) },
     }));
 
-  function complete(res: ServerResponse, request: ReceivedRequest, text: string, calls: FakeToolCall[] = []) {
+  function complete(
+    res: ServerResponse,
+    request: ReceivedRequest,
+    text: string,
+    calls: FakeToolCall[] = [],
+    finishReason = 'stop',
+  ) {
     const prompt = request.body.messages.map(messageText).join(' ');
     const id = completionId();
     const message = calls.length ? { tool_calls: toolCallsOf(calls) } : {};
@@ -162,7 +176,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
           index: 0,
           message: { role: 'assistant', content: text, ...message },
           ...logprobsOf(request, text ? words(text) : []),
-          finish_reason: calls.length ? 'tool_calls' : 'stop',
+          finish_reason: calls.length ? 'tool_calls' : finishReason,
         },
       ],
       usage: {
@@ -183,6 +197,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
       hangAfterChunks?: number;
       toolCalls?: FakeToolCall[];
       noUsage?: boolean;
+      finishReason?: string;
     },
   ) {
     const id = completionId();
@@ -212,7 +227,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
         event([{ index: 0, delta: { tool_calls: [{ index: call.index, function: { arguments: piece } }] } }]);
       }
     }
-    event([{ index: 0, delta: {}, finish_reason: calls.length ? 'tool_calls' : 'stop' }]);
+    event([{ index: 0, delta: {}, finish_reason: calls.length ? 'tool_calls' : (reply.finishReason ?? 'stop') }]);
     if (request.body.stream_options?.include_usage && !reply.noUsage) {
       const prompt = tokenCount(request.body.messages.map(messageText).join(' '));
       const completion = tokenCount(reply.text);
@@ -273,9 +288,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
   function answerWithText(
     res: ServerResponse,
     request: ReceivedRequest,
-    reply: { text: string; toolCalls?: FakeToolCall[]; noUsage?: boolean },
+    reply: { text: string; toolCalls?: FakeToolCall[]; noUsage?: boolean; finishReason?: string },
   ) {
-    return request.body.stream ? stream(res, request, reply) : complete(res, request, reply.text, reply.toolCalls);
+    return request.body.stream
+      ? stream(res, request, reply)
+      : complete(res, request, reply.text, reply.toolCalls, reply.finishReason);
   }
 
   /** GET /v1/models (a connection's Test), GET /api/tags as Ollama, and POST /v1/embeddings. */

@@ -117,7 +117,15 @@ function requestBody(endpoint: OpenAiChatEndpoint, options: ChatStreamOptions) {
       ? {
           tools: options.tools.map((tool) => ({
             type: 'function',
-            function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+            function: {
+              name: tool.name,
+              description: tool.description,
+              parameters: tool.inputSchema,
+              // A caller's strict tool (/v1): its arguments follow the schema exactly.
+              ...(tool.providerOptions?.openai?.strict !== undefined
+                ? { strict: tool.providerOptions.openai.strict }
+                : {}),
+            },
           })),
         }
       : {}),

@@ -17,7 +17,6 @@ import { runTool, toolDefinitions, toolRoundMessages, withLastStepNote } from '.
 export type { ChatTurn, TurnToolCall } from './chat-prompt';
 export type { ChatTimeouts } from './reply-deadlines';
 export {
-  CALLER_TOOL_CLASH,
   CHAT_ERRORS,
   ChatReplyError,
   describeModelError,

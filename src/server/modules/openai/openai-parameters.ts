@@ -59,6 +59,7 @@ function toolSettings(body: ChatCompletionBody): Pick<CallerSettings, 'tools' | 
       name: f.name,
       ...(f.description ? { description: f.description } : {}),
       inputSchema: (f.parameters ?? { type: 'object', properties: {} }) as never,
+      ...(f.strict != null ? { providerOptions: { openai: { strict: f.strict } } } : {}),
     })),
     ...(choice
       ? { toolChoice: typeof choice === 'string' ? { type: choice } : { type: 'tool', toolName: choice.function.name } }
@@ -98,6 +99,9 @@ export function callerSettingsOf(body: ChatCompletionBody, ai: Pick<Ai, 'provide
   if (ai.provider === 'anthropic' && toolHistory && !body.tools?.length) {
     throw invalidRequest('The messages hold tool calls: send the tools they call in tools too.', 'tools');
   }
+  // A strict tool's arguments are enforced by OpenAI's structured outputs; Anthropic's SDK has no such flag.
+  const strictTool = ai.provider === 'anthropic' ? (body.tools ?? []).findIndex((t) => t.function.strict) : -1;
+  if (strictTool >= 0) throw notHonoured(`tools.${strictTool}.function.strict`, ai.provider);
   const stop = typeof body.stop === 'string' ? [body.stop] : (body.stop ?? undefined);
   const settings: CallerSettings = {
     ...toolSettings(body),

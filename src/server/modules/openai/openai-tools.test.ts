@@ -14,7 +14,13 @@ const WEATHER: ChatCompletionTool = {
   function: {
     name: 'get_weather',
     description: 'The weather in a city',
-    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    parameters: {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      additionalProperties: false,
+    },
+    strict: true,
   },
 };
 const QUESTION: ChatCompletionMessageParam = { role: 'user', content: 'What is the weather in Paris?' };
@@ -112,6 +118,7 @@ describe('the OpenAI tool protocol on /v1', () => {
     expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Paris' });
     const sent = fake.lastRequest().body;
     expect(toolsOffered(fake.lastRequest())).toEqual(['get_weather']);
+    expect((sent.tools as { function: { strict?: boolean } }[])[0]!.function.strict).toBe(true);
     expect(sent).toMatchObject({ tool_choice: 'required', parallel_tool_calls: false });
 
     fake.enqueue('It is 18 °C and sunny in Paris.');
@@ -138,9 +145,20 @@ describe('the OpenAI tool protocol on /v1', () => {
     expect(call.function.name).toBe('get_weather');
     expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Lyon' });
 
-    fake.enqueue('Mild in Lyon.');
-    const answer = client.chat.completions.stream({ model: botModel, messages: secondTurn(call), tools: [WEATHER] });
-    expect((await answer.finalChatCompletion()).choices[0]!.message.content).toBe('Mild in Lyon.');
+    // Cut at the output cap: `length`, as OpenAI says.
+    fake.enqueue({ text: 'Mild in Lyon.', finishReason: 'length' });
+    const answer = await client.chat.completions.create({
+      model: botModel,
+      messages: secondTurn(call),
+      tools: [WEATHER],
+      stream: true,
+    });
+    let [text, finish] = ['', ''];
+    for await (const chunk of answer) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect([text, finish]).toEqual(['Mild in Lyon.', 'length']);
     expect(toolResultsOf(fake.lastRequest())).toEqual([{ toolCallId: call.id, content: '18 °C and sunny' }]);
   });
 
@@ -247,11 +265,16 @@ describe('the OpenAI tool protocol on /v1', () => {
     expect(opus).toBeInstanceOf(OpenAI.BadRequestError);
     expect((opus as APIError).param).toBe('top_p');
 
+    const strict = await client.chat.completions
+      .create({ model: claudeModel, messages: [QUESTION], tools: [WEATHER] })
+      .catch((e: unknown) => e as APIError);
+    expect((strict as APIError).param).toBe('tools.0.function.strict');
+
     claude.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Nice' } }] });
     const called = await client.chat.completions.create({
       model: claudeModel,
       messages: [QUESTION],
-      tools: [WEATHER],
+      tools: [{ type: 'function', function: { ...WEATHER.function, strict: false } }],
       tool_choice: { type: 'function', function: { name: 'get_weather' } },
       parallel_tool_calls: false,
       stop: ['END'],

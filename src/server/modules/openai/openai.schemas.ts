@@ -34,7 +34,6 @@ const toolCallSchema = z.object({
   type: z.literal('function'),
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
-export type ToolCall = z.infer<typeof toolCallSchema>;
 
 const MESSAGE_ROLE_MESSAGE = 'Each message needs a role of system, developer, user, assistant or tool';
 export const chatMessageSchema = z
