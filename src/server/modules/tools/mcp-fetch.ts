@@ -1,13 +1,10 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { hostAddress, nameRefusalReason, refusalReason } from '../web/address-policy';
-
-/** The addresses a host name resolves to (tests answer loopback without DNS). */
-export type Resolver = (hostname: string) => Promise<string[]>;
+import { defaultResolve, urlHostname, type Resolver } from '../web/safe-fetch';
 
 export interface AddressRules {
   /** UNSAFE outside tests (WEB_FETCH_ALLOW_HOSTS): hosts let through although their addresses are refused. */
@@ -17,15 +14,6 @@ export interface AddressRules {
 
 /** A connection refused by the address rules; its message says why, for the person who added the server. */
 export class AddressRefusedError extends Error {}
-
-const defaultResolve: Resolver = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
-
-/** A host as WHATWG URL spells it, so `::1` and `[::1]` in the allow list match what URLs say. */
-const urlHostname = (host: string) => {
-  const h = host.trim();
-  return URL.canParse(`http://${h}`) ? new URL(`http://${h}`).hostname : new URL(`http://[${h}]`).hostname;
-};
 
 /**
  * Why a URL must not be connected to before any look-up (scheme, credentials, an address literal, a local name),

@@ -13,7 +13,7 @@ import { AppError } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
 import { isAdminRole } from '../../plugins/admin-only';
 import { createMcpClients, McpCallError, type McpClients, type McpEndpoint } from './mcp-client';
-import type { Resolver } from './mcp-fetch';
+import type { Resolver } from '../web/safe-fetch';
 import {
   deleteServer,
   findServer,

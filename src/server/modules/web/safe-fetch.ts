@@ -73,12 +73,12 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
 /** A host as WHATWG URL spells it, so `::1`, `[::1]` and `0x7f.1` in the allow list match what URLs say. */
-const urlHostname = (host: string) => {
+export const urlHostname = (host: string) => {
   const h = host.trim();
   return URL.canParse(`http://${h}`) ? new URL(`http://${h}`).hostname : new URL(`http://[${h}]`).hostname;
 };
 
-const defaultResolve: Resolver = async (hostname) =>
+export const defaultResolve: Resolver = async (hostname) =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /** node:http(s) with a DNS look-up that can only answer the address already checked: no second resolution. */
