@@ -91,8 +91,8 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   const { signal } = deadlines;
   const tools = capabilities.toolUse && request.tools && Object.keys(request.tools).length ? request.tools : undefined;
   const maxSteps = tools ? (request.maxSteps ?? DEFAULT_MAX_STEPS) : 1;
-  // `none` is about the caller's tools: they are not offered, and the bot's own are chosen as usual.
   const callerOptions = callerCallOptions(ai.provider, caller);
+  // `none` is about the caller's tools: they are not offered, and the bot's own are chosen as usual.
   const choice = caller?.toolChoice?.type === 'none' ? undefined : caller?.toolChoice;
   const prompt = toPrompt(request.system, request.turns);
   const usage: ReplyUsage = { inputTokens: null, outputTokens: null };
@@ -128,11 +128,7 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
         temperature: request.temperature,
         ...(definitions.length ? { tools: definitions, ...(choice ? { toolChoice: choice } : {}) } : {}),
       };
-      const {
-        text,
-        calls,
-        finishReason: reason,
-      } = await streamModelStep(
+      const { text, calls, ...ended } = await streamModelStep(
         ai,
         options,
         stepHandlers,
@@ -141,7 +137,7 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
         // A refusal with the caller's tools is the caller's to read, not a model without tools.
         Boolean(offerTools && step === 1 && !callerTools.length),
       );
-      finishReason = reason;
+      finishReason = ended.finishReason;
       const forCaller = calls.filter((call) => callerTools.some((tool) => tool.name === call.toolName));
       if (forCaller.length) {
         // The bot's own calls of the same round are left: the model asks again on the caller's next turn.
