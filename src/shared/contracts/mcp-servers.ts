@@ -14,6 +14,8 @@ export const MCP_MESSAGES = {
   notYours: 'Only the person who added this server can change it',
   urlInvalid: 'URL must be an http(s) address',
   deleted: 'MCP server deleted',
+  /** A bot's `tools` naming a server its owner cannot use (bots are saved with 400). */
+  toolNotFound: (name: string) => `Tool not found: ${name}`,
 } as const;
 
 export const MCP_TRANSPORTS = ['streamable-http', 'sse'] as const;

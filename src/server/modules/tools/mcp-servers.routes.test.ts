@@ -99,7 +99,7 @@ describe.each(databaseKinds)('MCP servers on %s', (kind) => {
     ] as const) {
       expectError(await call(method, path, { token: bob.token, body }), 404, MCP_MESSAGES.notFound);
     }
-    expectError(await botWith(bob, server.id), 400, 'Tool not found: lookup_fact');
+    expectError(await botWith(bob, server.id), 400, MCP_MESSAGES.toolNotFound('lookup_fact'));
     const bot = await botWith(alice, server.id);
     expect(bot.status).toBe(201);
     // A bot file names its instance's server ids: imported, the tools on servers the importer cannot use are left out.
@@ -125,7 +125,7 @@ describe.each(databaseKinds)('MCP servers on %s', (kind) => {
       token: bob.token,
       body: { config: { tools: [{ serverId: server.id, name: 'delete_record' }] } },
     });
-    expectError(patched, 400, 'Tool not found: delete_record');
+    expectError(patched, 400, MCP_MESSAGES.toolNotFound('delete_record'));
 
     const renamed = await call('PATCH', `/api/mcp-servers/${server.id}`, {
       token: alice.token,

@@ -296,6 +296,6 @@ export async function checkBotTools(
     (await findUsableServers(db, ownerId, [...new Set(tools.map((t) => t.serverId))])).map((row) => row.id),
   );
   const missing = tools.find((t) => !usable.has(t.serverId));
-  if (missing && mode === 'require') throw new AppError('VALIDATION', `Tool not found: ${missing.name}`);
+  if (missing && mode === 'require') throw new AppError('VALIDATION', MCP_MESSAGES.toolNotFound(missing.name));
   return tools.filter((t) => usable.has(t.serverId));
 }
