@@ -73,16 +73,20 @@ describe('MCP client', () => {
       'The MCP server answered 401: check the bearer token or headers',
     );
     const dead = await unreachableUrl();
-    await expect(clients.listTools(endpoint({ id: 4, url: `${dead}/mcp` }))).rejects.toThrow(
-      /refused the connection: is the MCP server running\?/,
-    );
+    for (const transport of ['streamable-http', 'sse'] as const) {
+      await expect(clients.listTools(endpoint({ id: 4, url: `${dead}/mcp`, transport }))).rejects.toThrow(
+        `${dead} refused the connection: is the MCP server running?`,
+      );
+    }
   });
 
   it('refuses loopback and names that resolve to private addresses, unless a private address is allowed', async () => {
     await expect(strict.listTools(endpoint())).rejects.toThrow('This address is not allowed (loopback)');
-    await expect(strict.listTools(endpoint({ id: 5, url: 'http://mcp.example.com/mcp' }))).rejects.toThrow(
-      'This address is not allowed (private network)',
-    );
+    for (const transport of ['streamable-http', 'sse'] as const) {
+      await expect(strict.listTools(endpoint({ id: 5, url: 'http://mcp.example.com/mcp', transport }))).rejects.toThrow(
+        'This address is not allowed (private network)',
+      );
+    }
     expect(await strict.listTools(endpoint({ id: 6, allowPrivateAddress: true }))).toHaveLength(3);
   });
 });

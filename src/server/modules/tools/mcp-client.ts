@@ -58,6 +58,9 @@ interface Pooled {
 const MAX_TOOL_PAGES = 20;
 const seconds = (ms: number) => `${+(ms / 1000).toFixed(1)} seconds`;
 
+const ADDRESS_REFUSED = /This address is not allowed \([^)]*\)/;
+const NETWORK_CODE = /\b(ECONNREFUSED|ENOTFOUND|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)\b/;
+
 /** The first error in a chain of causes that satisfies `test`. */
 function findCause(
   err: unknown,
@@ -72,16 +75,19 @@ function findCause(
 /** Whatever went wrong, as one line a person or the model can act on. */
 export function describeMcpError(err: unknown, url: string, timeoutMs: number): string {
   if (err instanceof McpCallError) return err.message;
-  const refused = findCause(err, (e) => e instanceof AddressRefusedError);
-  if (refused) return refused.message;
+  // The SSE transport's EventSource keeps only the message of what its fetch threw.
+  const message = err instanceof Error ? err.message : String(err);
+  const refused =
+    findCause(err, (e) => e instanceof AddressRefusedError)?.message ?? ADDRESS_REFUSED.exec(message)?.[0];
+  if (refused) return refused;
   if (err instanceof McpError && err.code === Number(ErrorCode.RequestTimeout)) {
     return `The MCP server gave no answer within ${seconds(timeoutMs)}`;
   }
   const origin = URL.canParse(url) ? new URL(url).origin : url;
-  const network = findCause(err, (e) => typeof e.code === 'string');
-  if (network?.code === 'ECONNREFUSED') return `${origin} refused the connection: is the MCP server running?`;
-  if (network?.code === 'ENOTFOUND') return `${new URL(url).hostname} could not be found`;
-  if (network && ['ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(String(network.code))) {
+  const network = findCause(err, (e) => typeof e.code === 'string') ?? { code: NETWORK_CODE.exec(message)?.[1] };
+  if (network.code === 'ECONNREFUSED') return `${origin} refused the connection: is the MCP server running?`;
+  if (network.code === 'ENOTFOUND') return `${new URL(url).hostname} could not be found`;
+  if (['ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(String(network.code))) {
     return `${origin} could not be reached (${String(network.code)})`;
   }
   // The SDK's HTTP errors (StreamableHTTPError, SseError) carry the status as their code.
@@ -92,7 +98,6 @@ export function describeMcpError(err: unknown, url: string, timeoutMs: number): 
   }
   if (status) return `The MCP server answered ${status}`;
   if (err instanceof McpError) return `The MCP server answered with an error: ${err.message}`.slice(0, 300);
-  const message = err instanceof Error ? err.message : String(err);
   return `The MCP server could not be used: ${message}`.slice(0, 300);
 }
 
