@@ -133,6 +133,11 @@ describe.each(databaseKinds)('MCP servers on %s', (kind) => {
     });
     expect(renamed.body).toMatchObject({ name: 'Fact base', headerNames: [], hasBearerToken: true, status: 'ok' });
     expect((await call('DELETE', `/api/mcp-servers/${server.id}`, { token: alice.token })).status).toBe(200);
+    // A deleted server blocks nothing: the bot is still edited, and restoring the version that named it drops it.
+    const edited = await call('PATCH', `/api/bots/${bot.body.id}`, { token: alice.token, body: { name: 'Renamed' } });
+    expect(edited.body.config.tools).toEqual([{ serverId: server.id, name: 'lookup_fact' }]);
+    const restored = await call('POST', `/api/bots/${bot.body.id}/versions/1/restore`, { token: alice.token });
+    expect(restored.body).toMatchObject({ name: 'Tool user', config: { tools: [] } });
     expectError(
       await call('DELETE', `/api/mcp-servers/${server.id}`, { token: alice.token }),
       404,
