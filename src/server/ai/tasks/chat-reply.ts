@@ -51,6 +51,8 @@ export interface ChatReplyRequest {
   temperature?: number;
   /** The OpenAI-compatible API's caller's settings, its own tools among them (see `runChatReply`). */
   caller?: CallerSettings;
+  /** Handed the reply's `hold` (reply-deadlines.ts) once its time limits start, for waits that are not the model's. */
+  onDeadlines?(hold: () => () => void): void;
 }
 
 export interface ReplyHandlers {
@@ -88,6 +90,7 @@ export async function runChatReply(request: ChatReplyRequest, handlers: ReplyHan
   refuseToolClash(callerTools, request.tools);
 
   const deadlines = startDeadlines(request.timeouts, request.signal);
+  request.onDeadlines?.(deadlines.hold);
   const { signal } = deadlines;
   const tools = capabilities.toolUse && request.tools && Object.keys(request.tools).length ? request.tools : undefined;
   const maxSteps = tools ? (request.maxSteps ?? DEFAULT_MAX_STEPS) : 1;

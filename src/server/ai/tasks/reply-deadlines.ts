@@ -31,7 +31,10 @@ export function startDeadlines(timeouts: ChatTimeouts, callerSignal: AbortSignal
     if (firstToken) clearTimeout(firstToken);
     firstToken = undefined;
   };
-  const total = setTimeout(expireWith(CHAT_ERRORS.totalTimeout), timeouts.totalMs);
+  let totalLeft = timeouts.totalMs;
+  let totalSince = performance.now();
+  let total: NodeJS.Timeout | undefined = setTimeout(expireWith(CHAT_ERRORS.totalTimeout), totalLeft);
+  let holds = 0;
   // The caller's stop ends the model's request too. A listener rather than AbortSignal.any, which in Node 20
   // costs ~15 µs a reply and keeps weak references for the garbage collector to trace.
   const stop = () => expired.abort(callerSignal.reason);
@@ -47,9 +50,30 @@ export function startDeadlines(timeouts: ChatTimeouts, callerSignal: AbortSignal
     /** Whether a pause of `delayMs` would be cut short by the first-token limit. */
     outlastsFirstToken: (delayMs: number) =>
       firstToken !== undefined && performance.now() + delayMs >= firstTokenDeadline,
+    /**
+     * Stops the whole-reply limit until the returned function is called: time a person spends deciding whether
+     * a tool may run is theirs, not the model's (a tool call has already started the reply, so the first-token
+     * limit is over by then).
+     */
+    hold(): () => void {
+      if (holds++ === 0 && total) {
+        clearTimeout(total);
+        total = undefined;
+        totalLeft -= performance.now() - totalSince;
+      }
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        if (--holds > 0 || expired.signal.aborted) return;
+        totalSince = performance.now();
+        total = setTimeout(expireWith(CHAT_ERRORS.totalTimeout), Math.max(0, totalLeft));
+      };
+    },
     /** Clears the timers; `abortRequest` also ends the model's request (see `expired`). */
     end(abortRequest: boolean) {
       started();
+      holds = Infinity;
       clearTimeout(total);
       callerSignal.removeEventListener('abort', stop);
       if (abortRequest) expired.abort();

@@ -71,7 +71,13 @@ describe.each(databaseKinds)('tool approvals in the chat on %s', (kind) => {
     fake = await startFakeLlm();
     t = await startTestApp({
       kind,
-      env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model, TOOL_APPROVAL_TIMEOUT_MS: '1500' },
+      env: {
+        LLM_BASE_URL: fake.baseUrl,
+        LLM_MODEL: fake.model,
+        TOOL_APPROVAL_TIMEOUT_MS: '2500',
+        // Shorter than the first test's wait for Approve: the person's time is not the reply's.
+        CHAT_TOTAL_TIMEOUT_MS: '2000',
+      },
       extraContextProviders: [fixture.provider],
     });
     alice = await signUp(t);
@@ -106,6 +112,7 @@ describe.each(databaseKinds)('tool approvals in the chat on %s', (kind) => {
       404,
       'Tool call not found',
     );
+    await new Promise((resolve) => setTimeout(resolve, 2100));
     const approved = await decide(t, alice, conversation.id, { callId, decision: 'approve' });
     expect(approved).toMatchObject({ status: 200, body: { decision: 'approved' } });
     expectError(

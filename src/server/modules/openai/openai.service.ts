@@ -10,7 +10,8 @@ import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
 import { recordBotUse } from '../bots/bot-use';
 import type { ReplyBot } from '../bots/bots.repository';
-import { findOwnedBotOf, findOwnedReplyBotOf, listBots } from '../bots/bots.service';
+import { findOwnedBotOf, findOwnedReplyBotOf } from '../bots/bots.service';
+import { botsOfKey } from '../keys/key-bots';
 import { authenticateKey } from '../keys/keys.service';
 import type { ReplyContextProvider } from '../replies/reply-context';
 import { runReply } from '../replies/reply-pipeline';
@@ -43,12 +44,7 @@ export const authenticateApiKey = (deps: OpenAiDeps, key: string) => authenticat
 
 /** The active bots the key reaches: its one bot, or every bot of its owner. */
 export async function listModels(deps: OpenAiDeps, key: ApiKeyRow) {
-  const db = deps.db.kysely;
-  const rows =
-    key.bot_id === null
-      ? await listBots(deps, key.user_id)
-      : [await findOwnedBotOf(db, key.user_id, key.bot_id)].flatMap((bot) => bot ?? []);
-  return { object: 'list' as const, data: rows.filter((bot) => bot.active).map(modelOf) };
+  return { object: 'list' as const, data: (await botsOfKey(deps, key)).map(modelOf) };
 }
 
 const modelOf = (bot: Pick<Bot, 'id' | 'name' | 'createdAt'>): Model => ({

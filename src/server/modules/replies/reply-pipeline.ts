@@ -126,6 +126,7 @@ export async function runReply(
     // Per reply, so a bot's new model, or a model an admin disabled, takes effect on the next one.
     const chosen = request.model ?? (await deps.models.resolve('chat', bot.config.model));
     resolved = chosen;
+    let holdDeadlines: (() => () => void) | undefined;
     const input = {
       userId: request.userId,
       bot,
@@ -133,7 +134,7 @@ export async function runReply(
       signal,
       log,
       emit,
-      approve: request.approve,
+      approve: request.approve && offTheClock(request.approve, () => holdDeadlines?.()),
     };
     for (const provide of deps.contextProviders) await provide(input, context);
     await askWithContextTools(context, log, (tools) => {
@@ -155,6 +156,7 @@ export async function runReply(
           maxOutputTokens: request.maxOutputTokens,
           temperature: request.temperature,
           caller: request.caller,
+          onDeadlines: (hold) => (holdDeadlines = hold),
           signal,
           timeouts: deps.timeouts,
           log,
@@ -183,4 +185,16 @@ export async function runReply(
   };
   deps.usage.record({ userId: bot.userId, botId: bot.id, model: result.model, usage, prompt: sent, text }, log);
   return result;
+}
+
+/** The person's time to decide on a tool call does not count against the reply's time limit. */
+function offTheClock(approve: ToolApprover, hold: () => (() => void) | undefined): ToolApprover {
+  return async (call, signal) => {
+    const release = hold();
+    try {
+      return await approve(call, signal);
+    } finally {
+      release?.();
+    }
+  };
 }
