@@ -59,7 +59,13 @@ describe('loadConfig', () => {
         sharesPerMinute: 60,
         widgetPerMinute: 20,
       },
-      chat: { firstTokenTimeoutMs: 30_000, totalTimeoutMs: 120_000, staleReplyMs: 15_000 },
+      chat: {
+        firstTokenTimeoutMs: 30_000,
+        totalTimeoutMs: 120_000,
+        staleReplyMs: 15_000,
+        toolApprovalTimeoutMs: 600_000,
+      },
+      mcp: { toolTimeoutMs: 30_000 },
     });
   });
 
