@@ -129,7 +129,13 @@ export function endpointOf(deps: McpServers, row: McpServerRow): McpEndpoint {
     id: row.id,
     url: row.url,
     transport: row.transport,
-    headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
+    // The bearer token wins over an Authorization header of the same server, whatever its spelling.
+    headers: token
+      ? {
+          ...Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization')),
+          authorization: `Bearer ${token}`,
+        }
+      : headers,
     allowPrivateAddress: row.allowPrivateAddress,
     version: `${row.updatedAt}|${row.url}|${row.transport}|${row.bearerTokenCipher}|${row.headersCipher}`,
   };
