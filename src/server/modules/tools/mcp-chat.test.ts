@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BotTool } from '@shared/bots/bot-settings';
-import type { ChatStreamEvent, Message } from '@shared/contracts/chat';
+import { CHAT_MESSAGES, type ChatStreamEvent, type Message } from '@shared/contracts/chat';
 import { startCheckedApp } from '../../../../tests/support/auth-api';
-import { createConversation, deltasOf, streamChat } from '../../../../tests/support/chat-api';
+import { createConversation, deltasOf, openChatStream, streamChat } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import {
@@ -134,6 +134,30 @@ describe.each(databaseKinds)('bots calling MCP tools on %s', (kind) => {
     expect(toolsOffered(fake.requests.at(-2)!)).toEqual([DELETE]);
     expect(lastToolResult(fake)).toEqual({ result: 'Deleted record 7.' });
     expect(mcp.deleteCalls).toBe(before + 1);
+  });
+
+  it('asks before a tool that changes things runs in the chat, and never runs it after Deny', async () => {
+    const bot = await toolBot([{ name: 'delete_record' }]);
+    const conversation = await createConversation(t, token, bot.id);
+    const before = mcp.deleteCalls;
+    fake.enqueue({ toolCalls: [{ name: DELETE, arguments: { id: '9' } }] }, 'I left record 9 alone.');
+    const stream = await openChatStream(t, `/api/conversations/${conversation.id}/stream`, {
+      token,
+      body: { content: 'Delete record 9' },
+    });
+    const waiting = await stream.waitFor((e) => e.event === 'step' && e.data.status === 'awaiting_approval');
+    const callId = waiting.event === 'step' ? waiting.data.callId : undefined;
+    const denied = await t.request('POST', `/api/conversations/${conversation.id}/tool-approvals`, {
+      token,
+      body: { callId, decision: 'deny' },
+    });
+    expect(denied.status).toBe(200);
+    const reply = savedReply(await stream.finished);
+    expect(reply.steps).toEqual([
+      expect.objectContaining({ tool: 'delete_record', status: 'denied', error: CHAT_MESSAGES.toolDenied }),
+    ]);
+    expect(lastToolResult(fake)).toEqual({ error: expect.stringContaining('declined') });
+    expect(mcp.deleteCalls).toBe(before);
   });
 
   it('turns a timeout, an error result and a dead server into tool results the model reads; the reply completes', async () => {

@@ -1,6 +1,7 @@
 import { jsonSchema, tool, type JSONSchema7 } from 'ai';
 import { capabilityEnables } from '@shared/bots/capabilities';
 import type { BotTool } from '@shared/bots/bot-settings';
+import { CHAT_MESSAGES } from '@shared/contracts/chat';
 import {
   addSource,
   startStep,
@@ -64,9 +65,10 @@ async function runCall(
     const call = { callId, server: server.name, tool: listed.name, input: args };
     const decision = await input.approve!(call, signal ?? input.signal);
     if (decision !== 'approved') {
-      const message = decision === 'denied' ? DECLINED : NO_ANSWER;
-      step('denied', undefined, { result: message });
-      return { error: message };
+      // The person reads their own words in the step; the model reads what to tell them.
+      if (decision === 'denied') step('denied', CHAT_MESSAGES.toolDenied);
+      else step('skipped', CHAT_MESSAGES.toolNoAnswer);
+      return { error: decision === 'denied' ? DECLINED : NO_ANSWER };
     }
     step('running');
   }

@@ -111,8 +111,8 @@ describe('tool calls in the chat', () => {
     ];
     render(<ResearchSteps steps={steps} sources={[]} live={false} />);
     const list = screen.getByRole('status', { name: 'Research steps' });
-    expect(list.textContent).toContain(`Did not run switch_lamp on Home: ${CHAT_MESSAGES.toolDenied}`);
-    expect(list.textContent).toContain(`Skipped switch_lamp on Home: ${CHAT_MESSAGES.toolNoAnswer}`);
+    expect(list.textContent).toContain(`switch_lamp on Home: ${CHAT_MESSAGES.toolDenied}`);
+    expect(list.textContent).toContain(`switch_lamp on Home: ${CHAT_MESSAGES.toolNoAnswer}`);
     // A read-only view (no conversation of the person's own): the waiting call, without Approve or Deny.
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
   });

@@ -23,10 +23,11 @@ export function toolStepText(step: ReplyStep): string {
       return `Called ${name}${step.durationMs === undefined ? '' : ` · ${seconds(step.durationMs)}`}`;
     case 'awaiting_approval':
       return `${name} wants to run`;
+    // Their reasons already say the tool did not run.
     case 'denied':
-      return `Did not run ${name}${reason || ': denied'}`;
+      return step.error ? `${name}${reason}` : `Did not run ${name}: denied`;
     case 'skipped':
-      return `Skipped ${name}${reason}`;
+      return step.error ? `${name}${reason}` : `Skipped ${name}`;
     default:
       return `${name} failed${reason}`;
   }
