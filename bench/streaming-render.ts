@@ -1,0 +1,152 @@
+/**
+ * Streaming render (issue 26, part 1): what the browser's main thread pays while a long markdown reply streams.
+ *
+ * The real app (SQLite, the last `vite build` of the client) answered by the fake model of tests/support, which
+ * streams a TOKENS-token markdown reply (headings, lists, code blocks, tables), one token every TOKEN_MS. The
+ * system Chromium (playwright-core, 1280×800) opens the chat, sends a question and, while the reply streams,
+ * types into the composer. Figures: frames a second and frame p95 (requestAnimationFrame intervals), long tasks
+ * (> 50 ms) and total blocking time (each long task's time over 50 ms), and typing latency p95 (a key's event
+ * time to the frame after it), beside the baseline measured before the reply was rendered in blocks.
+ * Run `npx vite build` first.
+ */
+import { chromium } from 'playwright-core';
+import { createBot } from '../tests/support/factories';
+import { signUp, startTestAppWithModel } from '../tests/support/test-app';
+
+const TOKENS = 5_000;
+const TOKEN_MS = 2;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Issue 26's figures for the code before this bench's change (each delta re-parsed the whole reply). */
+const BASELINE = { fps: 14, frameP95: 167, longTasks: 71, tbt: 1400, typingP95: 51 };
+const TARGET = { fps: 60, frameP95: 16.7, longTasks: 0, tbt: 0, typingP95: 16 };
+
+/** A reply of TOKENS tokens (a token: a word with the space or line break after it), cycling through sections. */
+function markdownTokens(): string[] {
+  const sections = [
+    (n: number) =>
+      `## Section ${n}\n\nThis part explains step ${n} of the plan in plain words, with **bold** and _italic_ text and \`inline code\` too.\n\n`,
+    (n: number) =>
+      `- First point of list ${n}\n- Second point, a little longer than the first\n- Third point with a [link](https://example.com/${n})\n\n`,
+    (n: number) =>
+      `\`\`\`ts\nfunction step${n}(input: number): number {\n  const doubled = input * 2;\n  return doubled + ${n};\n}\n\`\`\`\n\n`,
+    (n: number) =>
+      `| Name | Value | Note |\n|---|---|---|\n| alpha${n} | ${n} | first row |\n| beta${n} | ${n * 2} | second row |\n\n`,
+    (n: number) => `> A quoted remark number ${n}, to close the section.\n\n1. One\n2. Two\n3. Three\n\n`,
+  ];
+  const tokens: string[] = [];
+  for (let n = 0; tokens.length < TOKENS; n += 1) {
+    tokens.push(...(sections[n % sections.length]!(n).match(/\S+\s*|\s+/g) ?? []));
+  }
+  return tokens.slice(0, TOKENS);
+}
+
+/** In the page: animation frames, long tasks, and each key's latency (its event time to the frame after it). */
+const RECORDER = `(() => {
+  const frames = [], longTasks = [], typing = [];
+  window.__bench = { frames, longTasks, typing, running: true };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longTasks.push(entry.duration);
+  }).observe({ type: 'longtask' });
+  let last = performance.now();
+  const tick = (now) => {
+    frames.push(now - last);
+    last = now;
+    if (window.__bench.running) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  document.addEventListener('keydown', (event) => {
+    const at = event.timeStamp;
+    requestAnimationFrame(() => setTimeout(() => typing.push(performance.now() - at)));
+  }, true);
+})()`;
+
+const percentile = (values: number[], p: number) => {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+interface Figures {
+  fps: number;
+  frameP95: number;
+  longTasks: number;
+  tbt: number;
+  typingP95: number;
+}
+
+const app = await startTestAppWithModel();
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+});
+try {
+  const account = await signUp(app);
+  const bot = await createBot(app, account.token, { name: 'Bench' });
+  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
+  await page.goto(`/chat/${bot.id}`);
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.waitFor();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('c'));
+
+  // A short reply first: the chat's lazy chunks (markdown, highlighting) are loaded and warm before measuring.
+  app.fake.enqueue('Warm-up reply with `code` and **bold**.');
+  await input.fill('Warm up');
+  await input.press('Enter');
+  await page.getByText('Warm-up reply with').waitFor();
+  await page.getByRole('button', { name: 'Stop generating' }).waitFor({ state: 'detached' });
+
+  const tokens = markdownTokens();
+  app.fake.enqueue({ text: tokens.join(''), chunks: tokens, chunkDelayMs: TOKEN_MS });
+
+  // A string, not a function: tsx's transform would name the function's inner functions with a helper the page lacks.
+  await page.evaluate(RECORDER);
+  const started = Date.now();
+  await input.fill('Write the long plan');
+  await input.press('Enter');
+  // Typing while it streams, as a person writing the next question would.
+  const stop = page.getByRole('button', { name: 'Stop generating' });
+  await stop.waitFor();
+  await page.getByText('This part explains step 0').waitFor();
+  while ((await stop.count()) > 0 && Date.now() - started < 120_000) {
+    await input.pressSequentially('next question ', { delay: 40 });
+    await input.fill('');
+  }
+  const elapsedMs = Date.now() - started;
+  const raw = await page.evaluate<{ frames: number[]; longTasks: number[]; typing: number[] }>(
+    '(() => { window.__bench.running = false; return window.__bench; })()',
+  );
+  const frameTotal = raw.frames.reduce((sum, frame) => sum + frame, 0);
+  const after: Figures = {
+    fps: (raw.frames.length / frameTotal) * 1000,
+    frameP95: percentile(raw.frames, 95),
+    longTasks: raw.longTasks.length,
+    tbt: raw.longTasks.reduce((sum, duration) => sum + Math.max(0, duration - 50), 0),
+    typingP95: percentile(raw.typing, 95),
+  };
+  console.log(
+    `streaming ${TOKENS} markdown tokens, ${TOKEN_MS} ms a token: ${(elapsedMs / 1000).toFixed(1)} s, ` +
+      `${raw.typing.length} keys typed`,
+  );
+  const rows: [string, keyof Figures, (n: number) => string][] = [
+    ['frames a second', 'fps', (n) => n.toFixed(0)],
+    ['frame p95', 'frameP95', (n) => `${n.toFixed(1)} ms`],
+    ['long tasks (> 50 ms)', 'longTasks', (n) => n.toFixed(0)],
+    ['total blocking time', 'tbt', (n) => `${n.toFixed(0)} ms`],
+    ['typing p95', 'typingP95', (n) => `${n.toFixed(1)} ms`],
+  ];
+  const table = [
+    ['', 'baseline', 'now', 'target'],
+    ...rows.map(([label, key, format]) => [label, format(BASELINE[key]), format(after[key]), format(TARGET[key])]),
+  ];
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
+  for (const row of table)
+    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  await context.close();
+} finally {
+  await browser.close();
+  await app.close();
+}
