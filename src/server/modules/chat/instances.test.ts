@@ -7,44 +7,29 @@ import {
   openChatStream,
   readEvents,
 } from '../../../../tests/support/chat-api';
-import { anotherConnection, createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { startFakeLlm } from '../../../../tests/support/fake-llm';
-import { redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
-import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
+import type { FakeLlm } from '../../../../tests/support/fake-llm';
+import { signUp, type TestApp } from '../../../../tests/support/test-app';
+import { startTwoInstances, type TwoInstances } from '../../../../tests/support/two-instances';
 import { CHAT_MESSAGES } from '@shared/contracts/chat';
 
 // Two instances, as behind a load balancer: one PostgreSQL schema, one Redis, nothing else shared.
 describe.runIf(databaseKinds.includes('postgres'))('two instances on one PostgreSQL and Redis', () => {
-  const space = redisTestSpace();
-  let fake: Awaited<ReturnType<typeof startFakeLlm>>;
-  let shared: TestDb;
+  let instances: TwoInstances;
+  let fake: FakeLlm;
   let a: TestApp;
   let b: TestApp;
   let token: string;
   let botId: number;
 
   beforeAll(async () => {
-    fake = await startFakeLlm();
-    shared = await createTestDb('postgres');
-    const env = {
-      LLM_BASE_URL: fake.baseUrl,
-      LLM_MODEL: fake.model,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: space.prefix,
-    };
-    a = await startTestApp({ testDb: shared, env, chatRateLimit: { max: 6, timeWindow: 60_000 } });
-    const second = anotherConnection(shared);
-    b = await startTestApp({ testDb: second, env, chatRateLimit: { max: 6, timeWindow: 60_000 } });
+    instances = await startTwoInstances({ chatRateLimit: { max: 6, timeWindow: 60_000 } });
+    ({ fake, a, b } = instances);
     ({ token } = await signUp(a));
     botId = (await createBot(a, token)).id;
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-    await fake.close();
-    await space.cleanup();
-  });
+  afterAll(() => instances.close());
 
   it('refuses a second reply on B while A writes one, stops A’s reply from B, and resumes it on B', async () => {
     const conversation = await createConversation(a, token, botId);

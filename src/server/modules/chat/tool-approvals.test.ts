@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { CHAT_MESSAGES, type ChatStreamEvent, type ReplyStep } from '@shared/contracts/chat';
 import { expectError } from '../../../../tests/support/auth-api';
 import { createConversation, messagesOf, openChatStream } from '../../../../tests/support/chat-api';
-import { anotherConnection, createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm, toolResultsOf, type FakeLlm } from '../../../../tests/support/fake-llm';
-import { redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
 import { signUp, startTestApp, type SignedUp, type TestApp } from '../../../../tests/support/test-app';
+import { startTwoInstances, type TwoInstances } from '../../../../tests/support/two-instances';
 import type { ReplyContextProvider } from '../replies/reply-context';
 
 /**
@@ -192,31 +192,17 @@ describe.each(databaseKinds)('tool approvals in the chat on %s', (kind) => {
 
 // Two instances behind a balancer: the reply waits on A, the answer comes in on B.
 describe.runIf(databaseKinds.includes('postgres'))('tool approvals across instances', () => {
-  const space = redisTestSpace();
   const fixture = approvalFixture();
+  let instances: TwoInstances;
   let fake: FakeLlm;
-  let shared: TestDb;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    fake = await startFakeLlm();
-    shared = await createTestDb('postgres');
-    const env = {
-      LLM_BASE_URL: fake.baseUrl,
-      LLM_MODEL: fake.model,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: space.prefix,
-    };
-    a = await startTestApp({ testDb: shared, env, extraContextProviders: [fixture.provider] });
-    b = await startTestApp({ testDb: anotherConnection(shared), env, extraContextProviders: [fixture.provider] });
+    instances = await startTwoInstances({ extraContextProviders: [fixture.provider] });
+    ({ fake, a, b } = instances);
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-    await fake.close();
-    await space.cleanup();
-  });
+  afterAll(() => instances.close());
 
   it('runs the call on A as soon as it is approved through B', async () => {
     const alice = await signUp(a);

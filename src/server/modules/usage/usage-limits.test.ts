@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageReport } from '@shared/contracts/admin';
 import { createConversation, openChatStream, streamChat } from '../../../../tests/support/chat-api';
-import { anotherConnection, createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
-import { startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
-import { redisTestSpace, TEST_REDIS_URL } from '../../../../tests/support/redis';
-import {
-  signUp,
-  startTestApp,
-  startTestAppWithModel,
-  type SignedUp,
-  type TestApp,
-} from '../../../../tests/support/test-app';
+import type { FakeLlm } from '../../../../tests/support/fake-llm';
+import { signUp, startTestAppWithModel, type SignedUp, type TestApp } from '../../../../tests/support/test-app';
+import { startTwoInstances, type TwoInstances } from '../../../../tests/support/two-instances';
 import { until } from '../../../../tests/support/wait';
 
 const RESET = /The limit resets at 00:00 UTC \(in (\d+ h )?\d+ min\)\.$/;
@@ -183,31 +177,16 @@ describe.each(databaseKinds)('daily limits, on %s', (kind) => {
 
 // Two instances behind a load balancer: one PostgreSQL, one Redis.
 describe.runIf(databaseKinds.includes('postgres'))('daily limits on two instances sharing PostgreSQL and Redis', () => {
-  const space = redisTestSpace();
+  let instances: TwoInstances;
   let fake: FakeLlm;
-  let shared: TestDb;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    fake = await startFakeLlm();
-    shared = await createTestDb('postgres');
-    const env = {
-      LLM_BASE_URL: fake.baseUrl,
-      LLM_MODEL: fake.model,
-      REDIS_URL: TEST_REDIS_URL,
-      REDIS_KEY_PREFIX: space.prefix,
-    };
-    a = await startTestApp({ testDb: shared, env });
-    const second = anotherConnection(shared);
-    b = await startTestApp({ testDb: second, env });
+    instances = await startTwoInstances();
+    ({ fake, a, b } = instances);
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-    await fake.close();
-    await space.cleanup();
-  });
+  afterAll(() => instances.close());
 
   it('counts a reply in progress on A when B checks, and the finished one afterwards', async () => {
     const alice = await signUp(a);
