@@ -6,6 +6,7 @@ import {
   type CreateConnectionBody,
   type PatchConnectionBody,
 } from '@shared/contracts/admin';
+import { StoredSecret, type SecretAction } from '@/components/stored-secret';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
@@ -37,9 +38,6 @@ const BASE_URL_HINTS: Record<ConnectionKind, string> = {
   anthropic: 'Leave empty for https://api.anthropic.com',
 };
 
-/** What happens to a stored key on save: kept, replaced by what is typed, or removed. */
-type KeyAction = 'keep' | 'replace' | 'remove';
-
 interface ConnectionDialogProps {
   /** The connection to edit; none to add one. */
   connection?: Connection;
@@ -67,7 +65,7 @@ function ConnectionForm({ connection, onClose }: { connection?: Connection; onCl
   const [kind, setKind] = useState<ConnectionKind>(connection?.kind ?? 'openai-compatible');
   const [baseUrl, setBaseUrl] = useState(connection?.baseUrl ?? '');
   const [apiKey, setApiKey] = useState('');
-  const [keyAction, setKeyAction] = useState<KeyAction>(connection?.hasApiKey ? 'keep' : 'replace');
+  const [keyAction, setKeyAction] = useState<SecretAction>(connection?.hasApiKey ? 'keep' : 'replace');
   const [allowPrivate, setAllowPrivate] = useState(connection?.allowPrivateAddress ?? false);
   const mutation = connection ? update : create;
   const errors = formErrors(mutation.error);
@@ -139,7 +137,12 @@ function ConnectionForm({ connection, onClose }: { connection?: Connection; onCl
           <Input type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} />
         </FormField>
       ) : (
-        <StoredKey connection={connection} removing={keyAction === 'remove'} onChange={setKeyAction} />
+        <StoredSecret
+          label="API key"
+          shown={`•••• ${connection?.apiKeyLast4 ?? ''}`}
+          removing={keyAction === 'remove'}
+          onChange={setKeyAction}
+        />
       )}
       <div className="grid gap-1">
         <div className="flex items-center gap-3">
@@ -176,38 +179,5 @@ function ConnectionForm({ connection, onClose }: { connection?: Connection; onCl
         </PendingButton>
       </DialogFooter>
     </form>
-  );
-}
-
-function StoredKey({
-  connection,
-  removing,
-  onChange,
-}: {
-  connection?: Connection;
-  removing: boolean;
-  onChange: (action: KeyAction) => void;
-}) {
-  return (
-    <div className="grid gap-2">
-      <span className="text-sm leading-none font-medium">API key</span>
-      <div className="flex flex-wrap items-center gap-2">
-        <code className="rounded bg-muted px-2 py-1 text-sm">
-          {removing ? 'Will be removed' : `•••• ${connection?.apiKeyLast4 ?? ''}`}
-        </code>
-        <Button variant="outline" size="sm" onClick={() => onChange('replace')}>
-          Replace
-        </Button>
-        {removing ? (
-          <Button variant="outline" size="sm" onClick={() => onChange('keep')}>
-            Keep
-          </Button>
-        ) : (
-          <Button variant="outline" size="sm" onClick={() => onChange('remove')}>
-            Remove
-          </Button>
-        )}
-      </div>
-    </div>
   );
 }

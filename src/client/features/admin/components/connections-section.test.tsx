@@ -103,7 +103,7 @@ describe('Admin → Connections', () => {
     await user.click(screen.getByRole('button', { name: 'Edit OpenAI' }));
     expect(within(dialog()).getByText('•••• x9Qz')).toBeTruthy();
     expect(within(dialog()).queryByLabelText('API key')).toBeNull();
-    await user.click(within(dialog()).getByRole('button', { name: 'Remove' }));
+    await user.click(within(dialog()).getByRole('button', { name: 'Remove API key' }));
     await user.click(within(dialog()).getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(server.sent('PATCH', `${BASE}/2`)).toHaveLength(1));

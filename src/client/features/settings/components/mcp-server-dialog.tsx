@@ -12,6 +12,7 @@ import {
   type McpServerCreate,
   type McpServerUpdate,
 } from '@shared/contracts/mcp-servers';
+import { StoredSecret, type SecretAction } from '@/components/stored-secret';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -31,7 +32,6 @@ import { useCreateMcpServer, useUpdateMcpServer } from '@/entities/mcp-server/ap
 import { TRANSPORT_LABELS } from '@/entities/mcp-server/model/tools';
 import { useAuth } from '@/lib/auth';
 import { ApiError, serverMessage } from '@/lib/request';
-import { StoredSecret, type SecretAction } from './stored-secret';
 
 const SELECT_CLASS = 'h-11 w-full rounded-lg border border-input bg-background px-3 text-base md:h-9 md:text-sm';
 
