@@ -46,7 +46,12 @@ const AssistantText = memo(function AssistantText({
 }) {
   return (
     <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
-      <Markdown citations={message.sources.map((source) => source.n)} onCite={onCite}>
+      <Markdown
+        citations={message.sources.map((source) => source.n)}
+        onCite={onCite}
+        streaming={isDraft(message)}
+        cacheId={isDraft(message) ? undefined : message.id}
+      >
         {message.content}
       </Markdown>
     </Suspense>
