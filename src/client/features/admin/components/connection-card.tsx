@@ -1,8 +1,8 @@
-import { CircleCheck, CircleX, Pencil, PlugZap, Trash2 } from 'lucide-react';
+import { CircleCheck, CircleX, PlugZap } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { Connection, ConnectionTest } from '@shared/contracts/admin';
+import { EditDeleteButtons } from '@/components/edit-delete-buttons';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { PendingButton } from '@/components/ui/pending-button';
@@ -60,18 +60,7 @@ export function ConnectionCard({ connection, onEdit, onDelete }: ConnectionCardP
             <PlugZap aria-hidden="true" />
             Test
           </PendingButton>
-          {!connection.readOnly && (
-            <>
-              <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Edit ${connection.name}`}>
-                <Pencil aria-hidden="true" />
-                Edit
-              </Button>
-              <Button variant="outline" size="sm" onClick={onDelete} aria-label={`Delete ${connection.name}`}>
-                <Trash2 aria-hidden="true" />
-                Delete
-              </Button>
-            </>
-          )}
+          {!connection.readOnly && <EditDeleteButtons name={connection.name} onEdit={onEdit} onDelete={onDelete} />}
         </div>
       </div>
       {test.data && <TestResult result={test.data} />}

@@ -1,6 +1,7 @@
-import { ChevronDown, CircleCheck, CircleX, Pencil, RefreshCw, Trash2 } from 'lucide-react';
+import { ChevronDown, CircleCheck, CircleX, RefreshCw } from 'lucide-react';
 import { useId, useState } from 'react';
 import type { McpServer } from '@shared/contracts/mcp-servers';
+import { EditDeleteButtons } from '@/components/edit-delete-buttons';
 import { RelativeTime } from '@/components/relative-time';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -60,14 +61,7 @@ export function McpServerCard({ server, onEdit, onDelete }: McpServerCardProps) 
               <RefreshCw aria-hidden="true" />
               Refresh
             </PendingButton>
-            <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Edit ${server.name}`}>
-              <Pencil aria-hidden="true" />
-              Edit
-            </Button>
-            <Button variant="outline" size="sm" onClick={onDelete} aria-label={`Delete ${server.name}`}>
-              <Trash2 aria-hidden="true" />
-              Delete
-            </Button>
+            <EditDeleteButtons name={server.name} onEdit={onEdit} onDelete={onDelete} />
           </div>
         )}
       </div>
