@@ -84,7 +84,13 @@ describe('capabilities', () => {
   });
 
   it('each capability enables one reply context provider', () => {
-    expect(CAPABILITIES.map((c) => CAPABILITY_INFO[c].enables)).toEqual(['web', 'knowledge', 'images', 'memory', 'tools']);
+    expect(CAPABILITIES.map((c) => CAPABILITY_INFO[c].enables)).toEqual([
+      'web',
+      'knowledge',
+      'images',
+      'memory',
+      'tools',
+    ]);
     const bot = draft({ capabilities: ['document_analysis'], config: { conversationMemory: false } });
     expect(capabilityEnables(bot, 'knowledge')).toBe(true);
     expect(capabilityEnables(bot, 'images')).toBe(false);
