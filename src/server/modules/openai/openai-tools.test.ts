@@ -189,6 +189,17 @@ describe('the OpenAI tool protocol on /v1', () => {
   });
 
   it('gives the model a JSON schema the client parses, and passes the sampling parameters and logprobs', async () => {
+    // Sent to the model as they came.
+    const sampling = {
+      stop: ['END'],
+      seed: 7,
+      top_p: 0.9,
+      frequency_penalty: 0.5,
+      presence_penalty: -0.5,
+      user: 'user-42',
+      logprobs: true,
+      top_logprobs: 2,
+    };
     fake.enqueue(JSON.stringify(RECIPE));
     const parsed = await client.chat.completions.parse({
       model: botModel,
@@ -202,14 +213,7 @@ describe('the OpenAI tool protocol on /v1', () => {
         },
       ],
       response_format: zodResponseFormat(Recipe, 'recipe'),
-      stop: ['END'],
-      seed: 7,
-      top_p: 0.9,
-      frequency_penalty: 0.5,
-      presence_penalty: -0.5,
-      user: 'user-42',
-      logprobs: true,
-      top_logprobs: 2,
+      ...sampling,
     });
     expect(parsed.choices[0]!.message.parsed).toEqual(RECIPE);
     expect(parsed.choices[0]!.logprobs!.content!.map((l) => l.token).join('')).toBe(JSON.stringify(RECIPE));
@@ -217,14 +221,7 @@ describe('the OpenAI tool protocol on /v1', () => {
     const sent = fake.lastRequest().body;
     expect(sent).toMatchObject({
       response_format: { type: 'json_schema', json_schema: { name: 'recipe', strict: true } },
-      stop: ['END'],
-      seed: 7,
-      top_p: 0.9,
-      frequency_penalty: 0.5,
-      presence_penalty: -0.5,
-      user: 'user-42',
-      logprobs: true,
-      top_logprobs: 2,
+      ...sampling,
     });
     // Several text parts are read as lines.
     expect(sent.messages.at(-1)).toMatchObject({ role: 'user', content: 'A recipe\nquick' });
