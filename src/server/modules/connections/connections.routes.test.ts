@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, type Connection } from '@shared/contracts/admin';
 import { person, type Person } from '../../../../tests/support/admin-api';
@@ -7,6 +6,7 @@ import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
 import { logSink } from '../../../../tests/support/log-sink';
+import { secretWatch } from '../../../../tests/support/secret-watch';
 import { startTestApp, type TestApp } from '../../../../tests/support/test-app';
 
 const API_KEY = 'sk-test-DO-NOT-LEAK-5f1c9a7e3b2d4c6a';
@@ -18,14 +18,9 @@ describe.each(databaseKinds)('AI connections on %s', (kind) => {
   let admin: Person;
   let user: Person;
   const sink = logSink();
-  /** Every answer the tests read, to look for the key in all of them at the end. */
-  const answers: string[] = [];
-
-  async function call(method: string, path: string, init: { token?: string; body?: unknown } = {}) {
-    const res = await t.request(method, path, init);
-    answers.push(JSON.stringify(res.body));
-    return res;
-  }
+  /** Every answer the tests read, the log and the database file, to look for the key in all at the end. */
+  const watch = secretWatch(() => t, sink);
+  const { call } = watch;
 
   const addOllama = (body: Record<string, unknown> = {}) =>
     call('POST', '/api/admin/connections', {
@@ -229,26 +224,12 @@ describe.each(databaseKinds)('AI connections on %s', (kind) => {
       headers: { authorization: `Bearer ${admin.token}` },
     });
     expect(exported.status).toBe(200);
-    answers.push(await exported.text());
-    answers.push(JSON.stringify((await call('GET', '/api/admin/connections', { token: admin.token })).body));
+    watch.keep(await exported.text());
+    await call('GET', '/api/admin/connections', { token: admin.token });
 
     const stored = await t.db.kysely.selectFrom('ai_connections').select('api_key_cipher').execute();
     expect(stored.length).toBeGreaterThan(0);
     for (const row of stored) expect(row.api_key_cipher ?? '').not.toContain(API_KEY.slice(0, 12));
-    if (t.testDb.target.kind === 'sqlite') {
-      const bytes = readFileSync(t.testDb.target.path).toString('latin1');
-      const wal = (() => {
-        try {
-          return readFileSync(`${(t.testDb.target as { path: string }).path}-wal`).toString('latin1');
-        } catch {
-          return '';
-        }
-      })();
-      expect(bytes + wal).not.toContain(API_KEY);
-      expect(bytes + wal).toContain('Secret keeper');
-    }
-    expect(answers.join('\n')).not.toContain(API_KEY);
-    expect(sink.lines.length).toBeGreaterThan(0);
-    expect(sink.lines.join('\n')).not.toContain(API_KEY);
+    watch.expectNowhere([API_KEY], 'Secret keeper');
   });
 });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_MESSAGES, type McpServer } from '@shared/contracts/mcp-servers';
 import { makeAdmin, person, type Person } from '../../../../tests/support/admin-api';
@@ -8,6 +7,7 @@ import { createBot } from '../../../../tests/support/factories';
 import { unreachableUrl } from '../../../../tests/support/fake-llm';
 import { startFakeMcpServer, type FakeMcpServer } from '../../../../tests/support/fake-mcp-server';
 import { logSink } from '../../../../tests/support/log-sink';
+import { secretWatch } from '../../../../tests/support/secret-watch';
 import type { TestApp } from '../../../../tests/support/test-app';
 
 const TOKEN = 'mcp-secret-DO-NOT-LEAK-8c2f41d9';
@@ -20,14 +20,9 @@ describe.each(databaseKinds)('MCP servers on %s', (kind) => {
   let alice: Person;
   let bob: Person;
   const sink = logSink();
-  /** Every answer the tests read, to look for the secrets in all of them at the end. */
-  const answers: string[] = [];
-
-  async function call(method: string, path: string, init: { token?: string; body?: unknown } = {}) {
-    const res = await t.request(method, path, init);
-    answers.push(JSON.stringify(res.body));
-    return res;
-  }
+  /** Every answer the tests read, the log and the database file, to look for the secrets in all at the end. */
+  const watch = secretWatch(() => t, sink);
+  const { call } = watch;
   const add = (who: Person, body: Record<string, unknown> = {}) =>
     call('POST', '/api/mcp-servers', {
       token: who.token,
@@ -218,25 +213,6 @@ describe.each(databaseKinds)('MCP servers on %s', (kind) => {
       .select(['bearer_token_cipher', 'headers_cipher'])
       .execute();
     for (const row of stored) expect(JSON.stringify(row)).not.toContain(TOKEN.slice(0, 12));
-    if (t.testDb.target.kind === 'sqlite') {
-      const path = t.testDb.target.path;
-      const read = (file: string) => {
-        try {
-          return readFileSync(file).toString('latin1');
-        } catch {
-          return '';
-        }
-      };
-      const bytes = read(path) + read(`${path}-wal`);
-      expect(bytes).toContain('Secret keeper');
-      expect(bytes).not.toContain(TOKEN);
-      expect(bytes).not.toContain(HEADER_VALUE);
-    }
-    const all = answers.join('\n');
-    expect(all).not.toContain(TOKEN);
-    expect(all).not.toContain(HEADER_VALUE);
-    expect(sink.lines.length).toBeGreaterThan(0);
-    expect(sink.lines.join('\n')).not.toContain(TOKEN);
-    expect(sink.lines.join('\n')).not.toContain(HEADER_VALUE);
+    watch.expectNowhere([TOKEN, HEADER_VALUE], 'Secret keeper');
   });
 });
