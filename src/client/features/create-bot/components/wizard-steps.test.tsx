@@ -4,8 +4,8 @@ import { Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ModelChoice } from '@shared/contracts/admin';
 import type { Bot } from '@shared/contracts/bots';
-import type { McpServer } from '@shared/contracts/mcp-servers';
 import { fakeServer } from '@/test/fake-server';
+import { mcpServer, mcpTool } from '@/test/mcp-servers';
 import { renderScreen } from '@/test/render';
 import { signIn } from '@/test/session';
 import { CreateBotPage } from './create-bot-page';
@@ -324,36 +324,14 @@ describe("the wizard's model picker", () => {
 });
 
 describe("the wizard's tool picker", () => {
-  const mcpServer = (fields: Partial<McpServer>): McpServer => ({
-    id: 4,
-    name: 'Orders',
-    url: 'https://mcp.example.com/mcp',
-    transport: 'streamable-http',
-    scope: 'personal',
-    editable: true,
-    hasBearerToken: false,
-    bearerTokenLast4: null,
-    headerNames: [],
-    allowPrivateAddress: false,
-    status: 'ok',
-    error: null,
-    tools: [],
-    refreshedAt: '2026-11-26T10:00:00.000Z',
-    createdAt: '2026-11-26T10:00:00.000Z',
-    ...fields,
-  });
-  const tool = (name: string, readOnly: boolean) => ({
-    name,
-    title: null,
-    description: `Does ${name}`,
-    readOnly,
-    destructive: !readOnly,
-  });
-
   it('offers the tools of the MCP servers only with the Tools capability, and saves the chosen ones', async () => {
     signIn();
     server.json('GET', '/api/mcp-servers', {
-      servers: [mcpServer({ tools: [tool('lookup_order', true), tool('cancel_order', false)] })],
+      servers: [
+        mcpServer({
+          tools: [mcpTool('lookup_order', { readOnly: true }), mcpTool('cancel_order', { destructive: true })],
+        }),
+      ],
     });
     server.json('POST', '/api/bots', (request) => ({ id: 9, ...(request.body as object) }));
     server.json('GET', '/api/bots/9/files', []);

@@ -3,36 +3,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { McpServer } from '@shared/contracts/mcp-servers';
 import { allowConsoleError } from '@/test/console';
 import { fakeServer } from '@/test/fake-server';
+import { mcpServer, mcpTool } from '@/test/mcp-servers';
 import { renderScreen } from '@/test/render';
 import { signIn } from '@/test/session';
 import { SettingsPage } from './settings-page';
-
-const mcpServer = (fields: Partial<McpServer>): McpServer => ({
-  id: 4,
-  name: 'Orders',
-  url: 'https://mcp.example.com/mcp',
-  transport: 'streamable-http',
-  scope: 'personal',
-  editable: true,
-  hasBearerToken: false,
-  bearerTokenLast4: null,
-  headerNames: [],
-  allowPrivateAddress: false,
-  status: 'ok',
-  error: null,
-  tools: [],
-  refreshedAt: new Date().toISOString(),
-  createdAt: new Date().toISOString(),
-  ...fields,
-});
-const tool = (name: string, fields: Partial<McpServer['tools'][number]> = {}) => ({
-  name,
-  title: null,
-  description: `Does ${name}`,
-  readOnly: false,
-  destructive: false,
-  ...fields,
-});
 
 let server: ReturnType<typeof fakeServer>;
 let servers: McpServer[];
@@ -49,7 +23,11 @@ describe('Settings → Tools', () => {
     signIn();
     servers = [
       mcpServer({
-        tools: [tool('lookup_order', { readOnly: true }), tool('cancel_order', { destructive: true }), tool('note')],
+        tools: [
+          mcpTool('lookup_order', { readOnly: true }),
+          mcpTool('cancel_order', { destructive: true }),
+          mcpTool('note'),
+        ],
       }),
       mcpServer({
         id: 5,
@@ -89,7 +67,7 @@ describe('Settings → Tools', () => {
       body: { message: 'Validation failed', errors: [{ path: 'url', message: 'URL must be an http(s) address' }] },
     };
     server.on('POST', '/api/mcp-servers', () => {
-      if (answer.status === 201) servers = [mcpServer({ tools: [tool('note')] })];
+      if (answer.status === 201) servers = [mcpServer({ tools: [mcpTool('note')] })];
       return new Response(JSON.stringify(answer.body), {
         status: answer.status,
         headers: { 'content-type': 'application/json' },
