@@ -60,6 +60,23 @@ const RECORDER = `(() => {
   }, true);
 })()`;
 
+/** BENCH_PROFILE=1: the page's functions that took the most main-thread time while the reply streamed. */
+function printProfile(profile: {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const self = new Map<string, number>();
+  profile.samples?.forEach((id, i) => {
+    const frame = byId.get(id)!;
+    const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+  });
+  for (const [name, total] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20))
+    console.log(`${total.toFixed(0).padStart(7)} ms  ${name}`);
+}
+
 const percentile = (values: number[], p: number) => {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -104,6 +121,11 @@ try {
 
   // A string, not a function: tsx's transform would name the function's inner functions with a helper the page lacks.
   await page.evaluate(RECORDER);
+  const cdp = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : undefined;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   const started = Date.now();
   await input.fill('Write the long plan');
   await input.press('Enter');
@@ -116,6 +138,7 @@ try {
     await input.fill('');
   }
   const elapsedMs = Date.now() - started;
+  if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
   const raw = await page.evaluate<{ frames: number[]; longTasks: number[]; typing: number[] }>(
     '(() => { window.__bench.running = false; return window.__bench; })()',
   );
