@@ -5,11 +5,11 @@ import type { CreateBotRequest } from '../src/shared/contracts/bots';
 import type { Message } from '../src/shared/contracts/chat';
 import { createConversation, messagesOf, streamChat } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
-import type { FakeReply } from '../tests/support/fake-llm';
 import { startFakeSearch, type FakeSearch } from '../tests/support/fake-search';
 import { startFakeWeb, type FakeWeb } from '../tests/support/fake-web';
 import { startTestAppWithModel } from '../tests/support/test-app';
 import { appInBrowser, expectAccessible, hidden, signedInPage, VIEWPORTS, visible } from './support/browser';
+import { held } from './support/held-reply';
 
 let site: FakeWeb;
 let searxng: FakeSearch;
@@ -47,19 +47,6 @@ const button = (page: Page, name: string) => page.getByRole('button', { name, ex
 async function send(page: Page, text: string) {
   await input(page).fill(text);
   await input(page).press('Enter');
-}
-
-/** A model answer that waits until the test releases it, so what happens meanwhile can be seen. */
-function held(reply: FakeReply) {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  return {
-    plan: async () => {
-      await gate;
-      return reply;
-    },
-    release: () => release(),
-  };
 }
 
 /** A 2×2 PNG of one colour, made here. */

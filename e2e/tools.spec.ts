@@ -3,7 +3,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import type { McpServer } from '../src/shared/contracts/mcp-servers';
 import { createBot } from '../tests/support/factories';
-import type { FakeReply } from '../tests/support/fake-llm';
 import { startFakeMcpServer, type FakeMcpServer } from '../tests/support/fake-mcp-server';
 import { startTestAppWithModel } from '../tests/support/test-app';
 import {
@@ -16,6 +15,7 @@ import {
   VIEWPORTS,
   visible,
 } from './support/browser';
+import { held } from './support/held-reply';
 
 let mcp: FakeMcpServer;
 afterAll(() => mcp?.close());
@@ -34,19 +34,6 @@ async function send(page: Page, text: string) {
   const input = page.getByRole('textbox', { name: 'Message' });
   await input.fill(text);
   await input.press('Enter');
-}
-
-/** A model answer that waits until the test releases it, so what the chat shows meanwhile can be seen. */
-function held(reply: FakeReply) {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  return {
-    plan: async () => {
-      await gate;
-      return reply;
-    },
-    release: () => release(),
-  };
 }
 
 /** The page at 360 px (no sideways scroll), 390 and 1280 px (screenshots, axe at 1280), left at 1280. */
