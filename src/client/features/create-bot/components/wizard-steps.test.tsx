@@ -74,6 +74,11 @@ async function addExamples(user: UserEvent, ...queries: string[]) {
 /** Through Customize and Train to Finish, the prompt written from the description (no model answered). */
 async function reachFinish(user: UserEvent, description?: string) {
   await define(user, { description });
+  await trainToFinish(user);
+}
+
+/** From Customize through Train (two examples) to Finish. */
+async function trainToFinish(user: UserEvent) {
   await user.click(button('Continue'));
   await stepTitle('Train');
   server.json('POST', '/api/generate-prompt', { systemPrompt: PROMPT, exampleQueries: [], source: 'template' });
@@ -350,13 +355,7 @@ describe("the wizard's tool picker", () => {
     expect(screen.queryByRole('switch', { name: 'Auto-approve lookup_order' })).toBeNull();
     await user.click(screen.getByRole('switch', { name: 'Auto-approve cancel_order' }));
 
-    await user.click(button('Continue'));
-    await stepTitle('Train');
-    server.json('POST', '/api/generate-prompt', { systemPrompt: PROMPT, exampleQueries: [], source: 'template' });
-    await addExamples(user, 'Dinner?', 'Rice?');
-    await user.click(button('Start Training'));
-    await user.click(await screen.findByRole('button', { name: 'Review Botty' }));
-    await stepTitle('Finish');
+    await trainToFinish(user);
     expect(screen.getByText('Tools', { selector: 'dt' }).nextElementSibling?.textContent).toBe(
       'lookup_order, cancel_order',
     );
