@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { hijackResponse } from '../../lib/streamed-response';
@@ -8,6 +7,7 @@ import { bearerToken } from '../../plugins/auth-guard';
 import { limitBy, type RateLimit } from '../../plugins/rate-limit';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import { authenticateMcpKey, botsServer, type McpDeps } from './mcp.service';
+import { loadServerSdk } from './server-sdk';
 
 const INVALID_KEY =
   'Invalid API key: it is unknown, revoked or expired. Create one in Botty under Settings → API keys.';
@@ -65,6 +65,7 @@ export const mcpRoutes: FastifyPluginAsyncZod<{ deps: McpDeps; rateLimit: RateLi
     async (request, reply) => {
       const server = await botsServer(deps, keyOf(request), request.log);
       // Stateless: a server and transport per request, no session id; JSON or an event stream as the SDK answers.
+      const { StreamableHTTPServerTransport } = await loadServerSdk();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       const res = hijackResponse(reply);
       // Closing the server aborts a tool call still running when the client goes away.

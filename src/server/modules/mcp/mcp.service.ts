@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CHAT_MESSAGE_MAX } from '@shared/constants';
@@ -13,6 +13,7 @@ import { botsOfKey } from '../keys/key-bots';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import { authenticateKey } from '../keys/keys.service';
 import { runReply, type ReplyPipelineDeps, type ReplyResult } from '../replies/reply-pipeline';
+import { loadServerSdk } from './server-sdk';
 
 export interface McpDeps extends ReplyPipelineDeps {
   db: Db;
@@ -146,6 +147,7 @@ async function ask(
  * so a bot created, renamed or switched off is seen by the next request.
  */
 export async function botsServer(deps: McpDeps, key: ApiKeyRow, log: FastifyBaseLogger): Promise<McpServer> {
+  const { McpServer } = await loadServerSdk();
   const server = new McpServer(
     { name: 'botty', title: 'Botty', version: '1.0.0' },
     { capabilities: { tools: { listChanged: false } }, instructions: 'Each tool asks one of your Botty bots.' },

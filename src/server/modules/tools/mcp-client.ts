@@ -1,16 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpTool, McpTransport } from '@shared/contracts/mcp-servers';
 import { AddressRefusedError, createMcpFetches, type AddressRules } from './mcp-fetch';
+import { isMcpError, isMcpTimeout, loadClientSdk } from './mcp-sdk';
 
 /** What a connection to one server needs; `version` changes whenever its address or credentials do. */
 export interface McpEndpoint {
@@ -80,7 +73,7 @@ export function describeMcpError(err: unknown, url: string, timeoutMs: number): 
   const refused =
     findCause(err, (e) => e instanceof AddressRefusedError)?.message ?? ADDRESS_REFUSED.exec(message)?.[0];
   if (refused) return refused;
-  if (err instanceof McpError && err.code === Number(ErrorCode.RequestTimeout)) {
+  if (isMcpTimeout(err)) {
     return `The MCP server gave no answer within ${seconds(timeoutMs)}`;
   }
   const origin = URL.canParse(url) ? new URL(url).origin : url;
@@ -97,7 +90,7 @@ export function describeMcpError(err: unknown, url: string, timeoutMs: number): 
     return `The MCP server answered ${status}: check the URL and the transport (Streamable HTTP or SSE)`;
   }
   if (status) return `The MCP server answered ${status}`;
-  if (err instanceof McpError) return `The MCP server answered with an error: ${err.message}`.slice(0, 300);
+  if (isMcpError(err)) return `The MCP server answered with an error: ${err.message}`.slice(0, 300);
   return `The MCP server could not be used: ${message}`.slice(0, 300);
 }
 
@@ -123,7 +116,10 @@ export function createMcpClients(options: McpClientOptions): McpClients {
   const fetches = createMcpFetches(options);
   const pool = new Map<number, Pooled>();
 
-  function transportFor(endpoint: McpEndpoint): Transport {
+  function transportFor(
+    { SSEClientTransport, StreamableHTTPClientTransport }: Awaited<ReturnType<typeof loadClientSdk>>,
+    endpoint: McpEndpoint,
+  ): Transport {
     const url = new URL(endpoint.url);
     const fetch = endpoint.allowPrivateAddress ? fetches.unchecked : fetches.checked;
     const requestInit = { headers: endpoint.headers };
@@ -142,8 +138,9 @@ export function createMcpClients(options: McpClientOptions): McpClients {
   }
 
   async function connect(endpoint: McpEndpoint): Promise<Client> {
-    const client = new Client({ name: 'botty', version: '1.0.0' });
-    const transport = transportFor(endpoint);
+    const sdk = await loadClientSdk();
+    const client = new sdk.Client({ name: 'botty', version: '1.0.0' });
+    const transport = transportFor(sdk, endpoint);
     try {
       await client.connect(transport, { timeout: connectTimeoutMs });
     } catch (err) {
@@ -151,7 +148,7 @@ export function createMcpClients(options: McpClientOptions): McpClients {
       throw err;
     }
     if (client.getServerCapabilities()?.tools?.listChanged && options.onToolsChanged) {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged?.(endpoint.id));
+      client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => options.onToolsChanged?.(endpoint.id));
     }
     return client;
   }
@@ -210,9 +207,9 @@ export function createMcpClients(options: McpClientOptions): McpClients {
       release(endpoint, pooled);
       return result;
     } catch (err) {
-      const timedOut = err instanceof McpError && err.code === Number(ErrorCode.RequestTimeout);
+      const timedOut = isMcpTimeout(err);
       // An answer with a JSON-RPC error, or none in time, leaves the connection as good as it was.
-      if (err instanceof McpError) release(endpoint, pooled);
+      if (isMcpError(err)) release(endpoint, pooled);
       else retire(endpoint.id, pooled, options.toolTimeoutMs);
       const stale = findCause(err, (e) => e.code === 404 || e.code === 'ECONNREFUSED');
       if (reused && !timedOut && (retryAny || stale)) return withClient(endpoint, timeoutMs, work, false);
