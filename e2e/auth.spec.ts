@@ -211,7 +211,8 @@ describe('accounts in the browser', () => {
       }
       await close();
     }
-  });
+    // Sixteen axe runs (eight screens at two widths) take most of a minute on a loaded 2-core machine.
+  }, 120_000);
 });
 
 describe('the first account of a fresh public server', () => {
