@@ -7,7 +7,7 @@ export default mergeConfig(
   base,
   defineConfig({
     test: {
-      testTimeout: 20_000,
+      testTimeout: 30_000,
       hookTimeout: 30_000,
       setupFiles: ['tests/support/fail-on-console-error.ts'],
       projects: [

@@ -67,9 +67,9 @@ export async function signedInPage(
   return { ...session, token: account.token };
 }
 
-export const visible = (locator: Locator, timeout = 5000) =>
+export const visible = (locator: Locator, timeout = 10_000) =>
   expect.poll(() => locator.first().isVisible(), { timeout }).toBe(true);
-export const hidden = (locator: Locator, timeout = 5000) => expect.poll(() => locator.count(), { timeout }).toBe(0);
+export const hidden = (locator: Locator, timeout = 10_000) => expect.poll(() => locator.count(), { timeout }).toBe(0);
 
 /** axe-core on the current page: nothing serious or critical. */
 export async function expectAccessible(page: Page, label: string) {
