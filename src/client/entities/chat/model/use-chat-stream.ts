@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { Attachment, ChatStreamEvent, Message } from '@shared/contracts/chat';
+import type { Attachment, Message } from '@shared/contracts/chat';
 import { botKeys } from '@/entities/bot/api/bot-keys';
 import { chatKeys } from '@/entities/chat/api/chat-keys';
 import { useActivateMessage } from '@/entities/chat/api/activate-message';
@@ -9,7 +9,6 @@ import { stopReply } from '@/entities/chat/api/stop-reply';
 import { toast } from '@/components/ui/use-toast';
 import { type ReplyRequest, streamReply } from '@/entities/chat/api/stream-reply';
 import { ApiError, serverMessage } from '@/lib/request';
-import { frameBatch } from './frame-batch';
 import { applyStreamEvent, draftMessage, isDraft, isDraftReply, withoutLastReplies } from './apply-stream-event';
 import {
   failureOf,
@@ -96,35 +95,14 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
       });
     }
 
-    // Text arriving between two frames is drawn once, in the next frame: a render a token made a fast model's
-    // reply cost more than the screen shows. The machine still follows every event (a resume starts after it).
-    let text = '';
-    const frame = frameBatch(() => {
-      // Left or cut off: the view's drafts are gone, and a late flush must not bring one back.
-      if (text && !controller.signal.aborted) {
-        const delta: ChatStreamEvent = { event: 'delta', data: { text } };
-        update((list) => applyStreamEvent(list, delta));
-      }
-      text = '';
-      setState(machine.current);
-    });
     for (let current: ReplyRequest | null = request; current; current = nextRequest(machine.current)) {
       try {
         for await (const { id: eventId, event } of streamReply(id, current, controller.signal)) {
-          if (event.event === 'delta') {
-            text += event.data.text;
-            machine.current = replyMachine(machine.current, { type: 'event', id: eventId, event });
-            frame.schedule();
-            continue;
-          }
-          frame.flushNow();
           update((list) => applyStreamEvent(list, event));
           dispatch({ type: 'event', id: eventId, event });
         }
-        frame.flushNow();
         dispatch({ type: 'closed' });
       } catch (error) {
-        frame.flushNow();
         if (controller.signal.aborted) dispatch({ type: 'aborted' });
         // Anything but a refusal is taken for a network drop, worth picking the reply up again.
         else dispatch({ type: 'failed', message: failureText(error), drop: !(error instanceof ApiError) });
