@@ -46,12 +46,7 @@ const AssistantText = memo(function AssistantText({
 }) {
   return (
     <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
-      <Markdown
-        citations={message.sources.map((source) => source.n)}
-        onCite={onCite}
-        streaming={isDraft(message)}
-        cacheId={isDraft(message) ? undefined : message.id}
-      >
+      <Markdown citations={message.sources.map((source) => source.n)} onCite={onCite}>
         {message.content}
       </Markdown>
     </Suspense>
