@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SUPPORT_INSTRUCTIONS } from '../../src/server/ai/tasks/check-support';
 import { CONVERSATION_TITLE_INSTRUCTIONS } from '../../src/server/ai/tasks/conversation-title';
 import type { FakeToolCall } from './fake-llm';
 import { sendJson, startFakeServer, type Received } from './fake-server-base';
@@ -214,6 +215,9 @@ export async function startFakeAnthropic(options: { model?: string; reply?: Anth
     noRequest: 'the fake Anthropic API has received no request',
     errorBody: (kind, message) => errorJson({ type: errorTypes[kind], message }),
     isTitleRequest: (request) => anthropicSystemOf(request) === CONVERSATION_TITLE_INSTRUCTIONS,
+    // No map of sentences: the support check falls back to word overlap, apart from the requests tests look at.
+    isSupportRequest: (request) => anthropicSystemOf(request).startsWith(SUPPORT_INSTRUCTIONS),
+    supportReply: 'No map of sentences.',
     answer,
   });
 

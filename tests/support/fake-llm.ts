@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SUPPORT_INSTRUCTIONS } from '../../src/server/ai/tasks/check-support';
 import { CONVERSATION_TITLE_INSTRUCTIONS } from '../../src/server/ai/tasks/conversation-title';
 import { sendJson, startFakeServer, type Received } from './fake-server-base';
 
@@ -101,6 +102,33 @@ export const toolResultsOf = (request: ReceivedRequest) =>
   request.body.messages
     .filter((m) => m.role === 'tool')
     .map((m) => ({ toolCallId: (m as ChatMessage & { tool_call_id?: string }).tool_call_id, content: messageText(m) }));
+
+/** The numbered sentences and sources of a support check's prompt (check-support.ts), as the judge reads them. */
+export function supportCaseOf(request: ReceivedRequest) {
+  const prompt = request.body.messages
+    .filter((m) => m.role === 'user')
+    .map(messageText)
+    .join('\n');
+  const sources = [...prompt.matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1]));
+  const sentences = [...prompt.matchAll(/^\((\d+)\) (.*)$/gm)].map((m) => ({ i: Number(m[1]), text: m[2]! }));
+  return { sources, sentences };
+}
+
+/**
+ * The fake judge of support checks, unless a test sets another: each sentence is backed by the listed sources it
+ * cites with [n], questions state nothing.
+ */
+export function supportByCitations(request: ReceivedRequest): string {
+  const { sources, sentences } = supportCaseOf(request);
+  const cited = (text: string) => [...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+  return JSON.stringify({
+    sentences: sentences.map(({ i, text }) => ({
+      i,
+      claim: !text.trimEnd().endsWith('?'),
+      sources: cited(text).filter((n) => sources.includes(n)),
+    })),
+  });
+}
 
 /** Dimensions of the fake embeddings: enough that unrelated short texts rarely collide. */
 export const FAKE_EMBEDDING_DIMENSIONS = 256;
@@ -331,6 +359,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
       error: { message, type: kind === 'failed' ? 'server_error' : 'invalid_request_error' },
     }),
     isTitleRequest: (request) => systemPromptOf(request) === CONVERSATION_TITLE_INSTRUCTIONS,
+    isSupportRequest: (request) => systemPromptOf(request).startsWith(SUPPORT_INSTRUCTIONS),
+    supportReply: supportByCitations,
     otherRoute,
     answer,
   });

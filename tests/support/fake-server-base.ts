@@ -27,6 +27,10 @@ export interface FakeServerSetup<Body, Plan> {
   errorBody(kind: 'not-found' | 'bad-request' | 'failed', message: string): unknown;
   /** Whether a request is a conversation's title call, answered and recorded apart. */
   isTitleRequest(request: Received<Body>): boolean;
+  /** Whether a request is a reply's support check (decision 0044), answered and recorded apart too. */
+  isSupportRequest?(request: Received<Body>): boolean;
+  /** How support checks are answered until a test says otherwise; unset: as any other request. */
+  supportReply?: Plan;
   /** Answers other routes than the endpoint; true when it did. */
   otherRoute?(req: IncomingMessage, res: ServerResponse, path: string, body: Buffer): boolean;
   /** Answers a recorded request; `takePlan` takes its plan (queued, default or the title one) once asked. */
@@ -37,7 +41,7 @@ export interface FakeServerSetup<Body, Plan> {
  * The HTTP side the fake model servers share: a loopback server that records every request to `endpoint` and
  * answers it from a queue of plans, then a default one. Conversations are named by a call of their own in the
  * background (decision 0014): it is answered and recorded apart, so it neither takes a queued reply nor becomes
- * the `lastRequest` a test looks at.
+ * the `lastRequest` a test looks at. So is a reply's support check (decision 0044), which follows it the same way.
  */
 export async function startFakeServer<Body, Plan>(setup: FakeServerSetup<Body, Plan>) {
   const requests: Received<Body>[] = [];
@@ -45,6 +49,8 @@ export async function startFakeServer<Body, Plan>(setup: FakeServerSetup<Body, P
   const queue: Plan[] = [];
   let defaultReply = setup.defaultReply;
   let titleReply: Plan | string = TITLE_REPLY;
+  const supportRequests: Received<Body>[] = [];
+  let supportReply = setup.supportReply;
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -64,11 +70,13 @@ export async function startFakeServer<Body, Plan>(setup: FakeServerSetup<Body, P
       }
       const received: Received<Body> = { body, headers: req.headers, aborted: false };
       const naming = setup.isTitleRequest(received);
-      (naming ? titleRequests : requests).push(received);
+      const checking = !naming && supportReply !== undefined && (setup.isSupportRequest?.(received) ?? false);
+      (naming ? titleRequests : checking ? supportRequests : requests).push(received);
       res.on('close', () => {
         if (!res.writableFinished) received.aborted = true;
       });
-      const takePlan = () => (naming ? titleReply : (queue.shift() ?? defaultReply));
+      const takePlan = () =>
+        naming ? titleReply : checking && supportReply !== undefined ? supportReply : (queue.shift() ?? defaultReply);
       setup.answer(res, received, takePlan).catch((err: unknown) => {
         if (!res.headersSent) sendJson(res, 500, setup.errorBody('failed', String(err)));
         else res.destroy();
@@ -87,6 +95,12 @@ export async function startFakeServer<Body, Plan>(setup: FakeServerSetup<Body, P
     requests,
     /** The calls that named conversations, oldest first (not in `requests`). */
     titleRequests,
+    /** The support checks of replies with sources, oldest first (not in `requests`). */
+    supportRequests,
+    /** How support checks are answered. */
+    setSupportReply(plan: Plan) {
+      supportReply = plan;
+    },
     /** How calls that name a conversation are answered. */
     setTitleReply(plan: Plan) {
       titleReply = plan;

@@ -196,6 +196,8 @@ export interface MessagesTable {
   rated_at: Timestamp | null;
   /** For a reply: the model that wrote it, as a model id of contracts/admin.ts (`connectionId/model`). */
   model: ColumnType<string | null, string | null | undefined, string | null>;
+  /** For a reply with sources: its sentences checked against them (contracts/chat.ts Support), once checked. */
+  support: Json | null;
 }
 
 export type FileStatus = 'processing' | 'ready' | 'failed';

@@ -19,6 +19,7 @@ import { embeddingModels } from './migrations/0016-embedding-models';
 import { fileProgress } from './migrations/0017-file-progress';
 import { mcpServers } from './migrations/0018-mcp-servers';
 import { toolApprovals } from './migrations/0019-tool-approvals';
+import { supportCheck } from './migrations/0023-support-check';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-file-progress': fileProgress,
   '0018-mcp-servers': mcpServers,
   '0019-tool-approvals': toolApprovals,
+  '0023-support-check': supportCheck,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

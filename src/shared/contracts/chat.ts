@@ -192,6 +192,35 @@ export const replyStepSchema = z.object({
 });
 export type ReplyStep = z.infer<typeof replyStepSchema>;
 
+/**
+ * How a reply's sentences were checked against its sources (decision 0044): `judge`, by the judge model; `lexical`,
+ * by word overlap with the sources' passages, when no judge model is configured or it failed.
+ */
+export const SUPPORT_METHODS = ['judge', 'lexical'] as const;
+export type SupportMethod = (typeof SUPPORT_METHODS)[number];
+
+/**
+ * One sentence of a reply: where it is in the text (`start`..`end`, UTF-16 offsets), the numbers of the sources that
+ * support it; `checkable` false for what states nothing (a question, a heading, a lead-in), which is not counted.
+ */
+export const supportSentenceSchema = z.object({
+  text: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  sources: z.array(z.number().int()),
+  checkable: z.boolean(),
+  supported: z.boolean(),
+});
+export type SupportSentence = z.infer<typeof supportSentenceSchema>;
+
+/** A reply checked against its sources after it ended; `faithfulness`: supported / checkable sentences (1 when none). */
+export const supportSchema = z.object({
+  method: z.enum(SUPPORT_METHODS),
+  sentences: z.array(supportSentenceSchema),
+  faithfulness: z.number().min(0).max(1),
+});
+export type Support = z.infer<typeof supportSchema>;
+
 /** A file a user message carried (a document or an image attached in the chat). */
 export const attachmentSchema = z.object({
   id: z.number().int(),
@@ -219,6 +248,11 @@ export const messageSchema = z.object({
    * POST /api/messages/{ids[i]}/activate.
    */
   versions: z.object({ index: z.number().int(), count: z.number().int(), ids: z.array(z.number().int()) }).optional(),
+  /**
+   * For a reply with sources: its sentences checked against them, a few seconds after it ended (the `done` event
+   * comes before: fetch the message again); null until then, and for replies that were never checked.
+   */
+  support: supportSchema.nullable().optional(),
 });
 export type Message = z.infer<typeof messageSchema>;
 

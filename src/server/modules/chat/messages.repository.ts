@@ -1,5 +1,13 @@
 import { sql, type QueryCreator, type Selectable } from 'kysely';
-import type { Attachment, Message, MessageRole, MessageStatus, ReplyStep, Source } from '@shared/contracts/chat';
+import type {
+  Attachment,
+  Message,
+  MessageRole,
+  MessageStatus,
+  ReplyStep,
+  Source,
+  Support,
+} from '@shared/contracts/chat';
 import { modelNameOf } from '../../ai/model-catalog';
 import type { Database, DbScope, MessagesTable } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
@@ -38,6 +46,7 @@ const MESSAGE_COLUMN_SET: Record<keyof MessagesTable, true> = {
   rating_comment: true,
   rated_at: true,
   model: true,
+  support: true,
 };
 export const MESSAGE_COLUMNS = Object.keys(MESSAGE_COLUMN_SET) as (keyof MessagesTable)[];
 
@@ -82,7 +91,18 @@ export function toMessage(
     attachments: fileIdsOf(row).flatMap((id) => attachments.get(id) ?? []),
     // Replies only: the model's name as its server calls it (the stored id also names the connection).
     ...(row.model === null ? {} : { model: modelNameOf(row.model) }),
+    // Replies with sources, once checked against them (decision 0044).
+    ...(row.support == null ? {} : { support: fromJson(row.support) as Support }),
   };
+}
+
+/** A reply's support check, saved once it is done; the reply itself is never touched again by it. */
+export async function saveSupport(db: Executor, messageId: number, support: Support) {
+  await db
+    .updateTable('messages')
+    .set({ support: toJson(support) })
+    .where('id', '=', messageId)
+    .execute();
 }
 
 /** The files that `rows` carried, by id; a file deleted since is simply no longer listed. */

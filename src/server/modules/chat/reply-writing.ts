@@ -13,6 +13,7 @@ import type { ReplyDeps } from './chat-deps';
 import { findOwnedConversation, findReplyOwners, setAutomaticTitle } from './conversations.repository';
 import { findVersions, toMessage, type ContextRow } from './messages.repository';
 import { findContextMessages } from './branches.repository';
+import { checkReplySupport, inBackground } from './reply-support';
 import { toolApprover } from './tool-approvals.service';
 
 /** A reply in a conversation, its row saved (`streaming`) and its conversation claimed. */
@@ -180,6 +181,7 @@ export async function writeReply(
     error = (await whatWasDeleted(deps, job)) ?? error ?? CHAT_ERRORS.unknown;
   }
   if (message?.status === 'complete' && job.untitled) nameConversation(deps, job, message.content);
+  if (message && status !== 'failed') checkReplySupport(deps, message);
   return error
     ? { status: 'failed', error, message }
     : { status: status === 'complete' ? 'complete' : 'stopped', message };
@@ -214,14 +216,16 @@ async function whatWasDeleted(deps: ReplyDeps, job: ReplyJob): Promise<string | 
  * title was the default one as the reply began: a title never goes back to the default.
  */
 function nameConversation(deps: ReplyDeps, job: ReplyJob, reply: string) {
-  const task = (async () => {
-    const db = deps.db.kysely;
-    const conversation = await findOwnedConversation(db, job.userId, job.question.conversationId);
-    if (conversation?.title_source !== 'default') return;
-    const { ai } = await deps.models.resolve('titles');
-    const title = await conversationTitleFor({ ai, log: deps.log }, { question: job.question.content, reply });
-    await setAutomaticTitle(db, conversation.id, title);
-  })().catch((err: unknown) => deps.log.warn({ err }, 'conversation title: could not name the conversation'));
-  deps.background?.add(task);
-  void task.finally(() => deps.background?.delete(task));
+  inBackground(
+    deps,
+    async () => {
+      const db = deps.db.kysely;
+      const conversation = await findOwnedConversation(db, job.userId, job.question.conversationId);
+      if (conversation?.title_source !== 'default') return;
+      const { ai } = await deps.models.resolve('titles');
+      const title = await conversationTitleFor({ ai, log: deps.log }, { question: job.question.content, reply });
+      await setAutomaticTitle(db, conversation.id, title);
+    },
+    'conversation title: could not name the conversation',
+  );
 }

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { splitSources } from '@shared/chat/cited-sources';
+import type { Message } from '@shared/contracts/chat';
+import { createConversation, messagesOf, streamChat } from '../../../../tests/support/chat-api';
+import { databaseKinds } from '../../../../tests/support/databases';
+import { createBot } from '../../../../tests/support/factories';
+import { startFakeLlm, supportCaseOf, systemPromptOf, type FakeLlm } from '../../../../tests/support/fake-llm';
+import { appsWithFiles, uploadSettled } from '../../../../tests/support/files-api';
+import { signUp, type TestApp } from '../../../../tests/support/test-app';
+import { until } from '../../../../tests/support/wait';
+
+const RECALIBRATION = 'The Zephyr widget must be recalibrated every 42 days using the blue dial on its back.';
+const WARRANTY = 'The Zephyr widget comes with a warranty of two years covering the motor and the dial.';
+const INVENTED = 'It also plays classical music when left alone overnight.';
+const QUESTION = 'How often must the Zephyr widget be recalibrated, and what about its warranty and dial?';
+
+/** The fake model cites the recalibration passage by its number, and adds a sentence no passage says. */
+function citeOneAndInvent(request: Parameters<typeof systemPromptOf>[0]) {
+  const n = /\[(\d+)\] \(recalibration\.txt/.exec(systemPromptOf(request))?.[1];
+  return n ? `The Zephyr widget must be recalibrated every 42 days [${n}]. ${INVENTED}` : 'I do not know.';
+}
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+describe.each(databaseKinds)('replies checked against their sources, on %s', (kind) => {
+  const apps = appsWithFiles(kind, 'botty-support-');
+  let fake: FakeLlm;
+  beforeAll(async () => {
+    fake = await startFakeLlm({ reply: citeOneAndInvent });
+  });
+  afterAll(() => fake.close());
+
+  async function replyWithTwoPassages(t: TestApp) {
+    const { token } = await signUp(t);
+    const bot = await createBot(t, token, {
+      capabilities: ['document_analysis'],
+      config: { citationGeneration: true },
+    });
+    for (const [name, body] of [
+      ['recalibration.txt', RECALIBRATION],
+      ['warranty.txt', WARRANTY],
+    ] as const) {
+      expect(await uploadSettled(t, token, `/api/bots/${bot.id}/files`, name, text(body))).toMatchObject({
+        status: 'ready',
+      });
+    }
+    const conversation = await createConversation(t, token, bot.id);
+    await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: QUESTION } });
+    let reply: Message | undefined;
+    await until(
+      async () => {
+        reply = (await messagesOf(t, token, conversation.id)).at(-1);
+        return reply?.support != null;
+      },
+      { what: 'the reply to be checked against its sources', timeoutMs: 15_000, intervalMs: 20 },
+    );
+    return reply!;
+  }
+
+  it('maps the cited sentence to its passage, flags the invented one, and splits the sources', async () => {
+    const t = await apps.start({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model } });
+    const reply = await replyWithTwoPassages(t);
+    expect(reply.sources.map((s) => s.title).sort()).toEqual(['recalibration.txt', 'warranty.txt']);
+    const cited = reply.sources.find((s) => s.title === 'recalibration.txt')!.n;
+
+    // The judge was asked with the reply's sentences and both passages, apart from the chat's own requests.
+    const asked = supportCaseOf(fake.supportRequests.at(-1)!);
+    expect(asked.sources.sort()).toEqual([1, 2]);
+    expect(asked.sentences.map((s) => s.text)).toEqual([
+      `The Zephyr widget must be recalibrated every 42 days [${cited}].`,
+      INVENTED,
+    ]);
+
+    const support = reply.support!;
+    expect(support.method).toBe('judge');
+    expect(
+      support.sentences.map((s) => ({ sources: s.sources, supported: s.supported, checkable: s.checkable })),
+    ).toEqual([
+      { sources: [cited], supported: true, checkable: true },
+      { sources: [], supported: false, checkable: true },
+    ]);
+    expect(reply.content.slice(support.sentences[1]!.start, support.sentences[1]!.end)).toBe(INVENTED);
+    expect(support.faithfulness).toBe(0.5);
+
+    const split = splitSources(reply.content, reply.sources, support);
+    expect(split.cited.map((s) => s.title)).toEqual(['recalibration.txt']);
+    expect(split.consulted.map((s) => s.title)).toEqual(['warranty.txt']);
+  });
+
+  it('falls back to word overlap when the judge answers nothing usable, and says so', async () => {
+    const judge = await startFakeLlm({ reply: citeOneAndInvent });
+    judge.setSupportReply({ raw: 'not a JSON answer' });
+    try {
+      const t = await apps.start({ env: { LLM_BASE_URL: judge.baseUrl, LLM_MODEL: judge.model } });
+      const reply = await replyWithTwoPassages(t);
+      const cited = reply.sources.find((s) => s.title === 'recalibration.txt')!.n;
+      expect(judge.supportRequests.length).toBeGreaterThan(0);
+      expect(reply.support!.method).toBe('lexical');
+      expect(reply.support!.sentences.map((s) => [s.sources, s.supported])).toEqual([
+        [[cited], true],
+        [[], false],
+      ]);
+    } finally {
+      await judge.close();
+    }
+  });
+
+  it('leaves replies without sources unchecked', async () => {
+    const t = await apps.start({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model } });
+    const { token } = await signUp(t);
+    const bot = await createBot(t, token);
+    const conversation = await createConversation(t, token, bot.id);
+    const before = fake.supportRequests.length;
+    await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: 'Hello there' } });
+    await t.close();
+    apps.closed(t);
+    // The app waits for its background work when it closes: a check, had one started, would be done by now.
+    expect(fake.supportRequests.length).toBe(before);
+  });
+});
