@@ -21,6 +21,7 @@ import { botsRoutes } from './modules/bots/bots.routes';
 import { sharingRoutes } from './modules/bots/sharing.routes';
 import { trainingRoutes } from './modules/training/training.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
+import { testCasesRoutes } from './modules/test-cases/test-cases.routes';
 import { evaluationsRoutes } from './modules/evaluations/evaluations.routes';
 import { insightsRoutes } from './modules/insights/insights.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
@@ -241,6 +242,7 @@ export async function buildApp(options: AppOptions) {
       });
       await api.register(sharingRoutes, { deps: { db, clock } });
       await api.register(feedbackRoutes, { deps: { db, clock } });
+      await api.register(testCasesRoutes, { deps: { db, clock } });
       await api.register(insightsRoutes, { deps: { db, clock } });
       const modelCallRateLimit = options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute);
       // Training previews and evaluations answer through the chat's pipeline: the bot people get is the one tested.

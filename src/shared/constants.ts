@@ -24,6 +24,15 @@ export const GENERATED_QUERIES_MAX = 10;
 export const EXAMPLE_QUERIES_MAX = 20;
 export const EXPECTATION_NOTE_MAX = 1000;
 export const FEEDBACK_COMMENT_MAX = 1000;
+/** A bot's test set in its own table (decision 0041): room for real coverage, bounded so a run stays affordable. */
+export const TEST_CASES_MAX = 200;
+/** A test asks what a chat could ask, so a question from a rated reply always fits. */
+export const TEST_QUERY_MAX = 8000;
+export const TEST_EXPECTED_MAX = 4000;
+export const TEST_TAGS_MAX = 10;
+export const TEST_TAG_MAX = 40;
+/** The largest test set CSV accepted. */
+export const TEST_CSV_MAX_BYTES = 1_000_000;
 export const ACTIVITIES_LIMIT_DEFAULT = 10;
 export const ACTIVITIES_LIMIT_MAX = 50;
 

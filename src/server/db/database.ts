@@ -323,6 +323,21 @@ export interface ToolApprovalsTable {
   decided_at: Timestamp | null;
 }
 
+/** One question of a bot's test set (issue 25, decision 0041); `query` is unique per bot. */
+export interface TestCasesTable {
+  id: Generated<number>;
+  bot_id: number;
+  query: string;
+  /** The expected answer or criteria the judge reads; null when any fitting answer passes. */
+  expected: string | null;
+  /** string[] */
+  tags: JsonWithDefault;
+  /** The rated reply the case was made from; not a foreign key, the case outlives the conversation. */
+  source_message_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** Instance-wide settings an admin changes in the console, one JSON value per key (contracts/admin.ts). */
 export interface AppSettingsTable {
   key: string;
@@ -376,6 +391,7 @@ export interface Database {
   usage_daily: UsageDailyTable;
   mcp_servers: McpServersTable;
   tool_approvals: ToolApprovalsTable;
+  test_cases: TestCasesTable;
 }
 
 /** What repositories run their queries on: the database itself or an open transaction. */

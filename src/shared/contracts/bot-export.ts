@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { TEST_CASES_MAX } from '../constants';
 import { createBotBodySchema } from './bots';
 import { formatBytes } from './files';
+import { TEST_CASE_MESSAGES, testCaseBodySchema } from './test-cases';
 
 /** Names a Botty bot file, whatever its file name; anything else is refused as not a bot. */
 export const BOT_EXPORT_FORMAT = 'botty.bot';
@@ -54,6 +56,14 @@ export const botExportSchema = z.object({
   /** When the file was made; informative only, so a hand-written file may leave it out. */
   exportedAt: z.string().optional(),
   bot: exportedBotSchema,
+  /**
+   * The bot's test set (decision 0041). Files written before test cases had their own table have none: the
+   * copy's tests are then its example queries with their notes, as they were.
+   */
+  tests: z
+    .array(testCaseBodySchema.pick({ query: true, expected: true, tags: true }))
+    .max(TEST_CASES_MAX, TEST_CASE_MESSAGES.tooMany)
+    .optional(),
 });
 export type BotExport = z.infer<typeof botExportSchema>;
 

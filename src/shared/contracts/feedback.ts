@@ -30,3 +30,55 @@ export const feedbackSchema = z.object({
   ratedAt: z.string().nullable(),
 });
 export type Feedback = z.infer<typeof feedbackSchema>;
+
+/**
+ * Where a rated reply was written. Derived from its conversation (decision 0041): `widget` for widget
+ * conversations; `owner` when the bot's owner chatted; `link` when someone who opened the bot's link did; else
+ * `explore`. `/v1` and `/mcp` keep no conversations, so `api` replies are never rated and never listed.
+ */
+export const FEEDBACK_SURFACES = ['owner', 'link', 'explore', 'widget', 'api'] as const;
+export type FeedbackSurface = (typeof FEEDBACK_SURFACES)[number];
+
+export const FEEDBACK_LOG_PAGE = 25;
+
+/** GET /api/bots/{id}/feedback: filters, and `cursor` from the page before (`nextCursor`). */
+export const feedbackLogQuerySchema = z.object({
+  rating: z.enum(FEEDBACK_RATINGS, { error: "Rating must be 'up' or 'down'" }).optional(),
+  version: z.coerce
+    .number({ error: 'Version must be a whole number' })
+    .int('Version must be a whole number')
+    .min(1, 'Version must be a whole number')
+    .max(2_147_483_647, 'Version must be a whole number')
+    .optional(),
+  surface: z.enum(FEEDBACK_SURFACES, { error: `Surface must be one of: ${FEEDBACK_SURFACES.join(', ')}` }).optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,10}$/, 'Cursor is not one this list gave out')
+    .transform(Number)
+    .optional(),
+});
+export type FeedbackLogQuery = z.infer<typeof feedbackLogQuerySchema>;
+
+export const feedbackEntrySchema = z.object({
+  messageId: z.number().int(),
+  conversationId: z.number().int(),
+  rating: z.enum(FEEDBACK_RATINGS),
+  comment: z.string().nullable(),
+  /** The user's message the reply answered (empty when there was none). */
+  question: z.string(),
+  /** The reply's first few hundred characters. */
+  reply: z.string(),
+  botVersion: z.number().int().nullable(),
+  surface: z.enum(FEEDBACK_SURFACES),
+  ratedAt: z.string(),
+  /** The test case with this question, when the question is a test already. */
+  testCaseId: z.number().int().nullable(),
+});
+export type FeedbackEntry = z.infer<typeof feedbackEntrySchema>;
+
+/** Newest reply first; pass `nextCursor` back as `cursor` for older ones (null at the end). */
+export const feedbackLogSchema = z.object({
+  entries: z.array(feedbackEntrySchema),
+  nextCursor: z.string().nullable(),
+});
+export type FeedbackLog = z.infer<typeof feedbackLogSchema>;

@@ -8,7 +8,9 @@ import {
   type BotExport,
 } from '@shared/contracts/bot-export';
 import type { Bot } from '@shared/contracts/bots';
+import type { TestCase } from '@shared/contracts/test-cases';
 import { isoNow } from '../../lib/clock';
+import { readTestSet } from '../test-cases/test-set';
 import { knowledgeContents, type FilesDeps, type KnowledgeContent } from '../files/files.service';
 import { requireOwnedBot } from './bots.service';
 
@@ -20,7 +22,7 @@ interface BotFile {
 }
 
 /** Only what shapes the bot's answers, spelled out so a field added to bots is never exported by accident. */
-const botExportOf = (bot: Bot, exportedAt: string): BotExport => ({
+const botExportOf = (bot: Bot, tests: readonly TestCase[], exportedAt: string): BotExport => ({
   format: BOT_EXPORT_FORMAT,
   version: BOT_EXPORT_VERSION,
   exportedAt,
@@ -34,6 +36,7 @@ const botExportOf = (bot: Bot, exportedAt: string): BotExport => ({
     exampleQueries: bot.exampleQueries,
     testNotes: bot.testNotes,
   },
+  tests: tests.map((test) => ({ query: test.query, expected: test.expected, tags: test.tags })),
 });
 
 /** "Meal Planner!" → "meal-planner": a file name that survives every file system. */
@@ -117,7 +120,8 @@ function zipStream(json: string, files: KnowledgeContent[]): Readable {
  */
 export async function exportBot(deps: FilesDeps, userId: number, botId: number, knowledge: boolean): Promise<BotFile> {
   const bot = await requireOwnedBot(deps.db.kysely, userId, botId);
-  const json = `${JSON.stringify(botExportOf(bot, isoNow(deps.clock)), null, 2)}\n`;
+  const tests = await readTestSet(deps.db.kysely, bot.id);
+  const json = `${JSON.stringify(botExportOf(bot, tests, isoNow(deps.clock)), null, 2)}\n`;
   const stem = `${fileStem(bot.name)}.botty`;
   if (!knowledge) return { name: `${stem}.json`, mediaType: 'application/json; charset=utf-8', body: json };
   const files = await knowledgeContents(deps, bot.id);

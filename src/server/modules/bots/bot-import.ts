@@ -136,7 +136,8 @@ export async function importBot(deps: BotImportDeps, userId: number, upload: Upl
   const tools =
     document.bot.config.tools && (await checkBotTools(deps.db.kysely, userId, document.bot.config.tools, 'drop'));
   const config = { ...document.bot.config, ...(enabled ? {} : { model: null }), ...(tools ? { tools } : {}) };
-  const bot = await createBot(deps, userId, { ...document.bot, config });
+  const tests = document.tests?.map((test) => ({ ...test, expected: test.expected ?? null, tags: test.tags ?? [] }));
+  const bot = await createBot(deps, userId, { ...document.bot, config }, tests);
   try {
     for (const [i, file] of knowledge.entries()) await storeKnowledgeFile(deps, userId, bot.id, file, types[i]!);
   } catch (err) {

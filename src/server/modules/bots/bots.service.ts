@@ -2,11 +2,13 @@ import type { ActivityType } from '@shared/contracts/activities';
 import type { BotSnapshot } from '@shared/contracts/bot-versions';
 import type { Bot, CreateBotBody, UpdateBotBody } from '@shared/contracts/bots';
 import { BOT_MESSAGES } from '@shared/contracts/bots';
-import type { Db, Executor } from '../../db/database';
+import type { Db, DbScope, Executor } from '../../db/database';
 import { inTransaction } from '../../db/write-atomically';
 import { isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { recordActivity } from '../activities/activities.service';
+import type { TestCaseFields } from '../test-cases/test-cases.repository';
+import { seedTestSet, testsFromExampleQueries } from '../test-cases/test-set';
 import { checkBotTools } from '../tools/mcp-servers.service';
 import { changedFields, snapshotOf } from './bot-snapshot';
 import {
@@ -40,6 +42,10 @@ function foundBot(row: BotRow | undefined): Bot {
 export const requireOwnedBot = async (db: Executor, userId: number, botId: number): Promise<Bot> =>
   foundBot(await findOwnedBot(db, userId, botId));
 
+/** The caller's bot, locked until the transaction of `scope` ends (writes that hang on it wait in turn), or 404. */
+export const requireOwnedBotToChange = async (scope: DbScope, userId: number, botId: number): Promise<Bot> =>
+  foundBot(await findOwnedBotToChange(scope, userId, botId));
+
 /**
  * Any bot by id as a reply uses it, whoever owns it, or undefined: for the widget, whose visitors are nobody's
  * users, so the caller checks the bot's sharing itself.
@@ -67,7 +73,16 @@ export async function listBots(deps: BotsDeps, userId: number): Promise<Bot[]> {
 
 export const getBot = (deps: BotsDeps, userId: number, botId: number) => requireOwnedBot(deps.db.kysely, userId, botId);
 
-export async function createBot(deps: BotsDeps, userId: number, body: CreateBotBody): Promise<Bot> {
+/**
+ * Creates the caller's bot at version 1. Its test set is `tests` when given (an imported bot file's), else its
+ * example queries with their Train-step notes (decision 0041).
+ */
+export async function createBot(
+  deps: BotsDeps,
+  userId: number,
+  body: CreateBotBody,
+  tests?: readonly TestCaseFields[],
+): Promise<Bot> {
   const at = isoNow(deps.clock);
   return deps.db.kysely.transaction().execute(async (tx) => {
     if (body.config.tools) await checkBotTools(tx, userId, body.config.tools, 'require');
@@ -90,6 +105,7 @@ export async function createBot(deps: BotsDeps, userId: number, body: CreateBotB
       ),
     );
     await insertVersion(tx, { botId: bot.id, number: bot.version, changed: [], snapshot: snapshotOf(bot) }, at);
+    await seedTestSet(tx, bot.id, tests ?? testsFromExampleQueries(body.exampleQueries, body.testNotes), at);
     await recordActivity(tx, { userId, type: 'bot_created', bot, at });
     return bot;
   });

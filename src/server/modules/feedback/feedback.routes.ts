@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { errorResponseSchema, idParamsSchema } from '@shared/contracts/common';
-import { feedbackBodySchema, feedbackSchema } from '@shared/contracts/feedback';
+import {
+  feedbackBodySchema,
+  feedbackLogQuerySchema,
+  feedbackLogSchema,
+  feedbackSchema,
+} from '@shared/contracts/feedback';
 import { currentUserId } from '../../plugins/auth-guard';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as feedback from './feedback.service';
@@ -35,5 +40,22 @@ export const feedbackRoutes = signedInRoutes<{ deps: feedback.FeedbackDeps }>(as
       },
     },
     async (request) => feedback.conversationRatings(deps, currentUserId(request), request.params.id),
+  );
+
+  app.get(
+    '/bots/:id/feedback',
+    {
+      schema: {
+        tags,
+        description:
+          "The owner's feedback log: the bot's rated replies, whoever rated them, newest first, with the question " +
+          'each answered, its version and surface, and whether that question is a test already. Filter by rating, ' +
+          'version and surface; pass nextCursor back as cursor for the next page.',
+        params: idParamsSchema,
+        querystring: feedbackLogQuerySchema,
+        response: { 200: feedbackLogSchema, 400: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => feedback.feedbackLog(deps, currentUserId(request), request.params.id, request.query),
   );
 });
