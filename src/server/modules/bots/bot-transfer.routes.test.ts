@@ -90,6 +90,8 @@ describe.each(databaseKinds)('bot export and import (%s)', (kind) => {
       version: 1,
       exportedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       bot: FULL_BOT,
+      // Its test set, seeded from the example queries (decision 0041).
+      tests: FULL_BOT.exampleQueries.map((query) => ({ query, expected: null, tags: [] })),
     });
     for (const leak of ['"id"', 'userId', owner.username, owner.email, 'sharing', 'visibility', 'usage', 'createdAt']) {
       expect(json).not.toContain(leak);
