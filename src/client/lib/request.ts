@@ -76,8 +76,9 @@ export async function apiFetch(
 ) {
   const res = await fetch(url, {
     method,
-    headers: headers(body !== undefined, extraHeaders),
-    body: body === undefined ? undefined : JSON.stringify(body),
+    // A Blob (a CSV file, say) goes as it is, typed by its own `type`.
+    headers: headers(body !== undefined && !(body instanceof Blob), extraHeaders),
+    body: body === undefined || body instanceof Blob ? body : JSON.stringify(body),
     credentials: 'include',
     signal,
   });
