@@ -3,6 +3,13 @@
  * greeting, the visitor's conversation, an input and the streamed reply. Plain DOM, so the page stays a few
  * KB where the app's React client is hundreds.
  */
+import {
+  awaitsSupport,
+  splitSources,
+  SUPPORT_METHOD_LABELS,
+  SUPPORT_REFETCH_DELAYS_MS,
+  supportSummary,
+} from '@shared/chat/cited-sources';
 import { createSseParser } from '@shared/chat/sse';
 import {
   EMBED_ORIGIN_HEADER,
@@ -74,9 +81,9 @@ form.append(input, send);
 root.append(header, log, alertLine, form);
 
 /** Under a reply: the numbered sources its [n] markers point to; web pages open in a new tab. */
-function sourcesList(sources: readonly WidgetSource[]) {
+function sourcesList(sources: readonly WidgetSource[], label: string) {
   const list = el('ol', 'sources');
-  list.setAttribute('aria-label', 'Sources');
+  list.setAttribute('aria-label', label);
   for (const source of sources) {
     const item = el('li');
     item.append(el('span', 'n', `[${source.n}] `));
@@ -94,16 +101,36 @@ function sourcesList(sources: readonly WidgetSource[]) {
   return list;
 }
 
-/** A message's text, and the sources list when it has sources. */
-function contentOf(text: string, sources: readonly WidgetSource[] = []) {
+/**
+ * A message's text; under a reply, the sources it cites, the others it only consulted behind a disclosure, and
+ * how many of its sentences its sources support once it was checked (decision 0044).
+ */
+function contentOf(text: string, sources: readonly WidgetSource[] = [], support?: WidgetMessage['support']) {
   const content = renderText(text);
-  if (sources.length) content.append(sourcesList(sources));
+  if (!sources.length) return content;
+  const { cited, consulted } = splitSources(text, sources, support);
+  if (cited.length) content.append(sourcesList(cited, 'Sources'));
+  if (consulted.length) {
+    const more = el('details', 'consulted');
+    more.append(
+      el('summary', undefined, `Also consulted (${consulted.length})`),
+      sourcesList(consulted, 'Also consulted'),
+    );
+    content.append(more);
+  }
+  const summary = support && supportSummary(support);
+  if (summary) content.append(el('p', 'support', `${summary} · ${SUPPORT_METHOD_LABELS[support.method]}`));
   return content;
 }
 
-function bubble(role: 'user' | 'assistant', text: string, sources?: readonly WidgetSource[]) {
+function bubble(
+  role: 'user' | 'assistant',
+  text: string,
+  sources?: readonly WidgetSource[],
+  support?: WidgetMessage['support'],
+) {
   const node = el('div', `msg ${role}`);
-  node.append(contentOf(text, sources));
+  node.append(contentOf(text, sources, support));
   log.append(node);
   log.scrollTop = log.scrollHeight;
   return node;
@@ -147,7 +174,7 @@ async function loadConversation() {
     const res = await api('/messages');
     if (!res.ok) return showAlert(await errorOf(res));
     const { messages } = (await res.json()) as { messages: WidgetMessage[] };
-    for (const m of messages) if (m.content) bubble(m.role, m.content, m.sources);
+    for (const m of messages) if (m.content) bubble(m.role, m.content, m.sources, m.support);
     if (!messages.length && starters.length) log.append(starterList);
   } catch {
     showAlert(NETWORK_ERROR);
@@ -170,6 +197,7 @@ async function ask(content: string) {
   reply.classList.add('pending');
   let text = '';
   let sources: readonly WidgetSource[] = [];
+  let saved: WidgetMessage | null = null;
   let frame = 0;
   const draw = () => {
     frame = 0;
@@ -199,6 +227,7 @@ async function ask(content: string) {
         } else if (received.event === 'done') {
           text = received.data?.content ?? text;
           sources = received.data?.sources ?? sources;
+          saved = received.data;
         } else if (received.event === 'error') {
           showAlert(received.data.message);
         }
@@ -212,6 +241,21 @@ async function ask(content: string) {
     if (text) draw();
     else reply.remove();
     setBusy(false);
+  }
+  if (saved && awaitsSupport(saved)) void followSupport(reply, saved.id);
+}
+
+/** Fetches the conversation again until the reply's support check has come, and shows it. */
+async function followSupport(node: HTMLElement, id: number) {
+  for (const wait of SUPPORT_REFETCH_DELAYS_MS) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    const res = await api('/messages').catch(() => null);
+    if (!res?.ok) return;
+    const found = ((await res.json()) as { messages: WidgetMessage[] }).messages.find((m) => m.id === id);
+    if (!found || !awaitsSupport(found)) {
+      if (found?.support) node.replaceChildren(contentOf(found.content, found.sources, found.support));
+      return;
+    }
   }
 }
 

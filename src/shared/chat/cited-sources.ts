@@ -53,3 +53,23 @@ export const SUPPORT_METHOD_LABELS: Record<Support['method'], string> = {
   judge: 'Checked by the judge',
   lexical: 'Checked by word overlap (offline)',
 };
+
+/**
+ * The check runs after `done` (decision 0044) and no event announces it: a client fetches a reply again after
+ * each of these waits until it comes, then gives up (the judge gives up after 45 s).
+ */
+export const SUPPORT_REFETCH_DELAYS_MS = [3_000, 6_000, 12_000, 24_000] as const;
+
+/** A reply whose support check may still come: it ended with text and sources and has none yet. */
+export const awaitsSupport = (message: {
+  role: string;
+  content: string;
+  status: string;
+  sources: readonly unknown[];
+  support?: Support | null;
+}) =>
+  message.role === 'assistant' &&
+  message.content !== '' &&
+  message.sources.length > 0 &&
+  message.support == null &&
+  (message.status === 'complete' || message.status === 'stopped');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGE_ROLES, sourceSchema } from './chat';
+import { MESSAGE_ROLES, sourceSchema, supportSchema } from './chat';
 import { iconSchema } from './bots';
 import { expiresAtSchema } from './keys';
 
@@ -39,6 +39,8 @@ export const snapshotMessageSchema = z.object({
   role: z.enum(MESSAGE_ROLES),
   content: z.string(),
   sources: z.array(snapshotSourceSchema),
+  /** The reply's sentences checked against its sources, when they were checked by the time it was shared. */
+  support: supportSchema.nullable().optional(),
   createdAt: z.string(),
 });
 

@@ -8,7 +8,7 @@ export type WidgetSource = z.infer<typeof widgetSourceSchema>;
 
 /** What a widget visitor sees of a message: no ids of files, versions or attachments of the owner's account. */
 export const widgetMessageSchema = messageSchema
-  .pick({ id: true, role: true, content: true, status: true, createdAt: true })
+  .pick({ id: true, role: true, content: true, status: true, createdAt: true, support: true })
   .extend({ sources: z.array(widgetSourceSchema) });
 export type WidgetMessage = z.infer<typeof widgetMessageSchema>;
 

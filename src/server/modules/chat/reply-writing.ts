@@ -181,7 +181,8 @@ export async function writeReply(
     error = (await whatWasDeleted(deps, job)) ?? error ?? CHAT_ERRORS.unknown;
   }
   if (message?.status === 'complete' && job.untitled) nameConversation(deps, job, message.content);
-  if (message && status !== 'failed') checkReplySupport(deps, message);
+  // An offline reply is Botty's own note listing the sources, not an answer to check.
+  if (message && status !== 'failed' && written.model !== null) checkReplySupport(deps, message);
   return error
     ? { status: 'failed', error, message }
     : { status: status === 'complete' ? 'complete' : 'stopped', message };

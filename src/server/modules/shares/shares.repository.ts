@@ -15,7 +15,7 @@ export const findOwnedConversation = (db: Executor, userId: number, conversation
 export const findActiveBranch = (db: Executor, conversationId: number) =>
   db
     .selectFrom('messages')
-    .select(['role', 'content', 'status', 'sources', 'created_at'])
+    .select(['role', 'content', 'status', 'sources', 'support', 'created_at'])
     .where('conversation_id', '=', conversationId)
     .where('active', '=', true)
     .orderBy('id', 'asc')

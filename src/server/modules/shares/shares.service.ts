@@ -1,4 +1,4 @@
-import type { Source } from '@shared/contracts/chat';
+import type { Source, Support } from '@shared/contracts/chat';
 import {
   SHARE_MESSAGES,
   sharePath,
@@ -49,6 +49,8 @@ async function takeSnapshot(db: Executor, userId: number, conversationId: number
       role: m.role,
       content: m.content,
       sources: ((m.sources == null ? [] : fromJson(m.sources)) as Source[]).map(({ fileId: _, ...visible }) => visible),
+      // The check as it stood when shared (decision 0044); a reply checked later shows it in the next snapshot.
+      ...(m.support == null ? {} : { support: fromJson(m.support) as Support }),
       createdAt: m.created_at,
     }));
   if (!messages.length) throw new AppError('CONFLICT', SHARE_MESSAGES.nothingToShare);

@@ -70,6 +70,7 @@ const toWidgetMessage = (m: Message): WidgetMessage => ({
   status: m.status,
   createdAt: m.createdAt,
   sources: m.sources.map(toWidgetSource),
+  ...(m.support ? { support: m.support } : {}),
 });
 
 /** A reply's events as a widget visitor is sent them: its messages and sources without the owner's ids. */

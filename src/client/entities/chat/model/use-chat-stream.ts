@@ -21,6 +21,7 @@ import {
   retryOf,
   stoppedBeforeText,
 } from './reply-machine';
+import { useFollowSupport } from './support';
 
 export interface ChatFailure {
   message: string;
@@ -44,6 +45,7 @@ function failureText(error: unknown): string {
 export function useChatStream({ botId, conversationId }: { botId: number; conversationId: number | undefined }) {
   const queryClient = useQueryClient();
   const query = useMessages(conversationId);
+  useFollowSupport(conversationId, query.data);
   const activate = useActivateMessage();
   const [state, setState] = useState(initialReplyState);
   // The stream's loop reads the reply's state between awaits, where React's copy is a render behind.

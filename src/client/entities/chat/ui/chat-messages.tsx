@@ -13,6 +13,7 @@ import { sourceAnchor, SourcesList } from './sources-list';
 import { UserMessage } from './user-message';
 import { VersionSwitcher } from './version-switcher';
 import { isDraft, isDraftReply } from '../model/apply-stream-event';
+import { unsupportedMarks } from '../model/support';
 import type { useChatStream } from '../model/use-chat-stream';
 import type { useFollowLatest } from './use-follow-latest';
 
@@ -46,7 +47,11 @@ const AssistantText = memo(function AssistantText({
 }) {
   return (
     <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
-      <Markdown citations={message.sources.map((source) => source.n)} onCite={onCite}>
+      <Markdown
+        citations={message.sources.map((source) => source.n)}
+        onCite={onCite}
+        unsupported={unsupportedMarks(message.support)}
+      >
         {message.content}
       </Markdown>
     </Suspense>
@@ -136,7 +141,13 @@ function AssistantMessage({ bot, message, onRegenerate, onCiteScroll, onSwitchVe
         live && <TypingDots />
       )}
       {message.sources.length > 0 && (hasText || !live) && (
-        <SourcesList messageId={message.id} sources={message.sources} highlighted={highlighted} />
+        <SourcesList
+          messageId={message.id}
+          content={message.content}
+          sources={message.sources}
+          support={message.support}
+          highlighted={highlighted}
+        />
       )}
       {!live && (
         <div className="mt-0.5 flex flex-wrap items-center gap-0.5 text-xs text-muted-foreground">

@@ -5,13 +5,16 @@ import { type ComponentProps, isValidElement, memo, type ReactNode, useMemo, use
 import ReactMarkdown, { type Components, defaultUrlTransform, type Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import type { SupportMethod } from '@shared/contracts/chat';
 import { CopyButton } from './copy-button';
+import { UnsupportedMarker } from './unsupported-marker';
 
 interface MarkdownNode {
   type: string;
   value?: string;
   url?: string;
   children?: MarkdownNode[];
+  position?: { start: { offset?: number }; end: { offset?: number } };
 }
 
 /** How a [n] marker's link names its source: a fragment the URL allowlist lets through unchanged. */
@@ -42,6 +45,51 @@ function remarkCitations(options: { sources: ReadonlySet<number> }) {
     );
   };
   return options.sources.size ? visit : () => {};
+}
+
+/** The link a mark after an unsupported sentence is parsed as, then drawn as UnsupportedMarker. */
+const UNSUPPORTED_HREF = '#unsupported';
+const unsupportedMark = (): MarkdownNode => ({
+  type: 'link',
+  url: UNSUPPORTED_HREF,
+  children: [{ type: 'text', value: '?' }],
+});
+
+/**
+ * A mark at the end of each sentence no source supports, `ends` being their offsets in the text (the support
+ * check's). Placed in the plain text that ends there; a sentence ending in markup (`**…**`) gets it after its last
+ * text. Runs before remarkCitations, while the text nodes still know where they came from.
+ */
+function remarkUnsupported(options: { ends: readonly number[]; source: string }) {
+  const pending = new Set(options.ends);
+  const split = (node: MarkdownNode): MarkdownNode[] => {
+    const from = node.position?.start.offset;
+    const to = node.position?.end.offset;
+    const value = node.value ?? '';
+    if (from === undefined || to === undefined) return [node];
+    // Escapes and entities make the text differ from its source: marks then go after the whole text.
+    const exact = options.source.slice(from, to) === value;
+    const here = [...pending].filter((end) => end > from && end <= to + 2).sort((a, b) => a - b);
+    if (!here.length) return [node];
+    const nodes: MarkdownNode[] = [];
+    let at = 0;
+    for (const end of here) {
+      pending.delete(end);
+      const cut = exact ? Math.min(end - from, value.length) : value.length;
+      if (cut > at) nodes.push({ type: 'text', value: value.slice(at, cut) });
+      nodes.push(unsupportedMark());
+      at = Math.max(at, cut);
+    }
+    if (at < value.length) nodes.push({ type: 'text', value: value.slice(at) });
+    return nodes;
+  };
+  const visit = (node: MarkdownNode) => {
+    if (!node.children || node.type === 'link' || node.type === 'code') return;
+    node.children = node.children.flatMap((child) =>
+      child.type === 'text' && child.value ? split(child) : (visit(child), [child]),
+    );
+  };
+  return options.ends.length ? visit : () => {};
 }
 
 /**
@@ -75,8 +123,14 @@ function CodeBlock({ children }: ComponentProps<'pre'>) {
 }
 
 /** Addresses outside the allowlist arrive empty (see urlTransform); such a link is left as its words. */
-function Link({ href, children, onCite }: ComponentProps<'a'> & { onCite?: (n: number) => void }) {
+function Link({
+  href,
+  children,
+  onCite,
+  method,
+}: ComponentProps<'a'> & { onCite?: (n: number) => void; method?: SupportMethod }) {
   if (!href) return <span>{children}</span>;
+  if (href === UNSUPPORTED_HREF && method) return <UnsupportedMarker method={method} />;
   if (href.startsWith(CITATION_PREFIX)) {
     const n = Number(href.slice(CITATION_PREFIX.length));
     return (
@@ -132,6 +186,8 @@ export interface MarkdownProps {
   /** The numbers of the reply's sources: their [n] markers become links that call onCite. */
   citations?: readonly number[];
   onCite?: (n: number) => void;
+  /** The reply's support check: a quiet mark after each sentence no source supports (decision 0044). */
+  unsupported?: { ends: readonly number[]; method: SupportMethod };
 }
 
 /**
@@ -139,23 +195,32 @@ export interface MarkdownProps {
  * allowlist, which is exactly the spec's (§5): http, https, irc, ircs, mailto, xmpp and relative addresses.
  * Memoised: while one reply streams, the others in the conversation are not parsed again on every token.
  */
-export default memo(function Markdown({ children, citations, onCite }: MarkdownProps) {
+export default memo(function Markdown({ children, citations, onCite, unsupported }: MarkdownProps) {
   const key = citations?.join(',') ?? '';
+  const ends = unsupported?.ends.join(',') ?? '';
+  const method = unsupported?.method;
+  // The text is only read to place the marks: without any, a streaming reply keeps its plugins.
+  const source = ends ? children : '';
   const remarkPlugins = useMemo<Options['remarkPlugins']>(
-    () => [remarkGfm, remarkHtmlAsText, [remarkCitations, { sources: new Set(key ? key.split(',').map(Number) : []) }]],
-    [key],
+    () => [
+      remarkGfm,
+      remarkHtmlAsText,
+      [remarkUnsupported, { ends: ends ? ends.split(',').map(Number) : [], source }],
+      [remarkCitations, { sources: new Set(key ? key.split(',').map(Number) : []) }],
+    ],
+    [key, ends, source],
   );
 
   const withCitations = useMemo<Components>(
     () => ({
       ...components,
       a: ({ href, children }) => (
-        <Link href={href} onCite={onCite}>
+        <Link href={href} onCite={onCite} method={method}>
           {children}
         </Link>
       ),
     }),
-    [onCite],
+    [onCite, method],
   );
   return (
     <div className="md">

@@ -1,17 +1,50 @@
-import { lazy, Suspense } from 'react';
+import { ChevronRight } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { splitSources } from '@shared/chat/cited-sources';
 import type { Message } from '@shared/contracts/chat';
 import type { Snapshot } from '@shared/contracts/shares';
 import { cn } from '@/lib/cn';
+import { unsupportedMarks } from '../model/support';
+import { SupportScore } from './sources-list';
 
 const Markdown = lazy(() => import('./markdown'));
 
 /** What both a shared snapshot and a conversation that can no longer be continued show of a message. */
-type ReadOnlyMessage = Pick<Message | Snapshot['messages'][number], 'role' | 'content' | 'sources'>;
+type ReadOnlyMessage = Pick<Message | Snapshot['messages'][number], 'role' | 'content' | 'sources' | 'support'>;
 
-function Sources({ sources }: { sources: ReadOnlyMessage['sources'] }) {
-  if (!sources.length) return null;
+/** The sources a reply cites, the others under "Also consulted" (collapsed), and its support score (decision 0044). */
+function Sources({ message }: { message: ReadOnlyMessage }) {
+  const [showConsulted, setShowConsulted] = useState(false);
+  if (!message.sources.length) return null;
+  const { cited, consulted } = splitSources(message.content, message.sources, message.support);
   return (
-    <ol className="mt-3 grid gap-1 border-t pt-3 text-sm text-muted-foreground" aria-label="Sources">
+    <div className="mt-3 border-t pt-3 text-sm text-muted-foreground">
+      {cited.length > 0 && <SourceLines sources={cited} label="Sources" />}
+      {consulted.length > 0 && (
+        <>
+          <button
+            type="button"
+            aria-expanded={showConsulted}
+            onClick={() => setShowConsulted((value) => !value)}
+            className="inline-flex min-h-8 items-center gap-1 text-xs hover:text-foreground"
+          >
+            <ChevronRight
+              className={cn('size-3.5 transition-transform', showConsulted && 'rotate-90')}
+              aria-hidden="true"
+            />
+            Also consulted ({consulted.length})
+          </button>
+          {showConsulted && <SourceLines sources={consulted} label="Also consulted" />}
+        </>
+      )}
+      <SupportScore support={message.support} />
+    </div>
+  );
+}
+
+function SourceLines({ sources, label }: { sources: ReadOnlyMessage['sources']; label: string }) {
+  return (
+    <ol className="grid gap-1" aria-label={label}>
       {sources.map((source) => (
         <li key={source.n} id={`source-${source.n}`}>
           [{source.n}]{' '}
@@ -43,10 +76,15 @@ function ReadOnlyMessageView({ message }: { message: ReadOnlyMessage }) {
           <p className="whitespace-pre-wrap">{message.content}</p>
         ) : (
           <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
-            <Markdown citations={message.sources.map((source) => source.n)}>{message.content}</Markdown>
+            <Markdown
+              citations={message.sources.map((source) => source.n)}
+              unsupported={unsupportedMarks(message.support)}
+            >
+              {message.content}
+            </Markdown>
           </Suspense>
         )}
-        <Sources sources={message.sources} />
+        <Sources message={message} />
       </div>
     </li>
   );
