@@ -23,6 +23,9 @@ import { trainingRoutes } from './modules/training/training.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { testCasesRoutes } from './modules/test-cases/test-cases.routes';
 import { evaluationsRoutes } from './modules/evaluations/evaluations.routes';
+import { evaluationSignals } from './modules/evaluations/evaluation-events';
+import { createEvaluationJobs } from './modules/evaluations/evaluation-jobs';
+import type { EvaluationsDeps } from './modules/evaluations/evaluations.service';
 import { insightsRoutes } from './modules/insights/insights.routes';
 import { conversationsRoutes } from './modules/chat/conversations.routes';
 import { indexNewMessages, SEARCH_INDEX_MS } from './modules/chat/conversations.service';
@@ -224,6 +227,19 @@ export async function buildApp(options: AppOptions) {
     timeouts: chatTimeouts,
     usage,
   };
+  // Evaluations are jobs any instance may run (decision 0042), answering through the chat's pipeline.
+  const evaluationsDeps: EvaluationsDeps = {
+    db,
+    clock,
+    models,
+    timeouts: chatTimeouts,
+    contextProviders,
+    usage,
+    signals: evaluationSignals(),
+  };
+  const evaluationJobs = createEvaluationJobs({ ...evaluationsDeps, log: app.log });
+  app.addHook('onReady', async () => evaluationJobs.start());
+  app.addHook('onClose', async () => evaluationJobs.stop());
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db, redisUp, draining: () => app.draining });
@@ -248,7 +264,7 @@ export async function buildApp(options: AppOptions) {
       // Training previews and evaluations answer through the chat's pipeline: the bot people get is the one tested.
       const replyPipeline = { models, timeouts: chatTimeouts, contextProviders, usage };
       await api.register(trainingRoutes, { deps: { db, ...replyPipeline }, modelCallRateLimit });
-      await api.register(evaluationsRoutes, { deps: { db, clock, ...replyPipeline }, modelCallRateLimit });
+      await api.register(evaluationsRoutes, { deps: evaluationsDeps, modelCallRateLimit });
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(preferencesRoutes, { deps: { db } });
       await api.register(settingsRoutes, { deps: { db, clock, models } });

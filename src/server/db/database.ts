@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
+import type { EvaluationStatus, VerdictKind } from '@shared/contracts/evaluations';
 
 /** Booleans are 0/1 in SQLite and true/false in PostgreSQL; repositories read them through `Boolean()`. */
 type Flag = ColumnType<boolean | number, boolean, boolean>;
@@ -110,7 +111,7 @@ export interface BotVersionsTable {
   created_at: Timestamp;
 }
 
-export type EvaluationStatus = 'running' | 'done' | 'cancelled' | 'interrupted';
+export type { EvaluationStatus };
 
 export interface EvaluationsTable {
   id: Generated<number>;
@@ -120,17 +121,27 @@ export interface EvaluationsTable {
   /** Queries in the test set when it started. */
   total: number;
   created_at: Timestamp;
-  /** Last progress; a running evaluation that stopped moving long ago died with its instance. */
+  /** Last progress. */
   updated_at: Timestamp;
+  /** Held by the instance running it, renewed as it goes; once past, another instance resumes it (0021). */
+  lease_until: Timestamp | null;
+  /** The release this run checks (bot_releases), when one queued it. */
+  release_id: number | null;
+  /** The questions it asks (`{ id, query, expected }[]`), fixed when queued; null in runs from before 0021. */
+  test_set: Json | null;
 }
 
 export interface EvaluationResultsTable {
   id: Generated<number>;
   evaluation_id: number;
   ord: number;
+  /** The test case asked; null in runs from before 0021. */
+  test_case_id: number | null;
   query: string;
   answer: string | null;
-  verdict: 'pass' | 'fail' | null;
+  verdict: VerdictKind | null;
+  /** The judge's 1–5 grade. */
+  score: number | null;
   reason: string | null;
   /** Why the query got no answer or no verdict. */
   error: string | null;

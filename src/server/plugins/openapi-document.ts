@@ -70,7 +70,10 @@ export const STREAMS: Record<string, { type: string; description: string; alongs
   'POST /api/messages/{id}/edit': { type: SSE, description: 'The reply to the edited message as server-sent events.' },
   'POST /api/widget/{botId}/replies': { type: SSE, description: 'The reply as server-sent events.' },
   'POST /api/bots/preview-answers': { type: NDJSON, description: 'One JSON object per line, per query.' },
-  'POST /api/bots/{id}/evaluations': { type: NDJSON, description: 'One JSON object per line as the run goes.' },
+  'GET /api/bots/{id}/evaluations/{evaluationId}/events': {
+    type: NDJSON,
+    description: 'One JSON object per line: the stored results, then each new one as the run goes.',
+  },
   'POST /v1/chat/completions': {
     type: SSE,
     alongside: true,

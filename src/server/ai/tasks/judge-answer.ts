@@ -13,12 +13,23 @@ export const JUDGE_TIMEOUT_MS = 30_000;
 
 export const JUDGE_INSTRUCTIONS = `You judge the answers of an AI assistant to its test questions.
 Reply with one JSON object and nothing else, exactly of this shape:
-{"verdict": "pass", "reason": "..."}
+{"verdict": "pass", "score": 4, "reason": "..."}
 - verdict: "pass" when the answer responds to the question, serves the assistant's purpose and description, and meets the user's expectation when one is given; otherwise "fail". When sources are listed, an answer that contradicts them or cites a number that is not listed fails.
+- score: 1 (useless) to 5 (excellent), how well the answer serves the question, whatever the verdict.
 - reason: one short sentence saying why.`;
 
-const verdictSchema = z.object({ verdict: z.enum(['pass', 'fail']), reason: z.string() });
-export type Verdict = z.infer<typeof verdictSchema>;
+// The score is asked for but not required: a verdict without one still counts, it just compares by verdict only.
+const verdictSchema = z.object({
+  verdict: z.enum(['pass', 'fail']),
+  score: z.number().min(1).max(5).nullish(),
+  reason: z.string(),
+});
+export interface Verdict {
+  verdict: 'pass' | 'fail';
+  /** 1–5, null when the judge gave none. */
+  score: number | null;
+  reason: string;
+}
 
 export interface JudgeCase {
   bot: Pick<BotSnapshot, 'name' | 'description' | 'purpose'>;
@@ -48,7 +59,7 @@ function describeCase({ bot, query, answer, sources = [], expectation }: JudgeCa
   ].join('\n');
 }
 
-/** Pass or fail with a one-line reason, from the configured model; throws when it cannot give one. */
+/** Pass or fail with a 1–5 score and a one-line reason, from the configured model; throws when it cannot give one. */
 export async function judgeAnswer(ai: Ai & { model: Model }, c: JudgeCase, signal: AbortSignal): Promise<Verdict> {
   const abortSignal = AbortSignal.any([signal, AbortSignal.timeout(JUDGE_TIMEOUT_MS)]);
   // A busy provider is asked again (as its retry-after says): a verdict is worth the wait; other failures are not.
@@ -67,5 +78,6 @@ export async function judgeAnswer(ai: Ai & { model: Model }, c: JudgeCase, signa
       }),
     abortSignal,
   );
-  return { verdict: object.verdict, reason: object.reason.trim().split('\n')[0] ?? '' };
+  const score = object.score == null ? null : Math.round(object.score);
+  return { verdict: object.verdict, score, reason: object.reason.trim().split('\n')[0] ?? '' };
 }

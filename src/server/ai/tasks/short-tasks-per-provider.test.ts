@@ -32,9 +32,9 @@ describe('the short tasks on Anthropic', () => {
     expect(title).toBe('Vitamin D for adults');
     expect(fake.titleRequests.at(-1)!.body.max_tokens).toBe(30);
 
-    fake.enqueue({ toolCalls: [{ name: 'json', arguments: { verdict: 'pass', reason: 'It answers.' } }] });
+    fake.enqueue({ toolCalls: [{ name: 'json', arguments: { verdict: 'pass', score: 4, reason: 'It answers.' } }] });
     const verdict = await judgeAnswer(ai, judgeCase, new AbortController().signal);
-    expect(verdict).toEqual({ verdict: 'pass', reason: 'It answers.' });
+    expect(verdict).toEqual({ verdict: 'pass', score: 4, reason: 'It answers.' });
     expect(fake.lastRequest().body.max_tokens).toBe(300);
   });
 
@@ -47,6 +47,7 @@ describe('the short tasks on Anthropic', () => {
     );
     expect(await judgeAnswer(ai, judgeCase, new AbortController().signal)).toEqual({
       verdict: 'fail',
+      score: null,
       reason: 'Off topic.',
     });
     expect(fake.requests).toHaveLength(2);
@@ -81,7 +82,7 @@ describe.each([
 
     fake.setReply(JSON.stringify({ verdict: 'pass', reason: 'It answers.' }));
     const verdict = await judgeAnswer(ai, judgeCase, new AbortController().signal);
-    expect(verdict).toEqual({ verdict: 'pass', reason: 'It answers.' });
+    expect(verdict).toEqual({ verdict: 'pass', score: null, reason: 'It answers.' });
 
     const sent = [...fake.titleRequests, ...fake.requests].map((r) => r.body);
     expect(sent).toHaveLength(2);

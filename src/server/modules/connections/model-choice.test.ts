@@ -202,8 +202,13 @@ describe.each(databaseKinds)('each bot and task on its model, %s', (kind) => {
         headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
         body: '{}',
       });
-      expect(run.status).toBe(200);
-      expect(await run.text()).toContain('"verdict":"pass"');
+      expect(run.status).toBe(202);
+      const { id } = (await run.json()) as { id: number };
+      // Followed to its end, so the judge asked is the one set now.
+      const events = await fetch(`${t.url}/api/bots/${bot.id}/evaluations/${id}/events`, {
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
+      expect(await events.text()).toContain('"verdict":"pass"');
       const judged = second.requests.filter(isJudge);
       expect(judged.at(-1)?.body.model).toBe('big');
       expect(envLlm.requests.filter(isJudge)).toHaveLength(0);

@@ -4,10 +4,11 @@ import type { Bot } from '@shared/contracts/bots';
 import {
   evaluationEventSchema,
   type Evaluation,
+  type EvaluationComparison,
   type EvaluationEvent,
   type EvaluationSummary,
 } from '@shared/contracts/evaluations';
-import { databaseKinds } from '../../../../tests/support/databases';
+import { anotherConnection, databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import {
   messageText,
@@ -27,30 +28,46 @@ import {
 
 const isJudge = (r: ReceivedRequest) => systemPromptOf(r).startsWith('You judge the answers');
 const userText = (r: ReceivedRequest) => messageText(r.body.messages.find((m) => m.role === 'user'));
+const questionOf = (r: ReceivedRequest) => (isJudge(r) ? /Question: (.*)/.exec(userText(r))?.[1] : userText(r));
 
-/** Answers quote the prompt's first words; the judge passes answers that mention soup. */
+/** Answers quote the prompt's first words; the judge passes answers that mention soup, and scores them. */
 function playBotAndJudge(r: ReceivedRequest) {
   if (!isJudge(r)) return `Answer by: ${systemPromptOf(r).split('.')[0]}`;
   const pass = /soup/i.test(userText(r).split('Answer:')[1] ?? '');
-  return JSON.stringify({ verdict: pass ? 'pass' : 'fail', reason: pass ? 'Mentions soup.' : 'No soup in sight.' });
+  return JSON.stringify(
+    pass ? { verdict: 'pass', score: 4, reason: 'Mentions soup.' } : { verdict: 'fail', reason: 'No soup in sight.' },
+  );
 }
 
-async function run(t: TestApp, token: string, botId: number, body: unknown = {}, signal?: AbortSignal) {
-  return fetch(`${t.url}/api/bots/${botId}/evaluations`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    signal,
+const queue = (t: TestApp, token: string, botId: number, body: unknown = {}) =>
+  t.request<EvaluationSummary>('POST', `/api/bots/${botId}/evaluations`, { token, body });
+
+async function queued(t: TestApp, token: string, botId: number, body: unknown = {}) {
+  const res = await queue(t, token, botId, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body;
+}
+
+/** The run's events from the start until it ends. */
+async function watch(t: TestApp, token: string, botId: number, id: number): Promise<EvaluationEvent[]> {
+  const res = await fetch(`${t.url}/api/bots/${botId}/evaluations/${id}/events`, {
+    headers: { authorization: `Bearer ${token}` },
   });
-}
-
-async function events(res: Response): Promise<EvaluationEvent[]> {
   expect(res.status).toBe(200);
-  const text = await res.text();
-  return text
+  expect(res.headers.get('content-type')).toContain('application/x-ndjson');
+  return (await res.text())
     .split('\n')
     .filter(Boolean)
     .map((line) => evaluationEventSchema.parse(JSON.parse(line)));
+}
+
+const read = async (t: TestApp, token: string, botId: number, id: number) =>
+  (await t.request<Evaluation>('GET', `/api/bots/${botId}/evaluations/${id}`, { token })).body;
+
+/** Waits, without watching, until the run left `queued`/`running`. */
+async function ended(t: TestApp, token: string, botId: number, id: number) {
+  await expect.poll(async () => (await read(t, token, botId, id)).status).not.toMatch(/^(queued|running)$/);
+  return read(t, token, botId, id);
 }
 
 describe.each(databaseKinds)('evaluations on %s', (kind) => {
@@ -76,122 +93,195 @@ describe.each(databaseKinds)('evaluations on %s', (kind) => {
       ...overrides,
     });
 
-  it('answers and judges each query of the test set, stores the results and lists them', async () => {
+  it('queues a run (202 at once), runs it with nobody watching, and replays it to whoever watches later', async () => {
     const bot = await souper();
-    const received = await events(await run(t, alice.token, bot.id));
-    expect(received.map((e) => e.type)).toEqual(['started', 'result', 'result', 'done']);
-    const done = received.at(-1) as Extract<EvaluationEvent, { type: 'done' }>;
-    expect(done.evaluation).toMatchObject({ botId: bot.id, version: 1, status: 'done', total: 2, passed: 2 });
+    const run = await queued(t, alice.token, bot.id);
+    expect(run).toMatchObject({ botId: bot.id, version: 1, status: 'queued', total: 2, completed: 0, passed: 0 });
 
-    const stored = await t.request<Evaluation>('GET', `/api/bots/${bot.id}/evaluations/${done.evaluation.id}`, {
-      token: alice.token,
-    });
-    expect(stored.body.results).toEqual([
+    const stored = await ended(t, alice.token, bot.id, run.id);
+    expect(stored).toMatchObject({ status: 'done', total: 2, completed: 2, passed: 2, judgeUnavailable: 0 });
+    expect(stored.results).toEqual([
       {
         index: 0,
+        testCaseId: expect.any(Number),
         query: 'Dinner tonight?',
         answer: 'Answer by: You are the soup chef',
         verdict: 'pass',
+        score: 4,
         reason: 'Mentions soup.',
         error: null,
       },
       {
         index: 1,
+        testCaseId: expect.any(Number),
         query: 'Something warm?',
         answer: 'Answer by: You are the soup chef',
         verdict: 'pass',
+        score: 4,
         reason: 'Mentions soup.',
         error: null,
       },
     ]);
-    // The judge's rubric: the bot's purpose and description, and the user's expectation for the query.
+    // The judge's rubric: the bot's purpose and description, and the expectation of the test case.
     const judged = fake.requests.filter(isJudge).map(userText);
     expect(judged[0]).toContain('Description: Suggests soups for every season');
     expect(judged[0]).toContain('Purpose: Planning & organization');
     expect(judged[0]).not.toContain('The user expects');
     expect(judged[1]).toContain('The user expects: A soup with a recipe');
 
+    const replayed = await watch(t, alice.token, bot.id, run.id);
+    expect(replayed.map((e) => e.type)).toEqual(['started', 'result', 'result', 'done']);
+    expect(replayed.at(-1)).toMatchObject({ type: 'done', evaluation: { status: 'done', passed: 2 } });
     const list = await t.request<EvaluationSummary[]>('GET', `/api/bots/${bot.id}/evaluations`, {
       token: alice.token,
     });
-    expect(list.body).toEqual([done.evaluation]);
+    const { results: _, ...summary } = stored;
+    expect(list.body).toEqual([summary]);
   });
 
-  it('runs an earlier version with its own prompt, so two versions compare query by query', async () => {
+  it('follows a running evaluation live, and runs an earlier version with its own prompt', async () => {
     const bot = await souper();
     await t.request<Bot>('PATCH', `/api/bots/${bot.id}`, {
       token: alice.token,
       body: { config: { systemPrompt: 'You are the salad chef. Suggest salads.' } },
     });
-    const current = (await events(await run(t, alice.token, bot.id))).at(-1) as { evaluation: EvaluationSummary };
-    const earlier = (await events(await run(t, alice.token, bot.id, { version: 1 }))).at(-1) as {
-      evaluation: EvaluationSummary;
-    };
-    expect(current.evaluation).toMatchObject({ version: 2, passed: 0 });
-    expect(earlier.evaluation).toMatchObject({ version: 1, passed: 2 });
+    const current = await queued(t, alice.token, bot.id);
+    const events = await watch(t, alice.token, bot.id, current.id);
+    expect(events.map((e) => e.type)).toEqual(['started', 'result', 'result', 'done']);
+    expect(events.at(-1)).toMatchObject({ evaluation: { version: 2, status: 'done', passed: 0 } });
+
+    const earlier = await queued(t, alice.token, bot.id, { version: 1 });
+    expect(await ended(t, alice.token, bot.id, earlier.id)).toMatchObject({ version: 1, passed: 2 });
     const answers = fake.requests.filter((r) => !isJudge(r)).map(systemPromptOf);
     expect(answers[0]).toContain('You are the salad chef');
     expect(answers[2]).toContain('You are the soup chef');
-    const failed = await t.request<Evaluation>('GET', `/api/bots/${bot.id}/evaluations/${current.evaluation.id}`, {
-      token: alice.token,
-    });
-    expect(failed.body.results.map((r) => [r.verdict, r.reason])).toEqual([
-      ['fail', 'No soup in sight.'],
-      ['fail', 'No soup in sight.'],
-    ]);
+
+    // Version 2 vs version 1, and back: every question regressed, then got better.
+    const compare = (before: number, after: number) =>
+      t.request<EvaluationComparison>(
+        'GET',
+        `/api/bots/${bot.id}/evaluations/compare?before=${before}&after=${after}`,
+        { token: alice.token },
+      );
+    const worse = (await compare(earlier.id, current.id)).body;
+    expect(worse.verdict).toBe('Version 2 vs version 1: 2 regressions');
+    expect(worse.questions.map((q) => q.change)).toEqual(['regression', 'regression']);
+    expect(worse.passRate).toEqual({ before: 1, after: 0 });
+    expect((await compare(current.id, earlier.id)).body.verdict).toBe('Version 1 vs version 2: 2 better');
   });
 
-  it('runs one evaluation per bot at a time, and a cancelled one stops asking the model', async () => {
+  it('counts an answer the judge could not grade as judge unavailable, neither passed nor failed', async () => {
+    const bot = await souper();
+    fake.enqueue(playBotAndJudge, { status: 500, message: 'Judge down' });
+    const run = await queued(t, alice.token, bot.id);
+    const stored = await ended(t, alice.token, bot.id, run.id);
+    expect(stored).toMatchObject({ status: 'done', passed: 1, judgeUnavailable: 1, completed: 2 });
+    expect(stored.results[0]).toMatchObject({
+      verdict: 'judge_unavailable',
+      answer: 'Answer by: You are the soup chef',
+      score: null,
+      error: 'The judge could not give a verdict.',
+    });
+
+    const again = await queued(t, alice.token, bot.id);
+    await ended(t, alice.token, bot.id, again.id);
+    const compared = await t.request<EvaluationComparison>(
+      'GET',
+      `/api/bots/${bot.id}/evaluations/compare?before=${run.id}&after=${again.id}`,
+      { token: alice.token },
+    );
+    expect(compared.body.passRate).toEqual({ before: 1, after: 1 });
+    expect(compared.body.verdict).toBe('Version 1 vs version 1: 1 not compared');
+  });
+
+  it('runs one evaluation per bot at a time; cancelling stops asking the model and keeps what it has', async () => {
     const bot = await souper();
     fake.enqueue({ hang: true });
-    const cancel = new AbortController();
-    const first = await run(t, alice.token, bot.id, {}, cancel.signal);
-    expect(first.status).toBe(200);
+    const first = await queued(t, alice.token, bot.id);
     while (fake.requests.length === 0) await sleep(10);
 
-    const second = await run(t, alice.token, bot.id);
+    const second = await queue(t, alice.token, bot.id);
     expect(second.status).toBe(409);
-    expect(await second.json()).toMatchObject({ message: 'An evaluation of this botty is already running.' });
+    expect(second.body).toMatchObject({ message: 'An evaluation of this botty is already running.' });
     // Another bot is not held up.
     const other = await souper();
-    expect((await events(await run(t, alice.token, other.id))).at(-1)).toMatchObject({ type: 'done' });
+    const otherRun = await queued(t, alice.token, other.id);
+    expect(await ended(t, alice.token, other.id, otherRun.id)).toMatchObject({ status: 'done' });
 
-    cancel.abort();
-    await expect(first.text()).rejects.toThrow();
+    const cancel = () =>
+      t.request<EvaluationSummary>('POST', `/api/bots/${bot.id}/evaluations/${first.id}/cancel`, {
+        token: alice.token,
+      });
+    expect((await cancel()).body).toMatchObject({ id: first.id, status: 'cancelled' });
     await expect.poll(() => fake.requests[0]!.aborted).toBe(true);
-    const list = async () =>
-      (await t.request<EvaluationSummary[]>('GET', `/api/bots/${bot.id}/evaluations`, { token: alice.token })).body;
-    await expect.poll(async () => (await list())[0]?.status).toBe('cancelled');
-    expect((await events(await run(t, alice.token, bot.id))).at(-1)).toMatchObject({ type: 'done' });
+    const events = await watch(t, alice.token, bot.id, first.id);
+    expect(events.map((e) => e.type)).toEqual(['started', 'done']);
+    expect(events.at(-1)).toMatchObject({ evaluation: { status: 'cancelled', completed: 0 } });
+    // Idempotent: cancelling again says how it ended.
+    expect((await cancel()).body).toMatchObject({ status: 'cancelled' });
+    const next = await queued(t, alice.token, bot.id);
+    expect(await ended(t, alice.token, bot.id, next.id)).toMatchObject({ status: 'done' });
   });
 
   it('refuses an empty test set, a missing version and what is not the caller’s', async () => {
     const empty = await souper({ exampleQueries: [] });
-    const res = await run(t, alice.token, empty.id);
+    const res = await queue(t, alice.token, empty.id);
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({
-      message: 'Add example queries to the test set before running an evaluation.',
-    });
+    expect(res.body).toMatchObject({ message: 'Add example queries to the test set before running an evaluation.' });
     const bot = await souper();
-    const missing = await run(t, alice.token, bot.id, { version: 7 });
+    const missing = await queue(t, alice.token, bot.id, { version: 7 });
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toMatchObject({ message: 'Version not found' });
-    expect((await run(t, alice.token, bot.id, { version: 0 })).status).toBe(400);
+    expect(missing.body).toMatchObject({ message: 'Version not found' });
+    expect((await queue(t, alice.token, bot.id, { version: 0 })).status).toBe(400);
 
-    const done = (await events(await run(t, alice.token, bot.id))).at(-1) as { evaluation: EvaluationSummary };
+    const run = await queued(t, alice.token, bot.id);
+    await ended(t, alice.token, bot.id, run.id);
     for (const [method, path] of [
       ['POST', `/api/bots/${bot.id}/evaluations`],
       ['GET', `/api/bots/${bot.id}/evaluations`],
-      ['GET', `/api/bots/${bot.id}/evaluations/${done.evaluation.id}`],
+      ['GET', `/api/bots/${bot.id}/evaluations/${run.id}`],
+      ['GET', `/api/bots/${bot.id}/evaluations/${run.id}/events`],
+      ['POST', `/api/bots/${bot.id}/evaluations/${run.id}/cancel`],
+      ['GET', `/api/bots/${bot.id}/evaluations/compare?before=${run.id}&after=${run.id}`],
     ] as const) {
       const theirs = await t.request(method, path, { token: bob.token, body: method === 'POST' ? {} : undefined });
       expect(theirs.status, path).toBe(404);
     }
-    const wrongBot = await t.request('GET', `/api/bots/${empty.id}/evaluations/${done.evaluation.id}`, {
-      token: alice.token,
-    });
-    expect(wrongBot.status).toBe(404);
-    expect(wrongBot.body).toMatchObject({ message: 'Evaluation not found' });
+    for (const path of [`/evaluations/${run.id}`, `/evaluations/compare?before=${run.id}&after=${run.id}`]) {
+      const wrongBot = await t.request('GET', `/api/bots/${empty.id}${path}`, { token: alice.token });
+      expect(wrongBot.status).toBe(404);
+      expect(wrongBot.body).toMatchObject({ message: 'Evaluation not found' });
+    }
+  });
+});
+
+describe.each(databaseKinds)('evaluation jobs across a restart on %s', (kind) => {
+  it('finishes on the next instance without asking again what was stored', async () => {
+    const fake = await startFakeLlm({ reply: playBotAndJudge });
+    const env = { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model };
+    const first = await startTestApp({ kind, env });
+    let second: TestApp | undefined;
+    try {
+      const { token } = await signUp(first);
+      const bot = await createBot(first, token, { exampleQueries: ['Soup?', 'Stew?'] });
+      // The first question is answered and judged; the second's answer never comes on this instance.
+      fake.enqueue(playBotAndJudge, playBotAndJudge, { hang: true });
+      const run = await queued(first, token, bot.id);
+      await expect.poll(() => fake.requests.length).toBe(3);
+      expect((await read(first, token, bot.id, run.id)).completed).toBe(1);
+      await first.close({ keepDb: true });
+
+      second = await startTestApp({ kind, env, testDb: anotherConnection(first.testDb) });
+      const stored = await ended(second, token, bot.id, run.id);
+      expect(stored).toMatchObject({ status: 'done', completed: 2, total: 2 });
+      expect(stored.results.map((r) => r.query)).toEqual(['Soup?', 'Stew?']);
+      expect(fake.requests.filter((r) => !isJudge(r)).map(questionOf)).toEqual(['Soup?', 'Stew?', 'Stew?']);
+      expect(fake.requests.filter(isJudge).map(questionOf)).toEqual(['Soup?', 'Stew?']);
+    } finally {
+      await second?.close();
+      await first.testDb.drop();
+      await fake.close();
+    }
   });
 });
 
@@ -201,15 +291,15 @@ describe.each(databaseKinds)('evaluations without a model or over the limit on %
     try {
       const { token } = await signUp(t);
       const bot = await createBot(t, token, { exampleQueries: ['Dinner?'] });
-      const res = await run(t, token, bot.id);
+      const res = await queue(t, token, bot.id);
       expect(res.status).toBe(503);
-      expect(await res.json()).toMatchObject({ message: 'No language model is connected, so evaluations cannot run.' });
+      expect(res.body).toMatchObject({ message: 'No language model is connected, so evaluations cannot run.' });
     } finally {
       await t.close();
     }
   });
 
-  it('counts two model calls per query against the user limit, refusing before anything runs', async () => {
+  it('counts two model calls per query against the user limit, refusing before anything is queued', async () => {
     const fake = await startFakeLlm({ reply: playBotAndJudge });
     const t = await startTestApp({
       kind,
@@ -219,8 +309,9 @@ describe.each(databaseKinds)('evaluations without a model or over the limit on %
     try {
       const { token } = await signUp(t);
       const bot = await createBot(t, token, { exampleQueries: ['Dinner?', 'Lunch?'] });
-      expect((await events(await run(t, token, bot.id))).at(-1)).toMatchObject({ type: 'done' });
-      const refused = await run(t, token, bot.id);
+      const run = await queued(t, token, bot.id);
+      expect(await ended(t, token, bot.id, run.id)).toMatchObject({ status: 'done' });
+      const refused = await queue(t, token, bot.id);
       expect(refused.status).toBe(429);
       const list = await t.request<EvaluationSummary[]>('GET', `/api/bots/${bot.id}/evaluations`, { token });
       expect(list.body).toHaveLength(1);

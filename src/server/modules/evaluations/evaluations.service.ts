@@ -1,17 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type {
   Evaluation,
-  EvaluationEvent,
+  EvaluationComparison,
   EvaluationResult,
   EvaluationSummary,
-  RunEvaluationBody,
 } from '@shared/contracts/evaluations';
 import { EVALUATION_MESSAGES } from '@shared/contracts/evaluations';
+import { compareEvaluations, verdictSentence } from '@shared/evaluations/compare';
 import type { Ai, Model } from '../../ai/providers';
 import { ChatReplyError, CHAT_ERRORS } from '../../ai/tasks/chat-reply';
 import { judgeAnswer } from '../../ai/tasks/judge-answer';
 import type { Db, Executor } from '../../db/database';
-import { isoIn, isoNow, type Clock } from '../../lib/clock';
+import { isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { snapshotOf } from '../bots/bot-snapshot';
 import { requireOwnedBot } from '../bots/bots.service';
@@ -19,108 +19,60 @@ import { getVersion } from '../bots/versions.service';
 import type { ReplyingBot } from '../replies/reply-context';
 import type { ReplyPipelineDeps } from '../replies/reply-pipeline';
 import { answerQuery } from '../training/training.service';
-import {
-  deleteEvaluation,
-  findEvaluation,
-  findEvaluations,
-  finishEvaluation,
-  insertEvaluation,
-  insertResult,
-  isAlreadyRunning,
-  markStaleEvaluations,
-} from './evaluations.repository';
+import type { EvaluationSignals } from './evaluation-events';
+import { cancelEvaluation, findEnded, findEvaluation, findEvaluations } from './evaluations.repository';
 
 export interface EvaluationsDeps extends ReplyPipelineDeps {
   db: Db;
   clock: Clock;
+  signals: EvaluationSignals;
+  /** Told when a run ended (done, cancelled or failed), on whichever instance ran it (the releases' gate). */
+  evaluationFinished?: (evaluation: EvaluationSummary & { releaseId: number | null }) => Promise<void> | void;
 }
-
-/** Longer than one answer and one verdict can take, so only a dead instance's evaluation looks stale. */
-export const EVALUATION_STALE_MS = 10 * 60_000;
 
 /** Model calls an evaluation makes per query: the answer and the judge's verdict. */
 export const CALLS_PER_QUERY = 2;
 
 const JUDGE_FAILED = 'The judge could not give a verdict.';
 
-export interface StartedEvaluation {
-  evaluation: EvaluationSummary;
-  /** Answers and judges each query, sending each result; stops early (cancelled) when `signal` aborts. */
-  run(signal: AbortSignal, send: (event: EvaluationEvent) => void, log: FastifyBaseLogger): Promise<void>;
-  /** Removes the evaluation before it ran (e.g. it did not fit the model-call limit). */
-  abandon(): Promise<void>;
-}
-
-/**
- * Starts an evaluation of `body.version` (the current version when left out) on the bot's test set, its
- * current example queries, so runs on different versions answer the same questions. Refused offline, with an
- * empty test set, and while another evaluation of the bot runs.
- */
-export async function startEvaluation(
-  deps: EvaluationsDeps,
-  userId: number,
-  botId: number,
-  body: RunEvaluationBody,
-): Promise<StartedEvaluation> {
-  const db = deps.db.kysely;
-  const bot = await requireOwnedBot(db, userId, botId);
-  const version = body.version ?? bot.version;
-  const snapshot =
-    version === bot.version ? snapshotOf(bot) : (await getVersion(deps, userId, botId, version)).snapshot;
-  // The version's settings with the bot's knowledge files, which are not versioned: what the chat would answer.
-  const answering: ReplyingBot = { ...snapshot, id: bot.id, userId: bot.userId };
-  // The answers come from the bot's own model (the pipeline resolves it); the verdicts from the judge's default.
+/** The judge's model (the configured default for judging); 503 offline. */
+export async function judgeOf(deps: EvaluationsDeps): Promise<Ai & { model: Model }> {
   const judge = (await deps.models.resolve('judge')).ai;
   const { model } = judge;
   if (!model) throw new AppError('UNAVAILABLE', EVALUATION_MESSAGES.offline);
-  const queries = bot.exampleQueries;
-  if (queries.length === 0) throw new AppError('BAD_REQUEST', EVALUATION_MESSAGES.noTestSet);
-  const admission = await deps.usage.admit({ ownerId: userId, shared: false });
-
-  await markStaleEvaluations(db, botId, isoIn(deps.clock, -EVALUATION_STALE_MS));
-  let evaluation: EvaluationSummary;
-  try {
-    evaluation = await insertEvaluation(db, { botId, version, total: queries.length }, isoNow(deps.clock));
-  } catch (error) {
-    admission.giveBack();
-    if (isAlreadyRunning(error)) throw new AppError('CONFLICT', EVALUATION_MESSAGES.running);
-    throw error;
-  }
-  const expectations = new Map(bot.testNotes.map((note) => [note.query, note.expected]));
-
-  return {
-    evaluation,
-    abandon: () => {
-      admission.giveBack();
-      return deleteEvaluation(db, evaluation.id);
-    },
-    async run(signal, send, log) {
-      send({ type: 'started', evaluation });
-      for (const [index, query] of queries.entries()) {
-        if (signal.aborted) break;
-        const result = await evaluateQuery(
-          { ...deps, judge: { ...judge, model }, log },
-          answering,
-          { index, query, expectation: expectations.get(query) },
-          signal,
-        );
-        if (signal.aborted) break;
-        await insertResult(db, evaluation.id, result, isoNow(deps.clock));
-        send({ type: 'result', result });
-      }
-      const status = signal.aborted ? 'cancelled' : 'done';
-      send({ type: 'done', evaluation: await finishEvaluation(db, evaluation.id, status, isoNow(deps.clock)) });
-    },
-  };
+  return { ...judge, model };
 }
 
-async function evaluateQuery(
+/**
+ * The version's settings with the bot's knowledge files, which are not versioned: what the chat would answer.
+ * The answers come from the version's own model (the pipeline resolves it).
+ */
+export async function evaluatedBot(
+  deps: Pick<EvaluationsDeps, 'db' | 'clock'>,
+  botId: number,
+  version: number,
+): Promise<ReplyingBot> {
+  const db = deps.db.kysely;
+  const owner = await db.selectFrom('bots').select('user_id').where('id', '=', botId).executeTakeFirst();
+  if (!owner) throw new AppError('NOT_FOUND', 'Bot not found');
+  const bot = await requireOwnedBot(db, owner.user_id, botId);
+  const snapshot =
+    version === bot.version ? snapshotOf(bot) : (await getVersion(deps, bot.userId, botId, version)).snapshot;
+  return { ...snapshot, id: bot.id, userId: bot.userId };
+}
+
+/**
+ * One question answered and judged. No answer: no verdict, with why. An answer the judge could not grade is
+ * `judge_unavailable`, neither pass nor fail.
+ */
+export async function evaluateQuery(
   deps: EvaluationsDeps & { judge: Ai & { model: Model }; log: FastifyBaseLogger },
   bot: ReplyingBot,
-  { index, query, expectation }: { index: number; query: string; expectation: string | undefined },
+  question: { index: number; id: number; query: string; expected: string | null },
   signal: AbortSignal,
 ): Promise<EvaluationResult> {
-  const none = { index, query, answer: null, verdict: null, reason: null };
+  const { index, id, query, expected } = question;
+  const none = { index, testCaseId: id, query, answer: null, verdict: null, score: null, reason: null };
   let answered: Awaited<ReturnType<typeof answerQuery>>;
   try {
     answered = await answerQuery(deps, bot, query, signal);
@@ -129,15 +81,20 @@ async function evaluateQuery(
   }
   const { answer, sources } = answered;
   try {
-    const { verdict, reason } = await judgeAnswer(deps.judge, { bot, query, answer, sources, expectation }, signal);
-    return { index, query, answer, verdict, reason, error: null };
+    const expectation = expected ?? undefined;
+    const verdict = await judgeAnswer(deps.judge, { bot, query, answer, sources, expectation }, signal);
+    return { ...none, answer, ...verdict, error: null };
   } catch {
-    return { ...none, answer, error: JUDGE_FAILED };
+    return { ...none, answer, verdict: 'judge_unavailable', error: JUDGE_FAILED };
   }
 }
 
 /** The bot's finished test runs, newest first, whoever asks (the caller checked the bot is theirs). */
 export const finishedEvaluationsOf = (db: Executor, botId: number) => findEvaluations(db, botId, { finished: true });
+
+/** The caller's bot's current version (404 when the bot is not theirs). */
+export const currentVersion = async (deps: EvaluationsDeps, userId: number, botId: number) =>
+  (await requireOwnedBot(deps.db.kysely, userId, botId)).version;
 
 export async function listEvaluations(deps: EvaluationsDeps, userId: number, botId: number) {
   await requireOwnedBot(deps.db.kysely, userId, botId);
@@ -151,7 +108,61 @@ export async function getEvaluation(
   id: number,
 ): Promise<Evaluation> {
   await requireOwnedBot(deps.db.kysely, userId, botId);
-  const evaluation = await findEvaluation(deps.db.kysely, botId, id);
+  return requireEvaluation(deps.db.kysely, botId, id);
+}
+
+async function requireEvaluation(db: Executor, botId: number, id: number): Promise<Evaluation> {
+  const evaluation = await findEvaluation(db, botId, id);
   if (!evaluation) throw new AppError('NOT_FOUND', EVALUATION_MESSAGES.notFound);
   return evaluation;
+}
+
+/**
+ * Cancels a queued or running evaluation; cancelling one that ended changes nothing (the answer says how it
+ * ended). A running one stops before its next question, on whichever instance runs it.
+ */
+export async function cancel(
+  deps: EvaluationsDeps,
+  userId: number,
+  botId: number,
+  id: number,
+): Promise<EvaluationSummary> {
+  const db = deps.db.kysely;
+  await requireOwnedBot(db, userId, botId);
+  const { results: _, ...evaluation } = await requireEvaluation(db, botId, id);
+  const was = await cancelEvaluation(db, id, isoNow(deps.clock));
+  if (!was) return evaluation;
+  deps.signals.cancelled(id);
+  const ended = await findEnded(db, id);
+  // A queued run has no runner to say it ended.
+  if (was === 'queued' && ended) await deps.evaluationFinished?.(ended);
+  return { ...evaluation, status: 'cancelled' };
+}
+
+/**
+ * Two runs of the bot compared question by question, with the verdict line; whoever asks (the caller checked
+ * the bot is theirs). 404 when either is not the bot's.
+ */
+export async function evaluationComparison(
+  db: Executor,
+  botId: number,
+  beforeId: number,
+  afterId: number,
+): Promise<EvaluationComparison> {
+  const before = await requireEvaluation(db, botId, beforeId);
+  const after = await requireEvaluation(db, botId, afterId);
+  const compared = compareEvaluations(before, after);
+  const { results: _b, ...beforeSummary } = before;
+  const { results: _a, ...afterSummary } = after;
+  return {
+    before: beforeSummary,
+    after: afterSummary,
+    ...compared,
+    verdict: verdictSentence({ before: before.version, after: after.version }, compared.totals),
+  };
+}
+
+export async function compare(deps: EvaluationsDeps, userId: number, botId: number, beforeId: number, afterId: number) {
+  await requireOwnedBot(deps.db.kysely, userId, botId);
+  return evaluationComparison(deps.db.kysely, botId, beforeId, afterId);
 }

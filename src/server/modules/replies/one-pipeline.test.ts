@@ -128,9 +128,16 @@ describe.each(databaseKinds)('one reply pipeline, on %s', (kind) => {
     expect(systemPromptOf(previewRequests[0]!)).toBe(systemPromptOf(chatRequest!));
 
     // (c) An evaluation answers from the files too, and its judge sees the sources the answer cites.
-    const [evaluationEvents, evaluationRequests] = await recorded(t.fake, async () =>
-      ndjson(await post(t, `/api/bots/${bot.id}/evaluations`, { token: alice.token, body: {} }), evaluationEventSchema),
-    );
+    const [evaluationEvents, evaluationRequests] = await recorded(t.fake, async () => {
+      const queued = await post(t, `/api/bots/${bot.id}/evaluations`, { token: alice.token, body: {} });
+      expect(queued.status).toBe(202);
+      const { id } = (await queued.json()) as { id: number };
+      const events = `${t.url}/api/bots/${bot.id}/evaluations/${id}/events`;
+      return ndjson(
+        await fetch(events, { headers: { authorization: `Bearer ${alice.token}` } }),
+        evaluationEventSchema,
+      );
+    });
     expect(evaluationEvents.at(-1)).toMatchObject({ type: 'done', evaluation: { total: 1, passed: 1 } });
     const [evaluationAnswer] = answersOf(evaluationRequests);
     expect(answersOf(evaluationRequests)).toHaveLength(1);
