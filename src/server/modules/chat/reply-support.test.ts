@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitSources } from '@shared/chat/cited-sources';
+import { EMBED_ORIGIN_HEADER, VISITOR_KEY_HEADER } from '@shared/chat/widget-protocol';
 import type { Message } from '@shared/contracts/chat';
-import { createConversation, messagesOf, streamChat } from '../../../../tests/support/chat-api';
+import type { Snapshot } from '@shared/contracts/shares';
+import type { WidgetMessage } from '@shared/contracts/widget';
+import { createConversation, messagesOf, readWidgetEvents, streamChat } from '../../../../tests/support/chat-api';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm, supportCaseOf, systemPromptOf, type FakeLlm } from '../../../../tests/support/fake-llm';
@@ -30,7 +33,7 @@ describe.each(databaseKinds)('replies checked against their sources, on %s', (ki
   });
   afterAll(() => fake.close());
 
-  async function replyWithTwoPassages(t: TestApp) {
+  async function botWithTwoFiles(t: TestApp) {
     const { token } = await signUp(t);
     const bot = await createBot(t, token, {
       capabilities: ['document_analysis'],
@@ -44,6 +47,11 @@ describe.each(databaseKinds)('replies checked against their sources, on %s', (ki
         status: 'ready',
       });
     }
+    return { token, bot };
+  }
+
+  async function replyWithTwoPassages(t: TestApp) {
+    const { token, bot } = await botWithTwoFiles(t);
     const conversation = await createConversation(t, token, bot.id);
     await streamChat(t, `/api/conversations/${conversation.id}/stream`, { token, body: { content: QUESTION } });
     let reply: Message | undefined;
@@ -54,12 +62,12 @@ describe.each(databaseKinds)('replies checked against their sources, on %s', (ki
       },
       { what: 'the reply to be checked against its sources', timeoutMs: 15_000, intervalMs: 20 },
     );
-    return reply!;
+    return { reply: reply!, token, conversation };
   }
 
   it('maps the cited sentence to its passage, flags the invented one, and splits the sources', async () => {
     const t = await apps.start({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model } });
-    const reply = await replyWithTwoPassages(t);
+    const { reply } = await replyWithTwoPassages(t);
     expect(reply.sources.map((s) => s.title).sort()).toEqual(['recalibration.txt', 'warranty.txt']);
     const cited = reply.sources.find((s) => s.title === 'recalibration.txt')!.n;
 
@@ -92,7 +100,7 @@ describe.each(databaseKinds)('replies checked against their sources, on %s', (ki
     judge.setSupportReply({ raw: 'not a JSON answer' });
     try {
       const t = await apps.start({ env: { LLM_BASE_URL: judge.baseUrl, LLM_MODEL: judge.model } });
-      const reply = await replyWithTwoPassages(t);
+      const { reply } = await replyWithTwoPassages(t);
       const cited = reply.sources.find((s) => s.title === 'recalibration.txt')!.n;
       expect(judge.supportRequests.length).toBeGreaterThan(0);
       expect(reply.support!.method).toBe('lexical');
@@ -103,6 +111,44 @@ describe.each(databaseKinds)('replies checked against their sources, on %s', (ki
     } finally {
       await judge.close();
     }
+  });
+
+  it('shows the check in shared snapshots and to widget visitors', async () => {
+    const t = await apps.start({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model } });
+    const { reply, token, conversation } = await replyWithTwoPassages(t);
+    const shared = await t.request<{ token: string }>('POST', `/api/conversations/${conversation.id}/share`, {
+      token,
+      body: {},
+    });
+    const snapshot = await t.request<Snapshot>('GET', `/api/shares/${shared.body.token}`);
+    expect(snapshot.body.messages.at(-1)!.support).toEqual(reply.support);
+
+    const site = 'http://127.0.0.1:4321';
+    const { token: owner, bot } = await botWithTwoFiles(t);
+    await t.request('PATCH', `/api/bots/${bot.id}/sharing`, {
+      token: owner,
+      body: { visibility: 'link', embedOrigins: [site] },
+    });
+    const headers = { [EMBED_ORIGIN_HEADER]: site, [VISITOR_KEY_HEADER]: `visitor-key-${'0'.repeat(20)}` };
+    const asked = await fetch(`${t.url}/api/widget/${bot.id}/replies`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ content: QUESTION }),
+    });
+    const done = (await readWidgetEvents(asked)).at(-1);
+    expect(done?.event === 'done' && done.data?.support).toBeFalsy();
+    let seen: WidgetMessage | undefined;
+    await until(
+      async () => {
+        const res = await t.request<{ messages: WidgetMessage[] }>('GET', `/api/widget/${bot.id}/messages`, {
+          headers,
+        });
+        seen = res.body.messages.at(-1);
+        return seen?.support != null;
+      },
+      { what: 'the widget reply to be checked', timeoutMs: 15_000, intervalMs: 20 },
+    );
+    expect(seen!.support!.sentences.map((s) => s.supported)).toEqual([true, false]);
   });
 
   it('leaves replies without sources unchecked', async () => {
