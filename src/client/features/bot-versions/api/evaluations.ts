@@ -1,24 +1,29 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import {
   evaluationEventSchema,
+  isEvaluationActive,
   type Evaluation,
-  type EvaluationEvent,
   type EvaluationSummary,
 } from '@shared/contracts/evaluations';
 import { botKeys } from '@/entities/bot/api/bot-keys';
 import { readNdjson } from '@/lib/ndjson';
-import { apiFetch, apiRequest, serverMessage } from '@/lib/request';
+import { apiFetch, apiRequest } from '@/lib/request';
 
 const evaluationKeys = {
   list: (botId: number) => [...botKeys.detail(botId), 'evaluations'] as const,
   one: (botId: number, id: number) => [...botKeys.detail(botId), 'evaluations', id] as const,
 };
 
+/** While a run is queued or running (here, in another tab, or for a release), the list is read again now and then. */
+const ACTIVE_REFRESH_MS = 5_000;
+
 export function useEvaluations(botId: number) {
   return useQuery({
     queryKey: evaluationKeys.list(botId),
     queryFn: () => apiRequest<EvaluationSummary[]>('GET', `/api/bots/${botId}/evaluations`),
+    refetchInterval: (query) =>
+      query.state.data?.some((e) => isEvaluationActive(e.status)) ? ACTIVE_REFRESH_MS : false,
   });
 }
 
@@ -30,47 +35,54 @@ export function useEvaluation(botId: number, id: number | undefined) {
   });
 }
 
-async function* runEvaluation(botId: number, version: number, signal: AbortSignal): AsyncGenerator<EvaluationEvent> {
-  const res = await apiFetch('POST', `/api/bots/${botId}/evaluations`, { body: { version }, signal });
-  yield* readNdjson(res, evaluationEventSchema);
+/** Queues a run of the test set on a version; the server runs it whether or not the page stays open. */
+export function useStartEvaluation(botId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (version: number) =>
+      apiRequest<EvaluationSummary>('POST', `/api/bots/${botId}/evaluations`, { version }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: evaluationKeys.list(botId) }),
+  });
 }
 
-export interface EvaluationProgress {
-  version: number;
-  done: number;
-  total: number;
+export function useCancelEvaluation(botId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest<EvaluationSummary>('POST', `/api/bots/${botId}/evaluations/${id}/cancel`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: evaluationKeys.list(botId) }),
+  });
 }
 
 /**
- * Runs the test set on a version, with its progress as results arrive; `cancel` stops it on the server too.
- * The lists are refreshed when it ends, however it ends. `error` is the server's refusal (409, 429, 503).
+ * How far a queued or running evaluation has come, from its events (the stored results first, then each new one),
+ * followed for as long as the page shows it; when it ends, the lists are read again. Coming back to the page
+ * follows it again from the start.
  */
-export function useRunEvaluation(botId: number) {
+export function useEvaluationProgress(botId: number, run: EvaluationSummary | undefined): number | undefined {
   const queryClient = useQueryClient();
-  const [progress, setProgress] = useState<EvaluationProgress | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const running = useRef<AbortController | null>(null);
+  const [completed, setCompleted] = useState<{ id: number; done: number }>();
+  const id = run && isEvaluationActive(run.status) ? run.id : undefined;
 
-  useEffect(() => () => running.current?.abort(), []);
-
-  async function start(version: number) {
+  useEffect(() => {
+    if (id === undefined) return;
     const controller = new AbortController();
-    running.current = controller;
-    setError(null);
-    setProgress({ version, done: 0, total: 0 });
-    try {
-      for await (const event of runEvaluation(botId, version, controller.signal)) {
-        if (event.type === 'started') setProgress({ version, done: 0, total: event.evaluation.total });
-        if (event.type === 'result') setProgress((p) => p && { ...p, done: p.done + 1 });
+    void (async () => {
+      try {
+        const res = await apiFetch('GET', `/api/bots/${botId}/evaluations/${id}/events`, {
+          signal: controller.signal,
+        });
+        for await (const event of readNdjson(res, evaluationEventSchema)) {
+          if (event.type === 'started') setCompleted({ id, done: 0 });
+          if (event.type === 'result') setCompleted((c) => ({ id, done: (c?.id === id ? c.done : 0) + 1 }));
+        }
+      } catch {
+        // Lost or left: the list, read again below, says where the run is.
       }
-    } catch (failure) {
-      if (!controller.signal.aborted) setError(serverMessage(failure) ?? 'The evaluation could not run.');
-    } finally {
-      running.current = null;
-      setProgress(null);
+      if (controller.signal.aborted) return;
       await queryClient.invalidateQueries({ queryKey: evaluationKeys.list(botId) });
-    }
-  }
+    })();
+    return () => controller.abort();
+  }, [botId, id, queryClient]);
 
-  return { progress, error, start, cancel: () => running.current?.abort() };
+  return completed?.id === id ? completed?.done : run?.completed;
 }

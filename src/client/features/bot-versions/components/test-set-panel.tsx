@@ -1,10 +1,12 @@
-import { FlaskConical, Square, TriangleAlert } from 'lucide-react';
-import type { EvaluationResult } from '@shared/contracts/evaluations';
-import { Badge } from '@/components/ui/badge';
+import { FlaskConical, Square } from 'lucide-react';
+import { useState } from 'react';
+import { isEvaluationActive, type EvaluationSummary } from '@shared/contracts/evaluations';
+import { RelativeTime } from '@/components/relative-time';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
-import { useEvaluation, useEvaluations, useRunEvaluation } from '../api/evaluations';
-import { compareResults, latestDone } from '../model/evaluations';
+import { serverMessage } from '@/lib/request';
+import { useCancelEvaluation, useEvaluationProgress, useEvaluations, useStartEvaluation } from '../api/evaluations';
+import { EvaluationResults } from './evaluation-results';
 
 interface TestSetPanelProps {
   botId: number;
@@ -14,17 +16,20 @@ interface TestSetPanelProps {
 }
 
 /**
- * The test set run on versions: run it on the current (or the selected) version, then read the two versions'
- * answers side by side with the judge's verdicts, regressions (pass → fail) flagged.
+ * The test set run on versions: start a run on the current (or the selected) version — the server runs it, so
+ * leaving the page does not stop it — follow or cancel the one running, and read any run against the one before
+ * it: the verdict line, then the two runs' answers side by side with the judge's verdicts.
  */
 export function TestSetPanel({ botId, queries, selected, current }: TestSetPanelProps) {
   const evaluations = useEvaluations(botId);
-  const run = useRunEvaluation(botId);
+  const start = useStartEvaluation(botId);
+  const [picked, setPicked] = useState<number>();
   const list = evaluations.data ?? [];
-  const older = latestDone(list, selected);
-  const newer = latestDone(list, current);
-  const before = useEvaluation(botId, selected === current ? undefined : older?.id);
-  const after = useEvaluation(botId, newer?.id);
+  const active = list.find((e) => isEvaluationActive(e.status));
+  const finished = list.filter((e) => e.status === 'done');
+  // The newest finished run, until another is picked.
+  const shown = list.find((e) => e.id === picked) ?? finished[0];
+  const previous = shown && finished.find((e) => e.id < shown.id);
   const versions = selected === current ? [current] : [current, selected];
 
   return (
@@ -46,118 +51,92 @@ export function TestSetPanel({ botId, queries, selected, current }: TestSetPanel
             <Button
               key={version}
               variant={version === current ? 'default' : 'outline'}
-              disabled={run.progress !== null}
-              onClick={() => void run.start(version)}
+              disabled={active !== undefined || start.isPending}
+              onClick={() => start.mutate(version)}
             >
               Run on version {version}
             </Button>
           ))}
-          {run.progress && (
-            <Button variant="outline" onClick={run.cancel}>
-              <Square aria-hidden="true" />
-              Cancel
-            </Button>
-          )}
         </div>
       )}
-      {run.progress && (
-        <div className="grid gap-2">
-          <p id="evaluation-progress" className="text-sm font-medium" aria-live="polite">
-            Testing version {run.progress.version}: {run.progress.done} of {run.progress.total || queries.length}
-          </p>
-          <Progress
-            value={(run.progress.done / (run.progress.total || queries.length)) * 100}
-            aria-labelledby="evaluation-progress"
-          />
-        </div>
-      )}
-      {run.error && (
+      {active && <ActiveRun botId={botId} run={active} />}
+      {start.error && (
         <p role="alert" className="text-sm text-destructive">
-          {run.error}
+          {serverMessage(start.error) ?? 'The evaluation could not run.'}
         </p>
       )}
-      {(newer || older) && (
-        <Results
-          before={
-            selected === current
-              ? undefined
-              : { version: selected, results: before.data?.results, passed: older?.passed, total: older?.total }
-          }
-          after={{ version: current, results: after.data?.results, passed: newer?.passed, total: newer?.total }}
-        />
-      )}
+      {list.length > 0 && <RunList runs={list} shown={shown?.id} onShow={setPicked} />}
+      {shown && <EvaluationResults botId={botId} after={shown} before={previous} />}
     </section>
   );
 }
 
-interface Side {
-  version: number;
-  results: EvaluationResult[] | undefined;
-  passed: number | undefined;
-  total: number | undefined;
-}
-
-function Results({ before, after }: { before: Side | undefined; after: Side }) {
-  const rows = compareResults(before?.results ?? [], after.results ?? []);
-  const sides = before ? [before, after] : [after];
-  const regressions = rows.filter((r) => r.regression).length;
+/** The run in progress, as its events say, with Cancel; it goes on when the page is left. */
+function ActiveRun({ botId, run }: { botId: number; run: EvaluationSummary }) {
+  const completed = useEvaluationProgress(botId, run) ?? run.completed;
+  const cancel = useCancelEvaluation(botId);
+  const total = run.total || 1;
   return (
-    <div className="grid gap-3">
-      <div className="flex flex-wrap gap-2 text-sm">
-        {sides.map((side) => (
-          <Badge key={side.version} variant="secondary">
-            Version {side.version}:{' '}
-            {side.passed === undefined ? 'not tested' : `${side.passed} of ${side.total} passed`}
-          </Badge>
-        ))}
-        {regressions > 0 && (
-          <Badge variant="destructive">
-            {regressions} {regressions === 1 ? 'regression' : 'regressions'}
-          </Badge>
-        )}
+    <div className="grid gap-2">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p id="evaluation-progress" className="text-sm font-medium" aria-live="polite">
+          {run.status === 'queued'
+            ? `Version ${run.version} is waiting to be tested`
+            : `Testing version ${run.version}: ${completed} of ${run.total}`}
+        </p>
+        <Button variant="outline" size="sm" disabled={cancel.isPending} onClick={() => cancel.mutate(run.id)}>
+          <Square aria-hidden="true" />
+          Cancel
+        </Button>
       </div>
-      <ol className="grid gap-3">
-        {rows.map((row) => (
-          <li key={row.query} className="grid gap-2 rounded-lg border p-3">
-            <p className="flex flex-wrap items-center gap-2 text-sm font-semibold break-words">
-              {row.query}
-              {row.regression && (
-                <Badge variant="destructive">
-                  <TriangleAlert className="size-3" aria-hidden="true" />
-                  Regression
-                </Badge>
-              )}
-            </p>
-            <div className={`grid gap-3 ${before ? 'md:grid-cols-2' : ''}`}>
-              {before && <Answer version={before.version} result={row.before} />}
-              <Answer version={after.version} result={row.after} />
-            </div>
-          </li>
-        ))}
-      </ol>
+      <Progress value={(completed / total) * 100} aria-labelledby="evaluation-progress" />
     </div>
   );
 }
 
-function Answer({ version, result }: { version: number; result: EvaluationResult | undefined }) {
+const STATUS_TEXT: Record<EvaluationSummary['status'], string> = {
+  queued: 'waiting',
+  running: 'running',
+  done: '',
+  cancelled: 'cancelled',
+  failed: 'could not run',
+  interrupted: 'interrupted',
+};
+
+/** "Version 2: 1 of 2 passed"; an unfinished run says how far it came. */
+export function runLabel(run: EvaluationSummary): string {
+  const passed = `${run.passed} of ${run.total - run.judgeUnavailable} passed`;
+  if (run.status === 'done') return `Version ${run.version}: ${passed}`;
+  return `Version ${run.version}: ${STATUS_TEXT[run.status]}, ${run.completed} of ${run.total} answered`;
+}
+
+function RunList({
+  runs,
+  shown,
+  onShow,
+}: {
+  runs: EvaluationSummary[];
+  shown: number | undefined;
+  onShow: (id: number) => void;
+}) {
   return (
-    <div className="grid content-start gap-1 rounded-md bg-muted/50 p-2 text-sm">
-      <p className="flex items-center gap-2 font-medium">
-        Version {version}
-        {result?.verdict && (
-          <Badge variant={result.verdict === 'pass' ? 'secondary' : 'destructive'}>
-            {result.verdict === 'pass' ? 'Pass' : 'Fail'}
-          </Badge>
-        )}
-      </p>
-      {!result ? (
-        <p className="text-muted-foreground">Not tested yet.</p>
-      ) : (
-        <>
-          {result.answer && <p className="break-words whitespace-pre-wrap">{result.answer}</p>}
-          <p className="text-muted-foreground">{result.reason ?? result.error}</p>
-        </>
-      )}
+    <div className="grid gap-2">
+      <h3 className="text-sm font-semibold">Runs</h3>
+      <ol aria-label="Test runs" className="grid max-h-64 gap-1 overflow-y-auto">
+        {runs.map((run) => (
+          <li key={run.id}>
+            <button
+              type="button"
+              aria-pressed={run.id === shown}
+              onClick={() => onShow(run.id)}
+              className="flex w-full flex-wrap items-center justify-between gap-2 rounded-lg border px-3 py-2 text-left text-sm transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-pressed:border-primary aria-pressed:bg-accent"
+            >
+              <span className="font-medium">{runLabel(run)}</span>
+              <RelativeTime date={run.createdAt} className="text-xs text-muted-foreground" />
+            </button>
+          </li>
+        ))}
+      </ol>
     </div>
   );
 }
