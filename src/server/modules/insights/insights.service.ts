@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { requireOwnedBot } from '../bots/bots.service';
 import { finishedEvaluationsOf } from '../evaluations/evaluations.service';
-import { findConversationDates, findMessageFacts } from './insights.repository';
+import { findConversationDates, findFaithfulness, findMessageFacts } from './insights.repository';
 
 export interface InsightsDeps {
   db: Db;
@@ -31,10 +31,11 @@ export async function botInsights(deps: InsightsDeps, userId: number, botId: num
   await requireOwnedBot(db, userId, botId);
   const today = Date.parse(`${dateOf(deps.clock.now().toISOString())}T00:00:00.000Z`);
   const since = new Date(today - (days - 1) * DAY_MS).toISOString();
-  const [conversations, messages, evaluations] = await Promise.all([
+  const [conversations, messages, evaluations, faithfulness] = await Promise.all([
     findConversationDates(db, botId, since),
     findMessageFacts(db, botId, since),
     finishedEvaluationsOf(db, botId),
+    findFaithfulness(deps.db, botId, since),
   ]);
 
   const perDay = Array.from({ length: days }, (_, i) => ({
@@ -59,7 +60,9 @@ export async function botInsights(deps: InsightsDeps, userId: number, botId: num
   const latestPerVersion = new Map<number, Insights['testPassRates'][number]>();
   for (const e of evaluations) {
     if (!latestPerVersion.has(e.version)) {
-      latestPerVersion.set(e.version, { version: e.version, passed: e.passed, total: e.total, at: e.createdAt });
+      // Answers the judge could not grade are neither passed nor failed.
+      const total = e.total - e.judgeUnavailable;
+      latestPerVersion.set(e.version, { version: e.version, passed: e.passed, total, at: e.createdAt });
     }
   }
 
@@ -87,6 +90,7 @@ export async function botInsights(deps: InsightsDeps, userId: number, botId: num
           output: usage.reduce((sum, r) => sum + (r.output_tokens ?? 0), 0),
         }
       : null,
+    faithfulness,
     testPassRates: [...latestPerVersion.values()].sort((a, b) => b.version - a.version),
   };
 }
