@@ -67,6 +67,10 @@ export const router = createBrowserRouter([
             ...lazyPage(async () => (await import('@/features/bot-versions/components/versions-page')).VersionsPage),
           },
           {
+            path: '/bots/:id/tests',
+            ...lazyPage(async () => (await import('@/features/bot-tests/components/tests-page')).TestsPage),
+          },
+          {
             path: '/bots/:id/insights',
             lazy: async () => ({
               Component: (await import('@/features/bot-insights/components/insights-page')).InsightsPage,

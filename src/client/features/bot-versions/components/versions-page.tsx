@@ -1,4 +1,4 @@
-import { ArrowLeft, ChartLine, History, RotateCcw } from 'lucide-react';
+import { ArrowLeft, ChartLine, FlaskConical, History, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PROMPT_KEYS } from '@shared/bots/bot-settings';
@@ -40,6 +40,12 @@ export function VersionsPage() {
               <Link to={`/create-bot?edit=${botId}`}>
                 <ArrowLeft aria-hidden="true" />
                 Edit Botty
+              </Link>
+            </Button>
+            <Button variant="outline" asChild>
+              <Link to={`/bots/${botId}/tests`}>
+                <FlaskConical aria-hidden="true" />
+                Tests
               </Link>
             </Button>
             <Button variant="outline" asChild>
