@@ -213,11 +213,15 @@ export const supportSentenceSchema = z.object({
 });
 export type SupportSentence = z.infer<typeof supportSentenceSchema>;
 
-/** A reply checked against its sources after it ended; `faithfulness`: supported / checkable sentences (1 when none). */
+/**
+ * A reply checked against its sources after it ended; `faithfulness`: supported / checkable sentences (1 when none);
+ * `checked`: how many sentences were checkable.
+ */
 export const supportSchema = z.object({
   method: z.enum(SUPPORT_METHODS),
   sentences: z.array(supportSentenceSchema),
   faithfulness: z.number().min(0).max(1),
+  checked: z.number().int(),
 });
 export type Support = z.infer<typeof supportSchema>;
 

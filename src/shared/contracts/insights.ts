@@ -36,6 +36,11 @@ export const insightsSchema = z.object({
   ratings: z.object({ up: z.number().int(), down: z.number().int() }),
   /** Sums over the replies whose provider reported usage; null when none did. */
   tokens: z.object({ input: z.number().int(), output: z.number().int() }).nullable(),
+  /**
+   * Replies checked against their sources (decision 0044) with something to check: their average share of
+   * supported sentences (0..1) and how many they are; null when there are none.
+   */
+  faithfulness: z.object({ average: z.number(), replies: z.number().int() }).nullable(),
   /** The latest finished evaluation of each version that has one, newest version first. */
   testPassRates: z.array(
     z.object({ version: z.number().int(), passed: z.number().int(), total: z.number().int(), at: z.string() }),

@@ -41,6 +41,7 @@ const withFaithfulness = (method: Support['method'], sentences: SupportSentence[
   method,
   sentences,
   faithfulness: faithfulnessOf({ sentences }) ?? 1,
+  checked: sentences.filter((s) => s.checkable).length,
 });
 
 function describe({ sources }: SupportCase, sentences: readonly { text: string }[]): string {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitSources } from '@shared/chat/cited-sources';
 import { EMBED_ORIGIN_HEADER, VISITOR_KEY_HEADER } from '@shared/chat/widget-protocol';
 import type { Message } from '@shared/contracts/chat';
+import type { Insights } from '@shared/contracts/insights';
 import type { Snapshot } from '@shared/contracts/shares';
 import type { WidgetMessage } from '@shared/contracts/widget';
 import { createConversation, messagesOf, readWidgetEvents, streamChat } from '../../../../tests/support/chat-api';
@@ -67,7 +68,7 @@ describe.each(databaseKinds)('replies checked against their sources, on %s', (ki
 
   it('maps the cited sentence to its passage, flags the invented one, and splits the sources', async () => {
     const t = await apps.start({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model } });
-    const { reply } = await replyWithTwoPassages(t);
+    const { reply, token, conversation } = await replyWithTwoPassages(t);
     expect(reply.sources.map((s) => s.title).sort()).toEqual(['recalibration.txt', 'warranty.txt']);
     const cited = reply.sources.find((s) => s.title === 'recalibration.txt')!.n;
 
@@ -93,6 +94,10 @@ describe.each(databaseKinds)('replies checked against their sources, on %s', (ki
     const split = splitSources(reply.content, reply.sources, support);
     expect(split.cited.map((s) => s.title)).toEqual(['recalibration.txt']);
     expect(split.consulted.map((s) => s.title)).toEqual(['warranty.txt']);
+
+    // The bot's insights average its checked replies.
+    const insights = await t.request<Insights>('GET', `/api/bots/${conversation.botId}/insights?days=7`, { token });
+    expect(insights.body.faithfulness).toEqual({ average: 0.5, replies: 1 });
   });
 
   it('falls back to word overlap when the judge answers nothing usable, and says so', async () => {

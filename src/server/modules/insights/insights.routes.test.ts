@@ -136,6 +136,7 @@ describe.each(databaseKinds)('GET /api/bots/{id}/insights on %s', (kind) => {
       stoppedReplies: 1,
       ratings: { up: 2, down: 1 },
       tokens: { input: 110, output: 40 },
+      faithfulness: null,
       testPassRates: [{ version: 1, passed: 3, total: 4, at: NOW }],
     });
 

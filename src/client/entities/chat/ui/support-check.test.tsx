@@ -7,6 +7,7 @@ import { renderScreen } from '@/test/render';
 import type { ChatBot } from '../model/chat-bot';
 import { ChatPanel } from './chat-panel';
 import { ReadOnlyMessages } from './read-only-messages';
+import { UNSUPPORTED_LABEL } from './unsupported-marker';
 
 const CONVERSATION = 7;
 const base = `/api/conversations/${CONVERSATION}`;
@@ -38,6 +39,7 @@ const sources: Source[] = [
 const support = (method: Support['method']): Support => ({
   method,
   faithfulness: 0.5,
+  checked: 2,
   sentences: [
     { text: CITED, start: 0, end: CITED.length, sources: [1], checkable: true, supported: true },
     {
@@ -63,6 +65,9 @@ const reply = (fields: Partial<Message> = {}): Message => ({
   attachments: [],
   ...fields,
 });
+
+/** The reply's markdown (and with it the marks) loads lazily: on a busy machine, past the usual second. */
+const MARKDOWN_LOADED = { timeout: 10_000 };
 
 let server: ReturnType<typeof fakeServer>;
 beforeEach(() => {
@@ -95,7 +100,7 @@ describe('a reply checked against its sources, in the chat', () => {
     expect(within(region).getByText(/1 of 2 sentences supported/).textContent).toContain('Checked by the judge');
 
     // One quiet mark, after the invented sentence, that opens its explanation from the keyboard too.
-    const marks = await screen.findAllByRole('button', { name: 'No source supports this sentence' });
+    const marks = await screen.findAllByRole('button', { name: UNSUPPORTED_LABEL }, MARKDOWN_LOADED);
     expect(marks).toHaveLength(1);
     marks[0]!.focus();
     await user.keyboard('{Enter}');
@@ -139,6 +144,6 @@ describe('a shared snapshot of a checked reply', () => {
     await user.click(screen.getByRole('button', { name: 'Also consulted (1)' }));
     expect(screen.getByRole('list', { name: 'Also consulted' }).textContent).toContain('warranty.txt');
     expect(screen.getByText(/1 of 2 sentences supported/).textContent).toContain('Checked by word overlap (offline)');
-    expect(await screen.findAllByRole('button', { name: 'No source supports this sentence' })).toHaveLength(1);
+    expect(await screen.findAllByRole('button', { name: UNSUPPORTED_LABEL }, MARKDOWN_LOADED)).toHaveLength(1);
   });
 });

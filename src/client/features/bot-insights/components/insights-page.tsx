@@ -79,6 +79,11 @@ function Overview({ insights }: { insights: Insights }) {
           <Stat term="Tokens in / out">
             {tokens ? `${count.format(tokens.input)} / ${count.format(tokens.output)}` : 'Not reported'}
           </Stat>
+          <Stat term="Sentences supported by sources">
+            {insights.faithfulness
+              ? `${Math.round(insights.faithfulness.average * 100)}% (${count.format(insights.faithfulness.replies)} ${insights.faithfulness.replies === 1 ? 'reply' : 'replies'} checked)`
+              : '—'}
+          </Stat>
         </dl>
       </section>
       <section aria-labelledby="tests-title" className="grid gap-3 rounded-xl border p-4 sm:p-5">
