@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CASES_MAX, TEST_QUERY_MAX } from '@shared/constants';
+import { TEST_CASES_MAX, TEST_CSV_MAX_BYTES, TEST_QUERY_MAX } from '@shared/constants';
 import type { FeedbackLog } from '@shared/contracts/feedback';
 import type { TestCase, TestImportResult } from '@shared/contracts/test-cases';
 import { createConversation, messagesOf } from '../../../../tests/support/chat-api';
@@ -189,6 +189,10 @@ describe.each(databaseKinds)('test cases and the feedback log on %s', (kind) => 
     const broken = await importCsv(bot.id, 'query\n"unclosed\n');
     expect(broken.status).toBe(400);
     expect(broken.body.message).toMatch(/^This CSV cannot be read/);
+    const huge = await importCsv(bot.id, `query\n${'x'.repeat(TEST_CSV_MAX_BYTES)}\n`);
+    expect(huge.status).toBe(413);
+    const asJson = await t.request(`POST`, `/api/bots/${bot.id}/tests/import`, { token: alice.token, body: {} });
+    expect(asJson.status).toBe(400);
     expect((await list(bot.id)).body.map((c) => c.query)).toEqual(['Plan my week']);
   });
 
