@@ -223,6 +223,54 @@ describe.each(databaseKinds)('evaluations on %s', (kind) => {
     expect(await ended(t, alice.token, bot.id, next.id)).toMatchObject({ status: 'done' });
   });
 
+  it('resumes a run whose instance died once its lease has passed, asking only what was not stored', async () => {
+    const bot = await souper();
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const questions = [
+      { id: 1, query: 'Dinner tonight?', expected: null },
+      { id: 2, query: 'Something warm?', expected: 'A soup with a recipe' },
+    ];
+    const { id } = await t.db.kysely
+      .insertInto('evaluations')
+      .values({
+        bot_id: bot.id,
+        bot_version: 1,
+        status: 'running',
+        total: 2,
+        lease_until: past,
+        release_id: null,
+        test_set: JSON.stringify(questions),
+        created_at: past,
+        updated_at: past,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db.kysely
+      .insertInto('evaluation_results')
+      .values({
+        evaluation_id: id,
+        ord: 0,
+        test_case_id: 1,
+        query: 'Dinner tonight?',
+        answer: 'Soup.',
+        verdict: 'pass',
+        score: 3,
+        reason: 'Soup.',
+        error: null,
+      })
+      .execute();
+    // Queuing another run wakes the runner, which takes the oldest claimable run first.
+    const other = await souper({ exampleQueries: ['Lunch?'], testNotes: [] });
+    await queued(t, alice.token, other.id);
+
+    const resumed = await ended(t, alice.token, bot.id, id);
+    expect(resumed).toMatchObject({ status: 'done', completed: 2, passed: 2 });
+    expect(resumed.results[0]).toMatchObject({ answer: 'Soup.', score: 3 });
+    const asked = fake.requests.filter((r) => !isJudge(r)).map(questionOf);
+    expect(asked).not.toContain('Dinner tonight?');
+    expect(asked.filter((q) => q === 'Something warm?')).toHaveLength(1);
+  });
+
   it('refuses an empty test set, a missing version and what is not the caller’s', async () => {
     const empty = await souper({ exampleQueries: [] });
     const res = await queue(t, alice.token, empty.id);
