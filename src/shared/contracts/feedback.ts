@@ -41,21 +41,31 @@ export type FeedbackSurface = (typeof FEEDBACK_SURFACES)[number];
 
 export const FEEDBACK_LOG_PAGE = 25;
 
+/** An empty query parameter (`?version=`) means no filter, as leaving it out does. */
+const optionalParam = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const VERSION_MESSAGE = 'Version must be a whole number';
+
 /** GET /api/bots/{id}/feedback: filters, and `cursor` from the page before (`nextCursor`). */
 export const feedbackLogQuerySchema = z.object({
-  rating: z.enum(FEEDBACK_RATINGS, { error: "Rating must be 'up' or 'down'" }).optional(),
-  version: z.coerce
-    .number({ error: 'Version must be a whole number' })
-    .int('Version must be a whole number')
-    .min(1, 'Version must be a whole number')
-    .max(2_147_483_647, 'Version must be a whole number')
-    .optional(),
-  surface: z.enum(FEEDBACK_SURFACES, { error: `Surface must be one of: ${FEEDBACK_SURFACES.join(', ')}` }).optional(),
-  cursor: z
-    .string()
-    .regex(/^\d{1,10}$/, 'Cursor is not one this list gave out')
-    .transform(Number)
-    .optional(),
+  rating: optionalParam(z.enum(FEEDBACK_RATINGS, { error: "Rating must be 'up' or 'down'" })),
+  version: optionalParam(
+    z.coerce
+      .number({ error: VERSION_MESSAGE })
+      .int(VERSION_MESSAGE)
+      .min(1, VERSION_MESSAGE)
+      .max(2_147_483_647, VERSION_MESSAGE),
+  ),
+  surface: optionalParam(
+    z.enum(FEEDBACK_SURFACES, { error: `Surface must be one of: ${FEEDBACK_SURFACES.join(', ')}` }),
+  ),
+  cursor: optionalParam(
+    z
+      .string()
+      .regex(/^\d{1,10}$/, 'Cursor is not one this list gave out')
+      .transform(Number),
+  ),
 });
 export type FeedbackLogQuery = z.infer<typeof feedbackLogQuerySchema>;
 

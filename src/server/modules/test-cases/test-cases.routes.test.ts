@@ -281,6 +281,7 @@ describe.each(databaseKinds)('test cases and the feedback log on %s', (kind) => 
     expect(second.body.entries.map((e) => e.messageId)).toEqual([ids[0], bobs]);
     expect(second.body.nextCursor).toBeNull();
     expect((await log(bot.id, '?surface=moon')).status).toBe(400);
+    expect((await log(bot.id, '?rating=&version=&surface=&cursor=')).body.entries).toHaveLength(25);
 
     // The owner turns a guest's rated reply into a test.
     const made = await t.request<TestCase>('POST', `/api/messages/${bobs}/test-case`, { token: alice.token });
