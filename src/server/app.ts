@@ -23,6 +23,9 @@ import { trainingRoutes } from './modules/training/training.routes';
 import { feedbackRoutes } from './modules/feedback/feedback.routes';
 import { testCasesRoutes } from './modules/test-cases/test-cases.routes';
 import { evaluationsRoutes } from './modules/evaluations/evaluations.routes';
+import { publishedVersions } from './modules/releases/published-versions';
+import { releasesRoutes } from './modules/releases/releases.routes';
+import { decideWhenRun } from './modules/releases/releases.service';
 import { evaluationSignals } from './modules/evaluations/evaluation-events';
 import { createEvaluationJobs } from './modules/evaluations/evaluation-jobs';
 import type { EvaluationsDeps } from './modules/evaluations/evaluations.service';
@@ -216,6 +219,8 @@ export async function buildApp(options: AppOptions) {
     background: chatBackground,
   });
   await app.register(drainingPlugin, { runningReplies: () => sharing.replies.running() });
+  // What everyone but a bot's owner gets: its published version (decision 0043).
+  const published = publishedVersions(db.kysely);
   const chatDeps = {
     db,
     clock,
@@ -226,6 +231,7 @@ export async function buildApp(options: AppOptions) {
     contextProviders,
     timeouts: chatTimeouts,
     usage,
+    publishedVersions: published,
   };
   // Evaluations are jobs any instance may run (decision 0042), answering through the chat's pipeline.
   const evaluationsDeps: EvaluationsDeps = {
@@ -235,8 +241,11 @@ export async function buildApp(options: AppOptions) {
     timeouts: chatTimeouts,
     contextProviders,
     usage,
+    publishedVersions: published,
     signals: evaluationSignals(),
   };
+  // A run of a release moves the release on (its next run, or the gate's decision), on whichever instance ran it.
+  evaluationsDeps.evaluationFinished = (evaluation) => decideWhenRun(evaluationsDeps, evaluation);
   const evaluationJobs = createEvaluationJobs({ ...evaluationsDeps, log: app.log });
   app.addHook('onReady', async () => evaluationJobs.start());
   app.addHook('onClose', async () => evaluationJobs.stop());
@@ -262,9 +271,10 @@ export async function buildApp(options: AppOptions) {
       await api.register(insightsRoutes, { deps: { db, clock } });
       const modelCallRateLimit = options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute);
       // Training previews and evaluations answer through the chat's pipeline: the bot people get is the one tested.
-      const replyPipeline = { models, timeouts: chatTimeouts, contextProviders, usage };
+      const replyPipeline = { models, timeouts: chatTimeouts, contextProviders, usage, publishedVersions: published };
       await api.register(trainingRoutes, { deps: { db, ...replyPipeline }, modelCallRateLimit });
       await api.register(evaluationsRoutes, { deps: evaluationsDeps, modelCallRateLimit });
+      await api.register(releasesRoutes, { deps: evaluationsDeps, modelCallRateLimit });
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(preferencesRoutes, { deps: { db } });
       await api.register(settingsRoutes, { deps: { db, clock, models } });
@@ -329,6 +339,7 @@ export async function buildApp(options: AppOptions) {
         timeouts: chatTimeouts,
         contextProviders,
         usage,
+        publishedVersions: published,
         imageBytes: config.files.limits.imageBytes,
         download: createSafeDownload({
           allowHosts: config.web.fetchAllowHosts,
@@ -340,7 +351,7 @@ export async function buildApp(options: AppOptions) {
   );
   await keyApi('/mcp', async (api) =>
     api.register(mcpRoutes, {
-      deps: { db, clock, models, timeouts: chatTimeouts, contextProviders, usage },
+      deps: { db, clock, models, timeouts: chatTimeouts, contextProviders, usage, publishedVersions: published },
       rateLimit: apiKeyRateLimit,
     }),
   );

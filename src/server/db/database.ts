@@ -84,6 +84,10 @@ export interface BotsTable {
   embed_daily_cap: Generated<number>;
   /** The widget's colour, title, corner, greeting and starters (contracts/widget.ts); `{}` reads as the defaults. */
   embed_appearance: JsonWithDefault;
+  /** The version everyone but the owner gets; null until the first release (everyone gets the latest). */
+  published_version: number | null;
+  /** The owner's release gate (contracts/releases.ts); null reads as the defaults. */
+  release_gate: Json | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -109,6 +113,26 @@ export interface BotVersionsTable {
   /** The version this one restored, when it was written by a restore. */
   restored_from: number | null;
   created_at: Timestamp;
+}
+
+export type ReleaseStatus = 'checking' | 'published' | 'blocked' | 'failed';
+
+export interface BotReleasesTable {
+  id: Generated<number>;
+  bot_id: number;
+  version: number;
+  status: ReleaseStatus;
+  skip_gate: FlagWithDefault;
+  override_reason: string | null;
+  baseline_version: number | null;
+  evaluation_id: number | null;
+  baseline_evaluation_id: number | null;
+  /** What the gate found (ReleaseVerdict, contracts/releases.ts). */
+  verdict: Json | null;
+  message: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  decided_at: Timestamp | null;
 }
 
 export type { EvaluationStatus };
@@ -386,6 +410,7 @@ export interface Database {
   bots: BotsTable;
   bot_guests: BotGuestsTable;
   bot_versions: BotVersionsTable;
+  bot_releases: BotReleasesTable;
   evaluations: EvaluationsTable;
   evaluation_results: EvaluationResultsTable;
   activities: ActivitiesTable;

@@ -19,8 +19,9 @@ import { embeddingModels } from './migrations/0016-embedding-models';
 import { fileProgress } from './migrations/0017-file-progress';
 import { mcpServers } from './migrations/0018-mcp-servers';
 import { toolApprovals } from './migrations/0019-tool-approvals';
-import { evaluationJobs } from './migrations/0021-evaluation-jobs';
 import { testCases } from './migrations/0020-test-cases';
+import { evaluationJobs } from './migrations/0021-evaluation-jobs';
+import { releases } from './migrations/0022-releases';
 import { supportCheck } from './migrations/0023-support-check';
 import { columnTypes, type Migration } from './migrations/migration';
 
@@ -45,8 +46,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-file-progress': fileProgress,
   '0018-mcp-servers': mcpServers,
   '0019-tool-approvals': toolApprovals,
-  '0021-evaluation-jobs': evaluationJobs,
   '0020-test-cases': testCases,
+  '0021-evaluation-jobs': evaluationJobs,
+  '0022-releases': releases,
   '0023-support-check': supportCheck,
 };
 

@@ -124,6 +124,8 @@ export const botSchema = z.object({
   testNotes: z.array(testNoteSchema),
   /** The number of the bot's current version (1 when created; each change to its prompt or settings adds one). */
   version: z.number().int(),
+  /** The version everyone but the owner gets (links, Explore, widget, `/v1`, `/mcp`); null before the first release. */
+  publishedVersion: z.number().int().nullable(),
   usageCount: z.number().int(),
   lastUsed: z.string().nullable(),
   createdAt: z.string(),

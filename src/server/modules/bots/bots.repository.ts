@@ -12,7 +12,7 @@ export type BotRow = Selectable<BotsTable>;
  */
 export type ReplyBot = Omit<Bot, 'exampleQueries' | 'testNotes'>;
 const REPLY_BOT_COLUMN_SET: Record<
-  Exclude<keyof BotsTable, 'example_queries' | 'test_notes' | 'embed_appearance'>,
+  Exclude<keyof BotsTable, 'example_queries' | 'test_notes' | 'embed_appearance' | 'release_gate'>,
   true
 > = {
   id: true,
@@ -25,6 +25,7 @@ const REPLY_BOT_COLUMN_SET: Record<
   capabilities: true,
   config: true,
   version: true,
+  published_version: true,
   usage_count: true,
   last_used: true,
   visibility: true,
@@ -56,6 +57,7 @@ export function toReplyBot(row: ReplyBotRow): ReplyBot {
     capabilities: fromJson(row.capabilities) as Bot['capabilities'],
     config: fromJson(row.config) as BotConfig,
     version: row.version,
+    publishedVersion: row.published_version,
     usageCount: row.usage_count,
     lastUsed: row.last_used,
     createdAt: row.created_at,

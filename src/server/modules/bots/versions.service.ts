@@ -1,6 +1,7 @@
 import type { BotVersion, BotVersionSummary } from '@shared/contracts/bot-versions';
 import { VERSION_MESSAGES } from '@shared/contracts/bot-versions';
 import type { Bot } from '@shared/contracts/bots';
+import type { Executor } from '../../db/database';
 import { AppError } from '../../lib/errors';
 import { requireOwnedBot, updateBot, type BotsDeps } from './bots.service';
 import { findVersion, findVersions } from './versions.repository';
@@ -9,6 +10,9 @@ export async function listVersions(deps: BotsDeps, userId: number, botId: number
   await requireOwnedBot(deps.db.kysely, userId, botId);
   return findVersions(deps.db.kysely, botId);
 }
+
+/** The bot's version `number`, whoever asks (the caller checked who may see it). */
+export const findVersionOf = (db: Executor, botId: number, number: number) => findVersion(db, botId, number);
 
 export async function getVersion(deps: BotsDeps, userId: number, botId: number, number: number): Promise<BotVersion> {
   await requireOwnedBot(deps.db.kysely, userId, botId);

@@ -178,10 +178,10 @@ export interface NewMessage {
   status: MessageStatus;
   fileIds?: number[];
   /**
-   * A reply: the bot whose version in force now is stamped on it, so ratings and insights know which version
-   * answered. In the insert itself, as it is on the way to the reply's first token.
+   * A reply: the version of its bot that answers it (the owner's latest, or the published one for everyone else),
+   * so ratings, the feedback log and insights know which version answered.
    */
-  versionOfBot?: number;
+  botVersion?: number;
 }
 
 /** A message's values as they are bound: its text made storable, its files as JSON. */
@@ -195,10 +195,10 @@ const messageValues = (m: NewMessage, now: string) => ({
   fileIds: m.fileIds?.length ? toJson(m.fileIds) : null,
 });
 type MessageValues = ReturnType<typeof messageValues>;
-/** A reply's values, and the bot whose version in force is stamped on it. */
-type ReplyValues = MessageValues & { botId: number };
+/** A reply's values, and the version of its bot that answers it. */
+type ReplyValues = MessageValues & { botVersion: number };
 
-const insertMessageQuery = (db: QueryCreator<Database>, v: MessageValues, versionOfBot?: number) =>
+const insertMessageQuery = (db: QueryCreator<Database>, v: MessageValues, botVersion?: number) =>
   db
     .insertInto('messages')
     .values(({ selectFrom }) => ({
@@ -213,31 +213,29 @@ const insertMessageQuery = (db: QueryCreator<Database>, v: MessageValues, versio
       // What the messages_user_id trigger would fill in (migration 0010); on SQLite that trigger rewrites the
       // row just inserted, a second write of the row and its index entries on the way to a reply.
       user_id: selectFrom('conversations').select('user_id').where('id', '=', v.conversationId),
-      ...(versionOfBot === undefined
-        ? {}
-        : { bot_version: selectFrom('bots').select('version').where('id', '=', versionOfBot) }),
+      ...(botVersion === undefined ? {} : { bot_version: botVersion }),
     }))
     .returning(MESSAGE_COLUMNS);
 
 const insertPlain = preparedQuery((db, v: MessageValues) => insertMessageQuery(db, v));
-const insertStamped = preparedQuery((db, v: ReplyValues) => insertMessageQuery(db, v, v.botId));
+const insertStamped = preparedQuery((db, v: ReplyValues) => insertMessageQuery(db, v, v.botVersion));
 
 export async function insertMessage(db: Executor, m: NewMessage, now: string) {
   const v = messageValues(m, now);
-  const [row] = await (m.versionOfBot === undefined
+  const [row] = await (m.botVersion === undefined
     ? insertPlain(db, v)
-    : insertStamped(db, { ...v, botId: m.versionOfBot }));
+    : insertStamped(db, { ...v, botVersion: m.botVersion }));
   return row!;
 }
 
-/** A reply's row as it starts: empty, streaming, after its question, stamped with the bot's version in force. */
-export const newReply = (conversationId: number, questionId: number, botId: number): NewMessage => ({
+/** A reply's row as it starts: empty, streaming, after its question, stamped with the version that answers. */
+export const newReply = (conversationId: number, questionId: number, botVersion: number): NewMessage => ({
   conversationId,
   parentId: questionId,
   role: 'assistant',
   content: '',
   status: 'streaming',
-  versionOfBot: botId,
+  botVersion,
 });
 
 // PostgreSQL: the message's insert also marks the conversation active (a CTE whose name only adds a table the
@@ -317,12 +315,12 @@ const insertWithReplyPg = preparedQuery((db, v: ReplyValues) => {
           .expression((eb) =>
             eb
               .selectFrom('question')
-              .select((s) => [
+              .select([
                 'question.conversation_id',
                 'question.id',
                 'question.user_id',
                 ...insertedValues(reply),
-                s.selectFrom('bots').select('version').where('id', '=', v.botId).as('bot_version'),
+                sql<number>`${v.botVersion}::integer`.as('bot_version'),
               ]),
           )
           .returning('id'),
@@ -345,7 +343,7 @@ const insertWithReplyPg = preparedQuery((db, v: ReplyValues) => {
 });
 
 /**
- * insertMessage that also marks the conversation active at `now` and, given `replyOfBot`, saves the reply's row
+ * insertMessage that also marks the conversation active at `now` and, given `replyVersion`, saves the reply's row
  * (newReply) after it. On PostgreSQL one statement (data-modifying CTEs): each is a round trip less on the way
  * to a reply's first token. The reply is inserted from the message's RETURNING row, so its id is drawn after
  * the message's and it sorts after it. SQLite has no such CTEs and no round trips. Null on PostgreSQL when
@@ -356,15 +354,15 @@ export async function insertMessageTouching(
   { kysely: db, kind }: DbScope,
   m: NewMessage,
   now: string,
-  replyOfBot?: number,
+  replyVersion?: number,
 ): Promise<{ row: MessageRow; replyId?: number; versions?: VersionsByParent } | null> {
   const v = messageValues(m, now);
   if (kind === 'postgres') {
-    if (replyOfBot === undefined) {
+    if (replyVersion === undefined) {
       const [row] = await insertTouchingPg(db, v);
       return row ? { row } : null;
     }
-    const [inserted] = await insertWithReplyPg(db, { ...v, botId: replyOfBot });
+    const [inserted] = await insertWithReplyPg(db, { ...v, botVersion: replyVersion });
     if (!inserted) return null;
     const { reply_id: replyId, earlier_versions: earlier, ...row } = inserted;
     const versions = new Map([[parentKey(row.parent_id), [...(earlier ?? []), row.id]]]);
@@ -372,9 +370,9 @@ export async function insertMessageTouching(
   }
   const [row] = await insertPlain(db, v);
   const reply =
-    replyOfBot === undefined
+    replyVersion === undefined
       ? undefined
-      : await insertMessage(db, newReply(m.conversationId, row!.id, replyOfBot), now);
+      : await insertMessage(db, newReply(m.conversationId, row!.id, replyVersion), now);
   await touchConversation(db, m.conversationId, now);
   return { row: row!, replyId: reply?.id };
 }

@@ -106,7 +106,7 @@ export async function saveUserMessage(
     scope,
     { conversationId, parentId, role: 'user', content: m.content, status: 'complete', fileIds: ids },
     at,
-    m.withReply ? bot.id : undefined,
+    m.withReply ? bot.version : undefined,
   );
   // Another message took the parent's place meanwhile (PostgreSQL; see insertAtBranchEnd): nothing is saved.
   if (!inserted) throw new AppError('CONFLICT', CHAT_MESSAGES.conversationChanged);

@@ -100,7 +100,10 @@ export async function beginReply(
 ): Promise<PendingReply> {
   const found = await findReplyConversation(deps.db, userId, request.conversationId, request.botId);
   if (!found) throw notFound('Conversation');
-  const { conversation, bot } = toConversationForReply(found.row);
+  const { conversation, bot: latest } = toConversationForReply(found.row);
+  // Only the bot's owner chatting in the app gets its latest version and may approve its tools (decision 0038).
+  const owner = request.visitor !== true && latest.userId === userId;
+  const bot = await deps.publishedVersions.of(latest, owner ? 'owner' : 'others');
   const { recent } = found;
   if (bot.id !== conversation.botId) throw new AppError('BAD_REQUEST', CHAT_MESSAGES.wrongBot);
   if (!bot.active) throw new AppError('CONFLICT', CHAT_MESSAGES.botInactive);
@@ -115,8 +118,7 @@ export async function beginReply(
     throw new AppError('CONFLICT', CHAT_MESSAGES.replyRunning);
   }
   let early: Writing | undefined;
-  // Only the bot's owner chatting in the app may approve its tools (decision 0038).
-  const approvable = request.visitor !== true && request.streamed !== false && bot.userId === userId;
+  const approvable = owner && request.streamed !== false;
   try {
     const at = isoNow(deps.clock);
     const { target } = request;
@@ -141,7 +143,7 @@ export async function beginReply(
         });
         const replyId =
           resolved.replyId ??
-          (await insertMessage(scope.kysely, newReply(conversation.id, resolved.question.id, bot.id), at)).id;
+          (await insertMessage(scope.kysely, newReply(conversation.id, resolved.question.id, bot.version), at)).id;
         return { ...resolved, replyId };
       },
       { oneStatement: target.kind !== 'edit' },

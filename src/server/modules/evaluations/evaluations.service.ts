@@ -111,7 +111,7 @@ export async function getEvaluation(
   return requireEvaluation(deps.db.kysely, botId, id);
 }
 
-async function requireEvaluation(db: Executor, botId: number, id: number): Promise<Evaluation> {
+export async function requireEvaluation(db: Executor, botId: number, id: number): Promise<Evaluation> {
   const evaluation = await findEvaluation(db, botId, id);
   if (!evaluation) throw new AppError('NOT_FOUND', EVALUATION_MESSAGES.notFound);
   return evaluation;

@@ -152,7 +152,8 @@ export async function botsServer(deps: McpDeps, key: ApiKeyRow, log: FastifyBase
     { name: 'botty', title: 'Botty', version: '1.0.0' },
     { capabilities: { tools: { listChanged: false } }, instructions: 'Each tool asks one of your Botty bots.' },
   );
-  const bots = await botsOfKey(deps, key);
+  // As everyone but the owner in the app gets them: their published versions.
+  const bots = await Promise.all((await botsOfKey(deps, key)).map((bot) => deps.publishedVersions.of(bot, 'others')));
   const names = toolNames(bots);
   for (const bot of bots) {
     server.registerTool(

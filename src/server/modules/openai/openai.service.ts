@@ -3,9 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Bot } from '@shared/contracts/bots';
 import type { Source } from '@shared/contracts/chat';
 import type { CallerSettings } from '../../ai/caller-settings';
-import type { ModelCatalog, ResolvedModel } from '../../ai/model-catalog';
+import type { ResolvedModel } from '../../ai/model-catalog';
 import type { TokenLogprob } from '../../ai/openai-chat-stream';
-import type { ChatTimeouts, ReplyUsage } from '../../ai/tasks/chat-reply';
+import type { ReplyUsage } from '../../ai/tasks/chat-reply';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
 import { recordBotUse } from '../bots/bot-use';
@@ -13,23 +13,17 @@ import type { ReplyBot } from '../bots/bots.repository';
 import { findOwnedBotOf, findOwnedReplyBotOf } from '../bots/bots.service';
 import { botsOfKey } from '../keys/key-bots';
 import { authenticateKey } from '../keys/keys.service';
-import type { ReplyContextProvider } from '../replies/reply-context';
-import { runReply } from '../replies/reply-pipeline';
-import type { UsageMeter } from '../usage/usage-meter';
+import { runReply, type ReplyPipelineDeps } from '../replies/reply-pipeline';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import type { SafeDownload } from '../web/safe-fetch';
 import { modelNotFound, replyFailed } from './openai-errors';
 import type { readMessages } from './openai-messages';
 import type { BottySources, ChatCompletionBody, FinishReason, Model } from './openai.schemas';
 
-export interface OpenAiDeps {
+/** The chat's reply pipeline (knowledge passages, web research), so a bot answers here as it does in Botty. */
+export interface OpenAiDeps extends ReplyPipelineDeps {
   db: Db;
   clock: Clock;
-  models: ModelCatalog;
-  timeouts: ChatTimeouts;
-  /** The same as the chat's (knowledge passages, web research), so a bot answers here as it does in Botty. */
-  contextProviders: ReplyContextProvider[];
-  usage: UsageMeter;
   /** The largest image a request may carry, as for images attached in the app (FILES_MAX_IMAGE_BYTES). */
   imageBytes: number;
   /** How images given by http(s) URL are fetched: the web research's checks (public addresses only). */
@@ -70,7 +64,7 @@ export async function requireModelBot(deps: OpenAiDeps, key: ApiKeyRow, model: s
   if (!Number.isSafeInteger(botId) || (key.bot_id !== null && key.bot_id !== botId)) throw modelNotFound(model);
   const bot = await findOwnedReplyBotOf(deps.db.kysely, key.user_id, botId);
   if (!bot?.active) throw modelNotFound(model);
-  return bot;
+  return deps.publishedVersions.of(bot, 'others');
 }
 
 export interface CompletionRequest {

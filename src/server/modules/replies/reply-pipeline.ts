@@ -24,6 +24,7 @@ import {
   type ReplyQuestion,
   type ToolApprover,
 } from './reply-context';
+import type { PublishedVersions } from '../releases/published-versions';
 import type { UsageMeter } from '../usage/usage-meter';
 
 /** What every way of answering shares: the model, its time limits and the context providers, in order. */
@@ -35,6 +36,8 @@ export interface ReplyPipelineDeps {
   contextProviders: readonly ReplyContextProvider[];
   /** Counts each reply, however it ended, against its bot's owner. */
   usage: UsageMeter;
+  /** The bot as everyone but its owner gets it: its published version (the surfaces ask it before replying). */
+  publishedVersions: PublishedVersions;
 }
 
 export interface ReplyRequest {

@@ -21,6 +21,7 @@ const bot = {
   exampleQueries: [],
   testNotes: [],
   version: 1,
+  publishedVersion: null,
   usageCount: 0,
   lastUsed: null,
   createdAt: '2025-01-01T00:00:00.000Z',

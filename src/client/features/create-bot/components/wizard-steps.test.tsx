@@ -282,6 +282,7 @@ describe("the wizard's model picker", () => {
       exampleQueries: ['Dinner?', 'Rice?'],
       testNotes: [],
       version: 2,
+      publishedVersion: null,
       usageCount: 0,
       lastUsed: null,
       createdAt: '2025-01-01T00:00:00.000Z',

@@ -37,6 +37,7 @@ const bot: Bot = {
   exampleQueries: ['Soup tonight?'],
   testNotes: [{ query: 'Soup tonight?', rating: 'bad', expected: 'A recipe' }],
   version: 4,
+  publishedVersion: null,
   usageCount: 3,
   lastUsed: null,
   createdAt: '2025-01-01T00:00:00.000Z',
