@@ -16,7 +16,8 @@ export async function copyExampleQueries(db: Kysely<any>, botIds?: number[]): Pr
     const queries = parsed(bot.example_queries) as string[];
     const notes = parsed(bot.test_notes) as { query: string; expected?: string }[];
     const expected = new Map(notes.map((n) => [n.query, n.expected?.trim() || null]));
-    const rows = queries.map((q) => ({
+    // Each question once (the unique key), as the bot's list should already have them.
+    const rows = [...new Set(queries)].map((q) => ({
       bot_id: bot.id,
       query: q,
       expected: expected.get(q) ?? null,
