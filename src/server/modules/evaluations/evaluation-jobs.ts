@@ -142,16 +142,19 @@ export function createEvaluationJobs(
     };
   }
 
-  async function ended(id: number) {
+  /** Tells the watchers, and `evaluationFinished` when the run ended (as `only`, when given). */
+  async function ended(id: number, only?: EvaluationSummary['status']) {
     deps.signals.changed(id);
     const evaluation = await findEnded(db.kysely, id);
-    if (evaluation && evaluation.status !== 'running') await deps.evaluationFinished?.(evaluation);
+    if (!evaluation || evaluation.status === 'running' || (only && evaluation.status !== only)) return;
+    await deps.evaluationFinished?.(evaluation);
   }
 
   async function process(job: EvaluationJob, lease: string) {
     const held = holdLease(job, lease);
     const signal = AbortSignal.any([stopping.signal, held.lost]);
-    let status: 'done' | 'failed' = 'done';
+    // How the run ended; null when it was stopped or lost before its end.
+    let outcome: 'done' | 'failed' | null = null;
     try {
       const bot = await evaluatedBot(deps, job.botId, job.version);
       const judge = await judgeOf(deps);
@@ -165,20 +168,23 @@ export function createEvaluationJobs(
         if (!(await insertResult(db.kysely, job.id, result))) break;
         deps.signals.changed(job.id);
       }
+      if (!signal.aborted) outcome = 'done';
     } catch (err) {
       if (!signal.aborted) {
         log.error({ err, evaluationId: job.id }, 'evaluation failed');
-        status = 'failed';
+        outcome = 'failed';
       }
     }
     const last = await held.end();
-    if (stopping.signal.aborted && !held.lost.aborted) {
-      await releaseEvaluation(db.kysely, job.id, last);
-      return;
+    const ours = !held.lost.aborted;
+    if (outcome && ours && (await finishEvaluation(db.kysely, job.id, last, outcome, isoNow(clock)))) {
+      return ended(job.id);
     }
-    // Cancelled meanwhile (or, rarely, taken over by an instance that thought this one dead): it says so itself.
-    if (!held.lost.aborted && !(await finishEvaluation(db.kysely, job.id, last, status, isoNow(clock)))) return;
-    await ended(job.id);
+    // Stopping: given back, so the next start or another instance resumes it at once.
+    if (!outcome && ours && stopping.signal.aborted) return void (await releaseEvaluation(db.kysely, job.id, last));
+    // Not ours to end any more. A cancel is told here (cancelling a running run leaves that to its runner); a run
+    // another instance took over is told by that instance.
+    await ended(job.id, 'cancelled');
   }
 
   /** Claims runs while there is room; each goes on its own and makes room again when it ends. */
