@@ -256,6 +256,8 @@ export interface FilesTable {
   /** Pages read by OCR so far, of `progress_total`, while the file is processing (migration 0017). */
   progress_done: ColumnType<number | null, number | null | undefined, number | null>;
   progress_total: ColumnType<number | null, number | null | undefined, number | null>;
+  /** SHA-256 of the bytes as uploaded (hex); null for files uploaded before migration 0024. */
+  content_hash: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -23,6 +23,7 @@ import { testCases } from './migrations/0020-test-cases';
 import { evaluationJobs } from './migrations/0021-evaluation-jobs';
 import { releases } from './migrations/0022-releases';
 import { supportCheck } from './migrations/0023-support-check';
+import { knowledgeHashes } from './migrations/0024-knowledge-hashes';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-evaluation-jobs': evaluationJobs,
   '0022-releases': releases,
   '0023-support-check': supportCheck,
+  '0024-knowledge-hashes': knowledgeHashes,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { idParamSchema } from './common';
 import { botConfigSchema, capabilitySchema, iconSchema, purposeSchema } from './bots';
 
+/** One knowledge file as a version records it: which file, and its content's SHA-256 (null: uploaded before hashes). */
+export const knowledgeEntrySchema = z.object({
+  fileId: z.number().int(),
+  name: z.string(),
+  hash: z.string().nullable(),
+});
+export type KnowledgeEntry = z.infer<typeof knowledgeEntrySchema>;
+
 /** Everything about a bot that shapes its answers, as one version keeps it. */
 export const botSnapshotSchema = z.object({
   name: z.string(),
@@ -11,6 +19,8 @@ export const botSnapshotSchema = z.object({
   capabilities: z.array(capabilitySchema),
   config: botConfigSchema,
   exampleQueries: z.array(z.string()),
+  /** The knowledge files it answered from, oldest first; absent in versions written before they were recorded. */
+  knowledge: z.array(knowledgeEntrySchema).optional(),
 });
 export type BotSnapshot = z.infer<typeof botSnapshotSchema>;
 

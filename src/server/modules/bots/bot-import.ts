@@ -17,7 +17,7 @@ import { checkKnowledgeUploads, storeKnowledgeFile, type FilesDeps, type Upload 
 import { cleanName } from '../files/multipart-file';
 import { exceedsBounds, listZipEntries, type ZipBounds } from '../files/zip-bounds';
 import { checkBotTools } from '../tools/mcp-servers.service';
-import { createBot, deleteBot } from './bots.service';
+import { createBot, updateBot, deleteBot } from './bots.service';
 
 export interface BotImportDeps extends FilesDeps {
   /** The largest bot file accepted, JSON or archive. */
@@ -145,5 +145,6 @@ export async function importBot(deps: BotImportDeps, userId: number, upload: Upl
     await deleteBot(deps, userId, bot.id);
     throw err;
   }
-  return bot;
+  // With files, a second version records the knowledge set they make (the first was written before them).
+  return knowledge.length ? updateBot(deps, userId, bot.id, {}) : bot;
 }

@@ -30,5 +30,10 @@ export function changedFields(before: BotSnapshot, after: BotSnapshot): string[]
   }
   if (!sameList([...before.capabilities].sort(), [...after.capabilities].sort())) changed.push('capabilities');
   if (!sameList(before.exampleQueries, after.exampleQueries)) changed.push('exampleQueries');
+  // Versions written before knowledge was recorded say nothing of it, so nothing can be said to have changed.
+  const files = (k: BotSnapshot['knowledge']) => k?.map((f) => `${f.fileId}:${f.hash ?? ''}`);
+  if (before.knowledge && after.knowledge && !sameList(files(before.knowledge)!, files(after.knowledge)!)) {
+    changed.push('knowledge');
+  }
   return [...changed, ...changedConfigKeys(before.config, after.config)];
 }

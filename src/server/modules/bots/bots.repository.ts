@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { KnowledgeEntry } from '@shared/contracts/bot-versions';
 import type { Bot, BotConfig, TestNote } from '@shared/contracts/bots';
 import type { BotsTable, Database, DbScope, Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
@@ -188,4 +189,16 @@ export async function deleteBotWithConversations(db: Executor, botId: number) {
   await db.deleteFrom('messages').where('conversation_id', 'in', conversations).execute();
   await db.deleteFrom('conversations').where('bot_id', '=', botId).execute();
   await db.deleteFrom('bots').where('id', '=', botId).execute();
+}
+
+/** The bot's knowledge files as a version records them, oldest first. */
+export async function findKnowledgeManifest(db: Executor, botId: number): Promise<KnowledgeEntry[]> {
+  const rows = await db
+    .selectFrom('files')
+    .select(['id', 'name', 'content_hash'])
+    .where('bot_id', '=', botId)
+    .where('conversation_id', 'is', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ fileId: row.id, name: row.name, hash: row.content_hash }));
 }

@@ -60,6 +60,7 @@ describe.each(databaseKinds)('bots API on %s', (kind) => {
       exampleQueries: [],
       testNotes: [],
       version: 1,
+      publishedVersion: null,
       usageCount: 0,
       lastUsed: null,
       createdAt: expect.stringMatching(ISO),

@@ -14,6 +14,7 @@ import { changedFields, snapshotOf } from './bot-snapshot';
 import {
   deleteBotWithConversations,
   findBotsOfUser,
+  findKnowledgeManifest,
   findOwnedBot,
   findOwnedBotToChange,
   findOwnedReplyBot,
@@ -26,7 +27,7 @@ import {
   type BotRow,
   type ReplyBot,
 } from './bots.repository';
-import { insertVersion } from './versions.repository';
+import { findVersion, insertVersion } from './versions.repository';
 
 export interface BotsDeps {
   db: Db;
@@ -104,7 +105,8 @@ export async function createBot(
         at,
       ),
     );
-    await insertVersion(tx, { botId: bot.id, number: bot.version, changed: [], snapshot: snapshotOf(bot) }, at);
+    const snapshot = { ...snapshotOf(bot), knowledge: [] };
+    await insertVersion(tx, { botId: bot.id, number: bot.version, changed: [], snapshot }, at);
     await seedTestSet(tx, bot.id, tests ?? testsFromExampleQueries(body.exampleQueries, body.testNotes), at);
     await recordActivity(tx, { userId, type: 'bot_created', bot, at });
     return bot;
@@ -114,7 +116,8 @@ export async function createBot(
 /** What a change means in the user's history; one PATCH can mean several things. */
 function activitiesFor(before: Bot, after: Bot, changed: readonly string[]): ActivityType[] {
   const types: ActivityType[] = [];
-  if (changed.some((field) => field !== 'customPrompt')) types.push('bot_updated');
+  // Files have their own place in the history (uploads and deletions are not edits of the bot's settings).
+  if (changed.some((field) => field !== 'customPrompt' && field !== 'knowledge')) types.push('bot_updated');
   if ((before.config.customPrompt ?? '') !== (after.config.customPrompt ?? '')) types.push('custom_prompt_saved');
   if (before.active !== after.active) types.push(after.active ? 'bot_activated' : 'bot_deactivated');
   return types;
@@ -155,13 +158,16 @@ export async function updateBot(
       capabilities: body.capabilities ?? before.capabilities,
       config: { ...before.config, ...body.config, ...(tools ? { tools } : {}) },
       exampleQueries: body.exampleQueries ?? before.exampleQueries,
+      knowledge: await findKnowledgeManifest(tx, botId),
     };
     const fields: BotFields = {
       ...snapshot,
       active: body.active ?? before.active,
       testNotes: body.testNotes ?? before.testNotes,
     };
-    const changed = changedFields(snapshotOf(before), snapshot);
+    // The knowledge the version in force recorded: files come and go without a save of the bot's settings.
+    const recorded = (await findVersion(tx, botId, before.version))?.snapshot.knowledge;
+    const changed = changedFields({ ...snapshotOf(before), knowledge: recorded }, snapshot);
     const version = changed.length ? before.version + 1 : before.version;
     const after = toBot(await updateBotFields(tx, botId, fields, version, at));
     if (changed.length) {

@@ -2,6 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BotVersion } from '@shared/contracts/bot-versions';
+import type { Bot } from '@shared/contracts/bots';
 import { FILE_MESSAGES } from '@shared/contracts/files';
 import { systemClock } from '../../lib/clock';
 import { claimNextFile } from './files.repository';
@@ -65,7 +67,7 @@ describe.each(databaseKinds)('simultaneous uploads (%s)', (kind) => {
     expect(bytesOnDisk(t.config.files.dir)).toBe(300 * KB);
   });
 
-  it("never take a bot past its file limit, and each one's first file writes one version", async () => {
+  it('never take a bot past its file limit, and its versions record the knowledge set, the first file turning on documents', async () => {
     const t = await start({ env: { FILES_MAX_PER_BOT: '3' } });
     const { token } = await signUp(t);
     const bot = await createBot(t, token, { capabilities: [] });
@@ -80,15 +82,19 @@ describe.each(databaseKinds)('simultaneous uploads (%s)', (kind) => {
     expect(accepted).toHaveLength(3);
     expect((await stored(t, { botId: bot.id })).ids).toEqual(accepted.sort((a, b) => a - b));
 
+    // Uploads that finish together may share a version: one per change of the knowledge set as each one saw it.
     const versions = await t.request<{ number: number; changed: string[] }[]>('GET', `/api/bots/${bot.id}/versions`, {
       token,
     });
-    expect(versions.body.map((v) => v.number)).toEqual([2, 1]);
-    expect(versions.body[0]!.changed).toEqual(['capabilities']);
-    expect((await t.request('GET', `/api/bots/${bot.id}`, { token })).body).toMatchObject({
-      version: 2,
-      capabilities: ['document_analysis'],
-    });
+    const current = (await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token })).body;
+    expect(current.capabilities).toEqual(['document_analysis']);
+    expect(versions.body.map((v) => v.number)).toEqual(
+      Array.from({ length: current.version }, (_, i) => current.version - i),
+    );
+    expect(versions.body.filter((v) => v.changed.includes('capabilities'))).toHaveLength(1);
+    expect(versions.body.slice(0, -1).every((v) => v.changed.includes('knowledge'))).toBe(true);
+    const latest = await t.request<BotVersion>('GET', `/api/bots/${bot.id}/versions/${current.version}`, { token });
+    expect(latest.body.snapshot.knowledge!.map((f) => f.fileId)).toEqual(accepted);
   });
 
   it('never take a conversation past its attachment limit', async () => {

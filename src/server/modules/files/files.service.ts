@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { acceptsUpload, hasCapability } from '@shared/bots/capabilities';
 import type { Bot } from '@shared/contracts/bots';
@@ -92,6 +92,7 @@ async function storeUpload(
         media_type: type.mediaType,
         size: upload.bytes.length,
         storage_key: key,
+        content_hash: createHash('sha256').update(upload.bytes).digest('hex'),
         status,
         error: empty ? FILE_MESSAGES.empty : null,
         lease_until: isoIn(deps.clock, STORING_LEASE_MS),
@@ -141,21 +142,20 @@ export async function addKnowledgeFile(
   botId: number,
   upload: Upload,
 ): Promise<KnowledgeFile> {
-  const bot = await requireOwnedBot(deps.db.kysely, userId, botId);
+  await requireOwnedBot(deps.db.kysely, userId, botId);
   const type = await checkKnowledgeUpload(deps, upload);
   const file = await storeKnowledgeFile(deps, userId, botId, upload, type);
-  if (!hasCapability(bot, 'document_analysis')) {
-    // Decided on the bot as it is under the update's lock: a simultaneous upload may have turned it on already.
-    const withDocuments = (current: Bot) =>
-      hasCapability(current, 'document_analysis')
-        ? {}
-        : { capabilities: [...current.capabilities, 'document_analysis' as const] };
-    await updateBot(deps, userId, botId, withDocuments).catch(async (err: unknown) => {
-      // The answer is an error, so the file must not stay as if the upload had worked.
-      await deleteFileRow(deps.db.kysely, file.id).catch(() => {});
-      throw err;
-    });
-  }
+  // A new version records the knowledge set with this file (and the first file turns document analysis on),
+  // decided on the bot as it is under the update's lock: a simultaneous upload may have done either already.
+  const withDocuments = (current: Bot) =>
+    hasCapability(current, 'document_analysis')
+      ? {}
+      : { capabilities: [...current.capabilities, 'document_analysis' as const] };
+  await updateBot(deps, userId, botId, withDocuments).catch(async (err: unknown) => {
+    // The answer is an error, so the file must not stay as if the upload had worked.
+    await deleteFileRow(deps.db.kysely, file.id).catch(() => {});
+    throw err;
+  });
   return file;
 }
 
@@ -238,8 +238,10 @@ export async function openFileContent(
 
 /** The row and its chunks go now; the bytes go with the runner's next pass (queued by the delete trigger). */
 export async function deleteFile(deps: FilesDeps, userId: number, fileId: number) {
-  await requireOwnedFile(deps, userId, fileId);
+  const row = await requireOwnedFile(deps, userId, fileId);
   await deleteFileRow(deps.db.kysely, fileId);
+  // A bot's knowledge without it is a new version of the bot.
+  if (row.bot_id !== null && row.conversation_id === null) await updateBot(deps, userId, row.bot_id, {});
   deps.jobs.wake();
   return { message: FILE_MESSAGES.deleted };
 }

@@ -14,6 +14,7 @@ const SNAPSHOT_LABELS: Record<SnapshotField, string> = {
   icon: 'Icon',
   capabilities: 'Capabilities',
   exampleQueries: 'Example queries',
+  knowledge: 'Knowledge',
 };
 const SNAPSHOT_FIELDS = Object.keys(SNAPSHOT_LABELS) as SnapshotField[];
 
@@ -38,6 +39,12 @@ function display(field: string, value: unknown): string {
   if (field === 'model') return typeof value === 'string' ? recordedModelName(undefined, value) : 'Default';
   // No tools and a version from before tools could be chosen read alike.
   if (field === 'tools') return toolsText((value ?? []) as BotTool[]);
+  // Each file by name with the start of its content's hash, so a file replaced under the same name shows.
+  if (field === 'knowledge') {
+    if (value === undefined) return 'Not recorded';
+    const files = value as NonNullable<BotSnapshot['knowledge']>;
+    return files.map((f) => (f.hash ? `${f.name} (${f.hash.slice(0, 8)})` : f.name)).join(' · ') || 'None';
+  }
   if (value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'On' : 'Off';
   if (field === 'purpose') return purposeLabel(value as BotSnapshot['purpose']);
