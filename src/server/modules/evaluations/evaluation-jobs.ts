@@ -21,6 +21,7 @@ import {
   type EvaluationJob,
 } from './evaluations.repository';
 import { CALLS_PER_QUERY, evaluateQuery, evaluatedBot, judgeOf, type EvaluationsDeps } from './evaluations.service';
+import { jobLoop } from '../../lib/job-loop';
 
 /**
  * Queues a run of the bot's test set on `version` and returns it at once (status `queued`); whichever instance
@@ -101,11 +102,6 @@ export function createEvaluationJobs(
   options: EvaluationJobsOptions = DEFAULT_EVALUATION_JOBS,
 ) {
   const { db, clock, log } = deps;
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let wakeUp: (() => void) | null = null;
-  let woken = false;
-  const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
 
   /**
@@ -152,7 +148,7 @@ export function createEvaluationJobs(
 
   async function process(job: EvaluationJob, lease: string) {
     const held = holdLease(job, lease);
-    const signal = AbortSignal.any([stopping.signal, held.lost]);
+    const signal = AbortSignal.any([jobs.signal, held.lost]);
     // How the run ended; null when it was stopped or lost before its end.
     let outcome: 'done' | 'failed' | null = null;
     try {
@@ -181,7 +177,7 @@ export function createEvaluationJobs(
       return ended(job.id);
     }
     // Stopping: given back, so the next start or another instance resumes it at once.
-    if (!outcome && ours && stopping.signal.aborted) return void (await releaseEvaluation(db.kysely, job.id, last));
+    if (!outcome && ours && jobs.signal.aborted) return void (await releaseEvaluation(db.kysely, job.id, last));
     // Not ours to end any more. A cancel is told here (cancelling a running run leaves that to its runner); a run
     // another instance took over is told by that instance.
     await ended(job.id, 'cancelled');
@@ -189,7 +185,7 @@ export function createEvaluationJobs(
 
   /** Claims runs while there is room; each goes on its own and makes room again when it ends. */
   async function fill() {
-    while (running && inFlight.size < options.concurrency) {
+    while (jobs.running && inFlight.size < options.concurrency) {
       const lease = isoIn(clock, options.leaseMs);
       const job = await claimNextEvaluation(db, isoNow(clock), lease);
       if (!job) return;
@@ -204,50 +200,19 @@ export function createEvaluationJobs(
     }
   }
 
-  async function run() {
-    while (running) {
-      try {
-        await fill();
-      } catch (err) {
-        log.error({ err }, 'evaluation runner pass failed');
-      }
-      if (!running) return;
-      if (woken) {
-        woken = false;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.pollMs).unref();
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wakeUp = null;
-    }
-  }
-
-  const wake = () => {
-    if (wakeUp) wakeUp();
-    else woken = true;
-  };
+  const jobs = jobLoop({ pollMs: options.pollMs, log, what: 'evaluation runner', pass: fill });
+  const { wake } = jobs;
   let unsubscribe = () => {};
 
   return {
     /** Resumes runs left by an earlier start, then waits for work. */
     start() {
-      if (running) return;
-      running = true;
-      unsubscribe = deps.signals.onQueued(wake);
-      loop = run();
+      if (jobs.start()) unsubscribe = deps.signals.onQueued(wake);
     },
     /** Stops after giving the run in hand back, so it resumes at once elsewhere. */
     async stop() {
-      running = false;
       unsubscribe();
-      stopping.abort();
-      wakeUp?.();
-      await loop;
+      await jobs.stop();
       await Promise.all(inFlight);
     },
   };

@@ -25,6 +25,7 @@ import {
   type EmbeddedChunk,
 } from './files.repository';
 import { MissingBlobError, type FileStorage } from './storage';
+import { jobLoop } from '../../lib/job-loop';
 
 export interface FileJobsOptions extends ExtractionLimits {
   /** How often an idle runner looks for work another instance queued, and for bytes to remove. */
@@ -58,12 +59,6 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
   const { db, clock, storage, log } = deps;
   // Long enough that a job finishing within its timeout never loses its lease to another instance.
   const leaseMs = options.timeoutMs * 2 + 60_000;
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let wakeUp: (() => void) | null = null;
-  // A wake-up that came while a pass was running: the next wait is skipped, so nothing waits a whole poll.
-  let woken = false;
-  const stopping = new AbortController();
   const extractor = createExtractor(options);
 
   async function removeDeletedBlobs() {
@@ -122,7 +117,7 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
       if (err instanceof MissingBlobError) return { ok: false, error: 'The stored file is missing. Upload it again.' };
       throw err;
     }
-    return extractor.extract({ bytes, format }, { signal: stopping.signal, onProgress });
+    return extractor.extract({ bytes, format }, { signal: jobs.signal, onProgress });
   }
 
   async function process(file: FileRow, leaseUntil: string) {
@@ -160,7 +155,7 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
   /** One pass: bytes to remove, then every claimable file. */
   async function drain() {
     await removeDeletedBlobs();
-    while (running) {
+    while (jobs.running) {
       const now = clock.now();
       const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
       const file = await claimNextFile(db, now.toISOString(), leaseUntil);
@@ -169,47 +164,18 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
     }
   }
 
-  async function run() {
-    while (running) {
-      try {
-        await drain();
-      } catch (err) {
-        log.error({ err }, 'file job runner pass failed');
-      }
-      if (!running) return;
-      if (woken) {
-        woken = false;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.pollMs).unref();
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wakeUp = null;
-    }
-  }
+  const jobs = jobLoop({ pollMs: options.pollMs, log, what: 'file job runner', pass: drain });
 
   return {
     /** Picks up files left processing by an earlier run, then waits for work. */
     start() {
-      if (running) return;
-      running = true;
-      loop = run();
+      jobs.start();
     },
     /** Work is waiting (a new upload, a deleted file): look now rather than at the next poll. */
-    wake() {
-      if (wakeUp) wakeUp();
-      else woken = true;
-    },
+    wake: jobs.wake,
     /** Stops after releasing the file in hand, so the next start (or another instance) takes it up at once. */
     async stop() {
-      running = false;
-      stopping.abort();
-      wakeUp?.();
-      await loop;
+      await jobs.stop();
       await extractor.close();
     },
   };
