@@ -169,6 +169,8 @@ export interface EvaluationResultsTable {
   reason: string | null;
   /** Why the query got no answer or no verdict. */
   error: string | null;
+  /** Share of the answer's checkable sentences its sources support, 0–1; null without sources (migration 0025). */
+  faithfulness: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ActivitiesTable {

@@ -24,6 +24,7 @@ import { evaluationJobs } from './migrations/0021-evaluation-jobs';
 import { releases } from './migrations/0022-releases';
 import { supportCheck } from './migrations/0023-support-check';
 import { knowledgeHashes } from './migrations/0024-knowledge-hashes';
+import { evaluationFaithfulness } from './migrations/0025-evaluation-faithfulness';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022-releases': releases,
   '0023-support-check': supportCheck,
   '0024-knowledge-hashes': knowledgeHashes,
+  '0025-evaluation-faithfulness': evaluationFaithfulness,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -35,6 +35,11 @@ export const evaluationResultSchema = z.object({
   reason: z.string().nullable(),
   /** Why the query got no answer or no verdict. */
   error: z.string().nullable(),
+  /**
+   * Share of the answer's checkable sentences its sources support, 0–1 (decision 0044); null when it had no sources
+   * or the check could not run. Not a verdict: the pass rate and the gate never read it.
+   */
+  faithfulness: z.number().min(0).max(1).nullable(),
 });
 export type EvaluationResult = z.infer<typeof evaluationResultSchema>;
 
@@ -57,6 +62,8 @@ export const evaluationSummarySchema = z.object({
   passed: z.number().int(),
   /** Answers the judge could not grade: left out of the pass rate. */
   judgeUnavailable: z.number().int(),
+  /** The average faithfulness of the answers that had sources, 0–1; null when none had. */
+  faithfulness: z.number().min(0).max(1).nullable(),
   createdAt: z.string(),
 });
 export type EvaluationSummary = z.infer<typeof evaluationSummarySchema>;

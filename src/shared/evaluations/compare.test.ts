@@ -11,6 +11,7 @@ const result = (query: string, verdict: VerdictKind | null, score: number | null
   score,
   reason: null,
   error: verdict ? null : 'No answer',
+  faithfulness: null,
 });
 const run = (...results: EvaluationResult[]) => ({ results });
 

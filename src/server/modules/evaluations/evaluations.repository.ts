@@ -11,7 +11,12 @@ export interface QueuedQuestion {
 }
 
 type Counted = number | string | bigint | null;
-type EvaluationRow = Selectable<EvaluationsTable> & { passed: Counted; completed: Counted; unavailable: Counted };
+type EvaluationRow = Selectable<EvaluationsTable> & {
+  passed: Counted;
+  completed: Counted;
+  unavailable: Counted;
+  faithfulness: Counted;
+};
 
 /** An evaluation row as its runner needs it. */
 export interface EvaluationJob {
@@ -32,6 +37,7 @@ const toSummary = (row: EvaluationRow): EvaluationSummary => ({
   completed: Number(row.completed),
   passed: Number(row.passed),
   judgeUnavailable: Number(row.unavailable),
+  faithfulness: row.faithfulness === null ? null : Number(row.faithfulness),
   createdAt: row.created_at,
 });
 
@@ -44,6 +50,7 @@ const toResult = (row: Selectable<EvaluationResultsTable>): EvaluationResult => 
   score: row.score,
   reason: row.reason,
   error: row.error,
+  faithfulness: row.faithfulness,
 });
 
 const withCounts = (db: Executor) =>
@@ -60,6 +67,11 @@ const withCounts = (db: Executor) =>
         results().as('completed'),
         results().where('verdict', '=', 'pass').as('passed'),
         results().where('verdict', '=', 'judge_unavailable').as('unavailable'),
+        eb
+          .selectFrom('evaluation_results')
+          .select((r) => r.fn.avg<number | string | null>('faithfulness').as('f'))
+          .whereRef('evaluation_results.evaluation_id', '=', 'evaluations.id')
+          .as('faithfulness'),
       ];
     });
 
@@ -89,7 +101,7 @@ export async function insertEvaluation(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toSummary({ ...row, passed: 0, completed: 0, unavailable: 0 });
+  return toSummary({ ...row, passed: 0, completed: 0, unavailable: 0, faithfulness: null });
 }
 
 /**
@@ -201,6 +213,7 @@ export async function insertResult(db: Executor, evaluationId: number, r: Evalua
         score: r.score,
         reason: r.reason,
         error: r.error,
+        faithfulness: r.faithfulness,
       })
       .execute();
     return true;

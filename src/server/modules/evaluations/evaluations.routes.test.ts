@@ -10,6 +10,7 @@ import {
 } from '@shared/contracts/evaluations';
 import { anotherConnection, databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
+import { appsWithFiles, uploadSettled } from '../../../../tests/support/files-api';
 import {
   messageText,
   startFakeLlm,
@@ -82,6 +83,7 @@ describe.each(databaseKinds)('evaluations on %s', (kind) => {
   afterAll(() => t.close());
   beforeEach(() => {
     fake.requests.length = 0;
+    fake.supportRequests.length = 0;
   });
 
   const souper = (overrides: Parameters<typeof createBot>[2] = {}) =>
@@ -99,7 +101,15 @@ describe.each(databaseKinds)('evaluations on %s', (kind) => {
     expect(run).toMatchObject({ botId: bot.id, version: 1, status: 'queued', total: 2, completed: 0, passed: 0 });
 
     const stored = await ended(t, alice.token, bot.id, run.id);
-    expect(stored).toMatchObject({ status: 'done', total: 2, completed: 2, passed: 2, judgeUnavailable: 0 });
+    expect(stored).toMatchObject({
+      status: 'done',
+      total: 2,
+      completed: 2,
+      passed: 2,
+      judgeUnavailable: 0,
+      faithfulness: null,
+    });
+    expect(fake.supportRequests).toHaveLength(0);
     expect(stored.results).toEqual([
       {
         index: 0,
@@ -110,6 +120,7 @@ describe.each(databaseKinds)('evaluations on %s', (kind) => {
         score: 4,
         reason: 'Mentions soup.',
         error: null,
+        faithfulness: null,
       },
       {
         index: 1,
@@ -120,6 +131,7 @@ describe.each(databaseKinds)('evaluations on %s', (kind) => {
         score: 4,
         reason: 'Mentions soup.',
         error: null,
+        faithfulness: null,
       },
     ]);
     // The judge's rubric: the bot's purpose and description, and the expectation of the test case.
@@ -299,6 +311,58 @@ describe.each(databaseKinds)('evaluations on %s', (kind) => {
       const wrongBot = await t.request('GET', `/api/bots/${empty.id}${path}`, { token: alice.token });
       expect(wrongBot.status).toBe(404);
       expect(wrongBot.body).toMatchObject({ message: 'Evaluation not found' });
+    }
+  });
+});
+
+/** Answers cite the recalibration passage when it was given, and add a sentence no passage says. */
+function citeAndInvent(r: ReceivedRequest) {
+  if (isJudge(r)) return JSON.stringify({ verdict: 'pass', score: 5, reason: 'Right.' });
+  const n = /\[(\d+)\] \(recalibration\.txt/.exec(systemPromptOf(r))?.[1];
+  return n ? `Recalibrate it every 42 days [${n}]. It also plays music at night.` : 'I do not know.';
+}
+
+describe.each(databaseKinds)('evaluation answers checked against their sources on %s', (kind) => {
+  const apps = appsWithFiles(kind, 'botty-evaluations-');
+
+  it('scores the faithfulness of an answer with sources, not of one without, and averages the run', async () => {
+    const fake = await startFakeLlm({ reply: citeAndInvent });
+    try {
+      const t = await apps.start({ env: { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: fake.model } });
+      const { token } = await signUp(t);
+      const withFile = await createBot(t, token, {
+        capabilities: ['document_analysis'],
+        config: { citationGeneration: true },
+        exampleQueries: ['How often is the Zephyr recalibrated?'],
+      });
+      const recalibration = 'The Zephyr widget must be recalibrated every 42 days using the blue dial.';
+      const file = await uploadSettled(
+        t,
+        token,
+        `/api/bots/${withFile.id}/files`,
+        'recalibration.txt',
+        new TextEncoder().encode(recalibration),
+      );
+      expect(file).toMatchObject({ status: 'ready' });
+      const without = await createBot(t, token, { exampleQueries: ['How often is the Zephyr recalibrated?'] });
+
+      const checked = await ended(t, token, withFile.id, (await queued(t, token, withFile.id)).id);
+      // The cited sentence is supported, the invented one is not; the verdict is the judge's alone.
+      expect(checked.results[0]).toMatchObject({ verdict: 'pass', score: 5, faithfulness: 0.5 });
+      expect(checked).toMatchObject({ status: 'done', passed: 1, faithfulness: 0.5 });
+      expect(fake.supportRequests).toHaveLength(1);
+
+      const unchecked = await ended(t, token, without.id, (await queued(t, token, without.id)).id);
+      expect(unchecked.results[0]).toMatchObject({ answer: 'I do not know.', verdict: 'pass', faithfulness: null });
+      expect(unchecked).toMatchObject({ passed: 1, faithfulness: null });
+      expect(fake.supportRequests).toHaveLength(1);
+
+      // A judge that fails the support check fails neither the question nor the run.
+      fake.setSupportReply({ status: 500, message: 'Judge down' });
+      const again = await ended(t, token, withFile.id, (await queued(t, token, withFile.id)).id);
+      expect(again).toMatchObject({ status: 'done', passed: 1, completed: 1 });
+    } finally {
+      await fake.close();
     }
   });
 });

@@ -9,6 +9,7 @@ import { EVALUATION_MESSAGES } from '@shared/contracts/evaluations';
 import { compareEvaluations, verdictSentence } from '@shared/evaluations/compare';
 import type { Ai, Model } from '../../ai/providers';
 import { ChatReplyError, CHAT_ERRORS } from '../../ai/tasks/chat-reply';
+import { checkSupport, faithfulnessOf, type SupportCase } from '../../ai/tasks/check-support';
 import { judgeAnswer } from '../../ai/tasks/judge-answer';
 import type { Db, Executor } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
@@ -72,7 +73,16 @@ export async function evaluateQuery(
   signal: AbortSignal,
 ): Promise<EvaluationResult> {
   const { index, id, query, expected } = question;
-  const none = { index, testCaseId: id, query, answer: null, verdict: null, score: null, reason: null };
+  const none = {
+    index,
+    testCaseId: id,
+    query,
+    answer: null,
+    verdict: null,
+    score: null,
+    reason: null,
+    faithfulness: null,
+  };
   let answered: Awaited<ReturnType<typeof answerQuery>>;
   try {
     answered = await answerQuery(deps, bot, query, signal);
@@ -80,12 +90,31 @@ export async function evaluateQuery(
     return { ...none, error: error instanceof ChatReplyError ? error.message : CHAT_ERRORS.unknown };
   }
   const { answer, sources } = answered;
+  const faithfulness = faithfulnessOfAnswer(deps, { answer, sources }, signal);
   try {
     const expectation = expected ?? undefined;
     const verdict = await judgeAnswer(deps.judge, { bot, query, answer, sources, expectation }, signal);
-    return { ...none, answer, ...verdict, error: null };
+    return { ...none, answer, ...verdict, error: null, faithfulness: await faithfulness };
   } catch {
-    return { ...none, answer, verdict: 'judge_unavailable', error: JUDGE_FAILED };
+    return { ...none, answer, verdict: 'judge_unavailable', error: JUDGE_FAILED, faithfulness: await faithfulness };
+  }
+}
+
+/**
+ * The answer checked against its sources by the judge's model, beside its verdict (decision 0044): null without
+ * sources or when the check fails, which never fails the question.
+ */
+async function faithfulnessOfAnswer(
+  deps: { judge: Ai; log: FastifyBaseLogger },
+  c: SupportCase,
+  signal: AbortSignal,
+): Promise<number | null> {
+  if (!c.sources.length || !c.answer.trim()) return null;
+  try {
+    return faithfulnessOf(await checkSupport(deps.judge, c, signal, deps.log));
+  } catch (err) {
+    if (!signal.aborted) deps.log.warn({ err }, 'evaluation: the support check failed');
+    return null;
   }
 }
 
