@@ -139,3 +139,14 @@ export function limitBy(
 /** One budget per signed-in user (not per address) for `bucket`. */
 export const limitPerUser = (app: FastifyInstance, limit: RateLimit, bucket: string) =>
   limitBy(app, limit, bucket, (request) => String(currentUserId(request)));
+
+/**
+ * The user's model-call budget counted `calls` times for one request: a job (an evaluation, a release's runs)
+ * counts every call it will make up front, so it never stops half-way for the limit.
+ */
+export function modelCallsOfRequest(app: FastifyInstance, limit: RateLimit) {
+  const countModelCall = limitPerUser(app, limit, 'model-calls');
+  return (request: FastifyRequest, reply: FastifyReply) => async (calls: number) => {
+    for (let i = 0; i < calls; i += 1) await countModelCall(request, reply);
+  };
+}

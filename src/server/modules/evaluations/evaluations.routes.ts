@@ -11,7 +11,7 @@ import {
 } from '@shared/contracts/evaluations';
 import { openNdjson } from '../../lib/ndjson-stream';
 import { currentUserId } from '../../plugins/auth-guard';
-import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
+import { modelCallsOfRequest, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import { followEvaluation } from './evaluation-events';
 import { queueEvaluation } from './evaluation-jobs';
@@ -25,7 +25,7 @@ export interface EvaluationsRoutesOptions {
 
 export const evaluationsRoutes = signedInRoutes<EvaluationsRoutesOptions>(async (app, { deps, modelCallRateLimit }) => {
   const tags = ['evaluations'];
-  const countModelCall = limitPerUser(app, modelCallRateLimit, 'model-calls');
+  const modelCalls = modelCallsOfRequest(app, modelCallRateLimit);
 
   app.post(
     '/bots/:id/evaluations',
@@ -55,9 +55,7 @@ export const evaluationsRoutes = signedInRoutes<EvaluationsRoutesOptions>(async 
       const ownerId = currentUserId(request);
       const botId = request.params.id;
       const version = request.body.version ?? (await evaluations.currentVersion(deps, ownerId, botId));
-      const countCalls = async (calls: number) => {
-        for (let i = 0; i < calls; i += 1) await countModelCall(request, reply);
-      };
+      const countCalls = modelCalls(request, reply);
       return reply.code(202).send(await queueEvaluation(deps, { ownerId, botId, version, countCalls }));
     },
   );

@@ -7,7 +7,7 @@ import {
   releaseSchema,
 } from '@shared/contracts/releases';
 import { currentUserId } from '../../plugins/auth-guard';
-import { limitPerUser, type RateLimit } from '../../plugins/rate-limit';
+import { modelCallsOfRequest, type RateLimit } from '../../plugins/rate-limit';
 import { signedInRoutes } from '../../plugins/signed-in';
 import * as releases from './releases.service';
 
@@ -19,7 +19,7 @@ export interface ReleasesRoutesOptions {
 
 export const releasesRoutes = signedInRoutes<ReleasesRoutesOptions>(async (app, { deps, modelCallRateLimit }) => {
   const tags = ['releases'];
-  const countModelCall = limitPerUser(app, modelCallRateLimit, 'model-calls');
+  const modelCalls = modelCallsOfRequest(app, modelCallRateLimit);
 
   app.post(
     '/bots/:id/releases',
@@ -48,9 +48,7 @@ export const releasesRoutes = signedInRoutes<ReleasesRoutesOptions>(async (app, 
       },
     },
     async (request, reply) => {
-      const countCalls = async (calls: number) => {
-        for (let i = 0; i < calls; i += 1) await countModelCall(request, reply);
-      };
+      const countCalls = modelCalls(request, reply);
       const release = await releases.requestRelease(
         deps,
         currentUserId(request),
