@@ -3,7 +3,7 @@ import { idParamSchema } from './common';
 
 export const EVALUATION_MESSAGES = {
   offline: 'No language model is connected, so evaluations cannot run.',
-  noTestSet: 'Add example queries to the test set before running an evaluation.',
+  noTestSet: 'Add test cases on the Tests page before running an evaluation.',
   running: 'An evaluation of this botty is already running.',
   notFound: 'Evaluation not found',
   version: 'Version must be a positive whole number',

@@ -287,7 +287,7 @@ describe.each(databaseKinds)('evaluations on %s', (kind) => {
     const empty = await souper({ exampleQueries: [] });
     const res = await queue(t, alice.token, empty.id);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ message: 'Add example queries to the test set before running an evaluation.' });
+    expect(res.body).toMatchObject({ message: 'Add test cases on the Tests page before running an evaluation.' });
     const bot = await souper();
     const missing = await queue(t, alice.token, bot.id, { version: 7 });
     expect(missing.status).toBe(404);

@@ -1,7 +1,8 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FeedbackLog, FeedbackRating, FeedbackSurface } from '@shared/contracts/feedback';
 import type { TestCase, TestCaseRequest, TestImportResult } from '@shared/contracts/test-cases';
 import { botKeys } from '@/entities/bot/api/bot-keys';
+import { testCasesKey } from '@/entities/bot/api/get-tests';
 import { apiFetch, apiRequest } from '@/lib/request';
 import { attachmentName, saveFile } from '@/lib/save-file';
 
@@ -11,18 +12,13 @@ export interface FeedbackFilters {
   surface?: FeedbackSurface;
 }
 
+export { useTests } from '@/entities/bot/api/get-tests';
+
 const testKeys = {
-  list: (botId: number) => [...botKeys.detail(botId), 'tests'] as const,
+  list: testCasesKey,
   feedback: (botId: number, filters: FeedbackFilters) => [...botKeys.detail(botId), 'feedback', filters] as const,
   anyFeedback: (botId: number) => [...botKeys.detail(botId), 'feedback'] as const,
 };
-
-export function useTests(botId: number) {
-  return useQuery({
-    queryKey: testKeys.list(botId),
-    queryFn: () => apiRequest<TestCase[]>('GET', `/api/bots/${botId}/tests`),
-  });
-}
 
 /** After any change the list, and the feedback log's "In tests" marks, are read again. */
 function useTestsMutation<Input, Output>(botId: number, mutationFn: (input: Input) => Promise<Output>) {

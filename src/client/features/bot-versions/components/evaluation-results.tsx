@@ -90,8 +90,14 @@ function Answer({ version, result }: { version: number; result: EvaluationResult
         <>
           {result.answer && <p className="break-words whitespace-pre-wrap">{result.answer}</p>}
           <p className="text-muted-foreground">{result.reason ?? result.error}</p>
+          {result.faithfulness !== null && (
+            <p className="text-xs text-muted-foreground">{supportedShare(result.faithfulness)}</p>
+          )}
         </>
       )}
     </div>
   );
 }
+
+/** "75% supported by sources": the share of an answer's checkable sentences its sources support. */
+export const supportedShare = (faithfulness: number) => `${Math.round(faithfulness * 100)}% supported by sources`;

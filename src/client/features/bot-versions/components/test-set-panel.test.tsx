@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, expect, it } from 'vitest';
 import type { Evaluation, EvaluationEvent, EvaluationResult, EvaluationSummary } from '@shared/contracts/evaluations';
+import type { TestCase } from '@shared/contracts/test-cases';
 import { fakeServer } from '@/test/fake-server';
 import { renderScreen } from '@/test/render';
 import { signIn } from '@/test/session';
@@ -17,6 +18,7 @@ const summary = (over: Partial<EvaluationSummary>): EvaluationSummary => ({
   completed: 2,
   passed: 2,
   judgeUnavailable: 0,
+  faithfulness: null,
   createdAt: '2026-11-26T10:00:00.000Z',
   ...over,
 });
@@ -30,7 +32,19 @@ const result = (index: number, over: Partial<EvaluationResult>): EvaluationResul
   score: 4,
   reason: 'Fine.',
   error: null,
+  faithfulness: null,
   ...over,
+});
+
+const testCase = (id: number, query: string, expected: string | null = null): TestCase => ({
+  id,
+  botId: 7,
+  query,
+  expected,
+  tags: [],
+  sourceMessageId: null,
+  createdAt: '2026-11-26T09:00:00.000Z',
+  updatedAt: '2026-11-26T09:00:00.000Z',
 });
 
 const ndjson = (events: EvaluationEvent[]) =>
@@ -42,10 +56,49 @@ let server: ReturnType<typeof fakeServer>;
 beforeEach(() => {
   server = fakeServer();
   signIn();
+  server.json('GET', '/api/bots/7/tests', [testCase(1, QUERIES[0]!), testCase(2, QUERIES[1]!, 'A soup')]);
 });
 
-const renderPanel = () =>
-  renderScreen(<TestSetPanel botId={7} queries={QUERIES} selected={1} current={2} />, '/bots/7/versions');
+const renderPanel = () => renderScreen(<TestSetPanel botId={7} selected={1} current={2} />, '/bots/7/versions');
+
+it('reads the test set from the test cases and sends the owner to the Tests page to edit it', async () => {
+  server.json('GET', '/api/bots/7/evaluations', []);
+  const { user } = renderPanel();
+  expect(await screen.findByText('2 test cases, answered by a version and judged pass or fail.')).toBeTruthy();
+  expect(screen.getByRole('link', { name: 'Edit tests' }).getAttribute('href')).toBe('/bots/7/tests');
+  await user.click(screen.getByText('Questions asked'));
+  const cases = screen.getByRole('list', { name: 'Test cases' });
+  expect(cases.textContent).toContain('Soup tonight?');
+  expect(cases.textContent).toContain('Expected: A soup');
+  expect(screen.getByRole('button', { name: 'Run on version 2' })).toBeTruthy();
+});
+
+it('has nothing to run without test cases, and says where to add them', async () => {
+  server.json('GET', '/api/bots/7/tests', []);
+  server.json('GET', '/api/bots/7/evaluations', []);
+  renderPanel();
+  expect(
+    await screen.findByText(/No test cases yet\. Add questions with expected answers on the Tests page/),
+  ).toBeTruthy();
+  expect(screen.getByRole('link', { name: 'Add tests' }).getAttribute('href')).toBe('/bots/7/tests');
+  expect(screen.queryByRole('button', { name: /Run on version/ })).toBeNull();
+});
+
+it('shows how much of each answer its sources support, and the run’s average beside its pass rate', async () => {
+  const run = summary({ id: 5, version: 2, faithfulness: 0.75 });
+  server.json('GET', '/api/bots/7/evaluations', [run]);
+  server.json('GET', '/api/bots/7/evaluations/5', {
+    ...run,
+    results: [result(0, { faithfulness: 0.5 }), result(1, {})],
+  } as Evaluation);
+  renderPanel();
+  expect(
+    await screen.findByRole('button', { name: /Version 2: 2 of 2 passed · 75% supported by sources/ }),
+  ).toBeTruthy();
+  // Only the answer that had sources is scored.
+  expect(await screen.findByText('50% supported by sources')).toBeTruthy();
+  expect(screen.getAllByText(/^\d+% supported by sources$/)).toHaveLength(1);
+});
 
 it('reads the newest run against the one before it: the verdict line, regressions, and a judge that could not say', async () => {
   const first = summary({ id: 1, version: 1 });

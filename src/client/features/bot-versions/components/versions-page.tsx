@@ -69,12 +69,7 @@ export function VersionsPage() {
           {selected !== null && current !== null && (
             <div className="grid min-w-0 gap-6">
               <Comparison botId={botId} selected={selected} current={current} />
-              <TestSetPanel
-                botId={botId}
-                queries={bot.data?.exampleQueries ?? []}
-                selected={selected}
-                current={current}
-              />
+              <TestSetPanel botId={botId} selected={selected} current={current} />
             </div>
           )}
         </div>
