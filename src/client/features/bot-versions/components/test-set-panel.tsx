@@ -173,7 +173,7 @@ function RunList({
               type="button"
               aria-pressed={run.id === shown}
               onClick={() => onShow(run.id)}
-              className="flex w-full flex-wrap items-center justify-between gap-2 rounded-lg border px-3 py-2 text-left text-sm transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-pressed:border-primary aria-pressed:bg-accent"
+              className="flex min-h-11 w-full flex-wrap items-center justify-between gap-2 rounded-lg border px-3 py-2 text-left text-sm transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-pressed:border-primary aria-pressed:bg-accent"
             >
               <span className="font-medium">{runLabel(run)}</span>
               <RelativeTime date={run.createdAt} className="text-xs text-muted-foreground" />
