@@ -79,7 +79,8 @@ describe('bots as files', () => {
       name: 'Meal Planner',
       config: { tone: 'friendly', systemPrompt: 'You plan meals.', greeting: 'Hungry?' },
       exampleQueries: ['Dinner with leeks?'],
-      version: 1,
+      // Its first version, and the second recording the knowledge file it came with.
+      version: 2,
       sharing: { visibility: 'private' },
     });
     const files = await suite.t.request<KnowledgeFile[]>('GET', `/api/bots/${copy!.id}/files`, { token: other.token });
