@@ -5,8 +5,12 @@
  * widget's weight.
  */
 
+/** Stands in the text where a mark goes until the DOM is built (a private-use character, never in a reply). */
+const MARK = '\uE000';
+
+// Addresses stop at a mark: a sentence that ends with one keeps its mark after the link.
 const INLINE =
-  /(\*\*[^*]+\*\*|`[^`]+`|\*[^*\s][^*]*\*|_[^_\s][^_]*_|\[[^\]]+\]\(https?:\/\/[^\s)]+\)|https?:\/\/[^\s<>()]+)/;
+  /(\*\*[^*]+\*\*|`[^`]+`|\*[^*\s][^*]*\*|_[^_\s][^_]*_|\[[^\]]+\]\(https?:\/\/[^\s)\uE000]+\)|https?:\/\/[^\s<>()\uE000]+)/;
 
 function inline(text: string, into: Node) {
   for (const [i, part] of text.split(INLINE).entries()) {
@@ -49,7 +53,44 @@ function paragraph(lines: string[]) {
 const BULLET = /^\s*[-*+]\s+(.*)$/;
 const NUMBERED = /^\s*\d+[.)]\s+(.*)$/;
 
-export function renderText(text: string): DocumentFragment {
+/** The stand-in put at each offset of `ends` (UTF-16, as the support check gives sentence ends). */
+function placeMarks(text: string, ends: readonly number[]): string {
+  const at = [...new Set(ends)].filter((end) => end > 0 && end <= text.length).sort((a, b) => b - a);
+  return at.reduce((marked, end) => marked.slice(0, end) + MARK + marked.slice(end), text);
+}
+
+/** Each stand-in becomes a mark after the text before it; one in a link or code span follows the element instead. */
+function replaceMarks(root: Node, mark: () => Node) {
+  const walker = document.createTreeWalker(root, 4 /* NodeFilter.SHOW_TEXT */);
+  const found: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeValue?.includes(MARK)) found.push(node as Text);
+  }
+  for (const node of found) {
+    const parts = node.nodeValue!.split(MARK);
+    const inside = node.parentElement?.closest('a, code');
+    if (inside) {
+      // In an address or code the stand-in would change what it says; a code block states nothing, so no mark.
+      node.nodeValue = parts.join('');
+      if (inside.tagName !== 'CODE' || inside.parentElement?.tagName !== 'PRE') inside.after(mark());
+      continue;
+    }
+    const pieces = parts.flatMap((part, i) => (i ? [mark(), part] : [part])).filter((p) => p !== '');
+    node.replaceWith(...pieces);
+  }
+}
+
+/**
+ * The reply as DOM nodes; with `marks`, `marks.create()` is put after the text ending at each of `marks.ends`
+ * (the sentences no source supports, decision 0044).
+ */
+export function renderText(text: string, marks?: { ends: readonly number[]; create: () => Node }): DocumentFragment {
+  const out = marks?.ends.length ? renderLines(placeMarks(text, marks.ends)) : renderLines(text);
+  if (marks?.ends.length) replaceMarks(out, marks.create);
+  return out;
+}
+
+function renderLines(text: string): DocumentFragment {
   const out = document.createDocumentFragment();
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   let i = 0;

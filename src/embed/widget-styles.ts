@@ -28,6 +28,9 @@ h1{flex:1;margin:0;font-size:16px;font-weight:600;overflow:hidden;text-overflow:
 .consulted summary{cursor:pointer;min-height:24px}
 .consulted .sources{border-top:0;margin-top:0}
 .msg .support{margin:6px 0 0;font-size:12px;color:#52525b}
+.unsupported{position:relative;margin:0 .1em;padding:0 .15em;border:0;border-bottom:1px dotted currentColor;background:none;color:#52525b;font:inherit;font-size:.75em;font-weight:600;line-height:1.2;vertical-align:super;cursor:pointer}
+.unsupported::after{content:"";position:absolute;inset:-14px -12px}
+.msg .unsupported-note{margin:6px 0 0;font-size:12px;color:#52525b}
 .assistant{align-self:flex-start;background:#fff;border:1px solid #e4e4e7}
 .user{align-self:flex-end;background:var(--accent);color:var(--on-accent)}
 .starters{display:flex;flex-wrap:wrap;gap:8px;margin:0;padding:0;list-style:none}
@@ -47,7 +50,7 @@ body{color:#fafafa;background:#18181b}
 .assistant{background:#18181b;border-color:#3f3f46}
 .msg pre{background:#27272a}
 .msg .sources{border-top-color:#3f3f46;color:#a1a1aa}
-.consulted,.msg .support{color:#a1a1aa}
+.consulted,.msg .support,.unsupported,.msg .unsupported-note{color:#a1a1aa}
 .pending:empty::after{color:#a1a1aa}
 .alert{background:#450a0a;color:#fecaca;border-top-color:#7f1d1d}
 form{background:#18181b;border-top-color:#3f3f46}

@@ -9,6 +9,7 @@ import {
   SUPPORT_METHOD_LABELS,
   SUPPORT_REFETCH_DELAYS_MS,
   supportSummary,
+  unsupportedEnds,
 } from '@shared/chat/cited-sources';
 import { createSseParser } from '@shared/chat/sse';
 import {
@@ -106,7 +107,9 @@ function sourcesList(sources: readonly WidgetSource[], label: string) {
  * how many of its sentences its sources support once it was checked (decision 0044).
  */
 function contentOf(text: string, sources: readonly WidgetSource[] = [], support?: WidgetMessage['support']) {
-  const content = renderText(text);
+  const note = support ? unsupportedNote(support.method) : undefined;
+  const content = renderText(text, support && note ? { ends: unsupportedEnds(support), create: note.mark } : undefined);
+  if (note?.used) content.append(note.element);
   if (!sources.length) return content;
   const { cited, consulted } = splitSources(text, sources, support);
   if (cited.length) content.append(sourcesList(cited, 'Sources'));
@@ -121,6 +124,43 @@ function contentOf(text: string, sources: readonly WidgetSource[] = [], support?
   const summary = support && supportSummary(support);
   if (summary) content.append(el('p', 'support', `${summary} · ${SUPPORT_METHOD_LABELS[support.method]}`));
   return content;
+}
+
+const UNSUPPORTED_LABEL = 'No source supports this sentence';
+let noteCount = 0;
+
+/**
+ * The quiet "?" after each sentence no source supports (decision 0044, as in the chat): pressing one shows, under
+ * the text, that the sentence may still be right and how it was checked; pressing it again hides that.
+ */
+function unsupportedNote(method: NonNullable<WidgetMessage['support']>['method']) {
+  const element = el(
+    'p',
+    'unsupported-note',
+    `${UNSUPPORTED_LABEL}. It may still be right, but none of the sources listed says it. ${SUPPORT_METHOD_LABELS[method]}.`,
+  );
+  element.id = `unsupported-${(noteCount += 1)}`;
+  element.hidden = true;
+  const note = {
+    element,
+    used: false,
+    mark() {
+      note.used = true;
+      const button = el('button', 'unsupported', '?');
+      button.type = 'button';
+      button.setAttribute('aria-label', UNSUPPORTED_LABEL);
+      button.setAttribute('aria-controls', element.id);
+      button.setAttribute('aria-expanded', 'false');
+      button.addEventListener('click', () => {
+        element.hidden = !element.hidden;
+        for (const other of document.querySelectorAll(`[aria-controls="${element.id}"]`)) {
+          other.setAttribute('aria-expanded', String(!element.hidden));
+        }
+      });
+      return button;
+    },
+  };
+  return note;
 }
 
 function bubble(

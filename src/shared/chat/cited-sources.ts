@@ -41,6 +41,10 @@ export function faithfulnessOf(support: Pick<Support, 'sentences'>): number | nu
   return checkable.length ? checkable.filter((s) => s.supported).length / checkable.length : null;
 }
 
+/** Where a reply's text gets a mark: the end offsets of the sentences that state something no source supports. */
+export const unsupportedEnds = (support: Pick<Support, 'sentences'>): number[] =>
+  support.sentences.filter((s) => s.checkable && !s.supported).map((s) => s.end);
+
 /** "4 of 5 sentences supported", for under a reply; null when there was nothing to check. */
 export function supportSummary(support: Pick<Support, 'sentences'>): string | null {
   const checkable = support.sentences.filter((s) => s.checkable);

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { awaitsSupport, SUPPORT_REFETCH_DELAYS_MS } from '@shared/chat/cited-sources';
+import { awaitsSupport, SUPPORT_REFETCH_DELAYS_MS, unsupportedEnds } from '@shared/chat/cited-sources';
 import type { Message, Support } from '@shared/contracts/chat';
 import { chatKeys } from '../api/chat-keys';
 import type { MarkdownProps } from '../ui/markdown';
@@ -9,7 +9,7 @@ import { isDraft } from './apply-stream-event';
 /** Where a reply's text gets a mark: after each sentence that states something and no source supports. */
 export function unsupportedMarks(support: Support | null | undefined): MarkdownProps['unsupported'] {
   if (!support) return undefined;
-  const ends = support.sentences.filter((s) => s.checkable && !s.supported).map((s) => s.end);
+  const ends = unsupportedEnds(support);
   return ends.length ? { ends, method: support.method } : undefined;
 }
 
