@@ -10,7 +10,9 @@ export default mergeConfig(
       // Specs that run axe on every screen at two widths take most of a minute on a loaded 2-core machine.
       testTimeout: 120_000,
       hookTimeout: 60_000,
-      fileParallelism: false,
+      // Two spec files at a time, each with its own server and browser: most of a spec's time is spent waiting on
+      // the browser and the server, so the run took 298 s instead of 551 s on two cores, all passing.
+      maxWorkers: 2,
       // expect.poll waits as long as the specs' visible()/hidden() (e2e/support/browser.ts): its 1 s default
       // was shorter than a lazy screen's first paint on a loaded CI machine.
       expect: { poll: { timeout: 10_000 } },
