@@ -36,8 +36,8 @@ export const evaluationResultSchema = z.object({
   /** Why the query got no answer or no verdict. */
   error: z.string().nullable(),
   /**
-   * Share of the answer's checkable sentences its sources support, 0–1 (decision 0044); null when it had no sources
-   * or the check could not run. Not a verdict: the pass rate and the gate never read it.
+   * Share of the answer's checkable sentences its sources support, 0–1 (decision 0044); null when it had no sources,
+   * stated nothing checkable, or the check could not run. Not a verdict: the pass rate and the gate never read it.
    */
   faithfulness: z.number().min(0).max(1).nullable(),
 });
