@@ -15,6 +15,9 @@ function lazyPage(load: () => Promise<ComponentType>) {
   return { hydrateFallbackElement: <PageSpinner />, lazy: async () => ({ Component: await load() }) };
 }
 
+/** The bot hub's tabs and the older pages under /bots/:id it hosts (app/bot-hub/hub-tabs.ts names them). */
+const HUB_PATHS = ['chat', 'configure', 'knowledge', 'releases', 'versions', 'tests', 'insights', 'widget', 'api'];
+
 export const router = createBrowserRouter([
   {
     element: <AppShell />,
@@ -63,22 +66,13 @@ export const router = createBrowserRouter([
             ...lazyPage(async () => (await import('@/features/chat/components/chat-page')).ChatPage),
           },
           {
-            path: '/bots/:id/versions',
-            ...lazyPage(async () => (await import('@/features/bot-versions/components/versions-page')).VersionsPage),
-          },
-          {
-            path: '/bots/:id/tests',
-            ...lazyPage(async () => (await import('@/features/bot-tests/components/tests-page')).TestsPage),
-          },
-          {
-            path: '/bots/:id/insights',
-            lazy: async () => ({
-              Component: (await import('@/features/bot-insights/components/insights-page')).InsightsPage,
-            }),
-          },
-          {
-            path: '/bots/:id/widget',
-            ...lazyPage(async () => (await import('@/features/bot-widget/components/widget-page')).WidgetPage),
+            // The bot hub (decision 0045): each tab a route, older pages (versions, tests) among them.
+            path: '/bots/:id',
+            ...lazyPage(async () => (await import('@/app/bot-hub/bot-hub-page')).BotHubPage),
+            children: ['', ...HUB_PATHS].map((path) => ({
+              ...(path ? { path } : { index: true }),
+              ...lazyPage(async () => (await import('@/app/bot-hub/tab-pages')).tabPage(path)),
+            })),
           },
           {
             path: '/explore',

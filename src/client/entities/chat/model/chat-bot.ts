@@ -12,6 +12,9 @@ export type ChatBot = Pick<
   /** `model` only for one's own bot: its owner is told when that model is no longer offered. */
   config: Pick<BotConfig, 'greeting' | 'model'>;
   createdAt?: string;
+  /** One's own bot: the latest and the published version, for the Draft badge. */
+  version?: number;
+  publishedVersion?: number | null;
   /** Set for someone else's bot: the chat shows who shares it and hides owner-only actions. */
   ownerName?: string;
 };

@@ -5,8 +5,16 @@ import type { ChatBot } from '../model/chat-bot';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { BotStatusBadge } from '@/entities/bot/ui/bot-status-badge';
 import { RelativeTime } from '@/components/relative-time';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { WithTooltip } from '@/components/ui/tooltip';
+
+/** The owner's latest version is not the one everyone else gets (decision 0043). */
+const isDraft = (bot: ChatBot) =>
+  !bot.ownerName &&
+  bot.publishedVersion !== undefined &&
+  bot.publishedVersion !== null &&
+  bot.version !== bot.publishedVersion;
 
 interface ChatHeaderProps {
   bot: ChatBot;
@@ -23,11 +31,31 @@ export function ChatHeader({ bot, onClose, actions, model }: ChatHeaderProps) {
       <BotIcon icon={bot.icon} />
       <div className="min-w-0 flex-1">
         <h2 className="truncate leading-tight font-semibold" title={bot.name}>
-          {bot.name}
+          {/* The owner's way to the bot hub (decision 0045); a visitor has none. */}
+          {bot.ownerName ? (
+            bot.name
+          ) : (
+            <Link
+              to={`/bots/${bot.id}/releases`}
+              className="hover:underline"
+              aria-label={`${bot.name}, open botty hub`}
+            >
+              {bot.name}
+            </Link>
+          )}
         </h2>
         <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground">
           {/* A visitor learns only what stops them: an inactive bot; "Active" is the owner's switch. */}
           {(!bot.ownerName || !bot.active) && <BotStatusBadge active={bot.active} />}
+          {isDraft(bot) && (
+            <Badge
+              variant="outline"
+              title={`People you share this botty with get version ${bot.publishedVersion}`}
+              aria-label={`Draft: people you share this botty with get version ${bot.publishedVersion}`}
+            >
+              Draft
+            </Badge>
+          )}
           {bot.ownerName ? (
             <span>Shared by {bot.ownerName}</span>
           ) : (

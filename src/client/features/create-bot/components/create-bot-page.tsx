@@ -31,7 +31,7 @@ function NewBot() {
   );
 }
 
-function EditBot({ idText }: { idText: string }) {
+export function EditBot({ idText }: { idText: string }) {
   const navigate = useNavigate();
   const parsed = idParamSchema.safeParse(idText);
   const id = parsed.success ? parsed.data : undefined;

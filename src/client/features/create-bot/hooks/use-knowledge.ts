@@ -15,7 +15,7 @@ export interface PendingFile {
  * so a reload while creating forgets them (the list says so). Either way the first file turns on Document
  * analysis in the form, as the server does for the bot.
  */
-export function useKnowledge(wizard: Wizard, botId: number | null) {
+export function useKnowledge(wizard: Pick<Wizard, 'toggleCapability'>, botId: number | null) {
   const { toggleCapability } = wizard;
   const turnOnDocuments = useCallback(() => toggleCapability('document_analysis', true), [toggleCapability]);
   const uploads = useBotFileUploads({ onUploaded: turnOnDocuments });

@@ -1,6 +1,7 @@
 import {
   EllipsisVertical,
   FileDown,
+  LayoutGrid,
   MessageCircle,
   Pencil,
   Pin,
@@ -13,7 +14,7 @@ import {
   Trash2,
 } from 'lucide-react';
 import { useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { tidyDescription } from '@shared/bots/description';
 import type { Bot } from '@shared/contracts/bots';
 import { useUsableBot } from '@/entities/bot/api/sharing';
@@ -93,7 +94,10 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
         <BotIcon icon={bot.icon} />
         <div className="min-w-0 flex-1">
           <h3 className="truncate leading-tight font-semibold" title={bot.name}>
-            {bot.name}
+            {/* The bot hub (decision 0045): everything about this bot, one tab each. */}
+            <Link to={`/bots/${bot.id}`} className="hover:underline" aria-label={`${bot.name}, open botty hub`}>
+              {bot.name}
+            </Link>
           </h3>
           <div className="mt-1.5 flex flex-wrap items-center gap-2">
             <BotStatusBadge active={bot.active} />
@@ -118,6 +122,10 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
             </Button>
           </DropdownMenuTrigger>
           <DropdownMenuContent align="end" onCloseAutoFocus={openDialog}>
+            <DropdownMenuItem onSelect={() => void navigate(`/bots/${bot.id}`)}>
+              <LayoutGrid aria-hidden="true" />
+              Open botty hub
+            </DropdownMenuItem>
             <DropdownMenuItem onSelect={() => void navigate(`/create-bot?edit=${bot.id}`)}>
               <Pencil aria-hidden="true" />
               Edit Botty
