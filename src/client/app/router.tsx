@@ -15,9 +15,6 @@ function lazyPage(load: () => Promise<ComponentType>) {
   return { hydrateFallbackElement: <PageSpinner />, lazy: async () => ({ Component: await load() }) };
 }
 
-/** The bot hub's tabs and the older pages under /bots/:id it hosts (app/bot-hub/hub-tabs.ts names them). */
-const HUB_PATHS = ['chat', 'configure', 'knowledge', 'releases', 'versions', 'tests', 'insights', 'widget', 'api'];
-
 export const router = createBrowserRouter([
   {
     element: <AppShell />,
@@ -69,10 +66,7 @@ export const router = createBrowserRouter([
             // The bot hub (decision 0045): each tab a route, older pages (versions, tests) among them.
             path: '/bots/:id',
             ...lazyPage(async () => (await import('@/app/bot-hub/bot-hub-page')).BotHubPage),
-            children: ['', ...HUB_PATHS].map((path) => ({
-              ...(path ? { path } : { index: true }),
-              ...lazyPage(async () => (await import('@/app/bot-hub/tab-pages')).tabPage(path)),
-            })),
+            children: [{ path: ':tab?', ...lazyPage(async () => (await import('@/app/bot-hub/tab-pages')).HubTab) }],
           },
           {
             path: '/explore',

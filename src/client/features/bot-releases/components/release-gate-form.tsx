@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import type { ReleaseGate } from '@shared/contracts/releases';
 import { FormField, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
@@ -17,39 +17,34 @@ export function ReleaseGateSettings({ botId }: { botId: number }) {
 
 function GateForm({ botId, gate }: { botId: number; gate: ReleaseGate }) {
   const save = useSaveReleaseGate(botId);
-  const [fields, setFields] = useState<GateFields>(gateToFields(gate));
-  const parsed = gateFromFields(fields);
+  const form = useForm<GateFields>({ defaultValues: gateToFields(gate) });
+  const { errors } = form.formState;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!parsed.success) return;
+  const submit = form.handleSubmit((fields) => {
+    const parsed = gateFromFields(fields);
+    if (!parsed.success) {
+      for (const [field, message] of Object.entries(parsed.errors))
+        form.setError(field as keyof GateFields, { message });
+      return;
+    }
     save.mutate(parsed.gate, { onSuccess: () => toast({ title: 'Release gate saved' }) });
-  };
+  });
 
   return (
     <form aria-label="Release gate" className="grid gap-4 sm:grid-cols-2" onSubmit={submit} noValidate>
       <FormField
         label="Minimum pass rate (%)"
         hint="Empty: not lower than the published version's."
-        error={parsed.success ? undefined : parsed.errors.minPassRate}
+        error={errors.minPassRate?.message}
       >
-        <Input
-          inputMode="decimal"
-          placeholder="Same as published"
-          value={fields.minPassRate}
-          onChange={(event) => setFields({ ...fields, minPassRate: event.target.value })}
-        />
+        <Input inputMode="decimal" placeholder="Same as published" {...form.register('minPassRate')} />
       </FormField>
       <FormField
         label="Maximum regressions"
         hint="Questions that passed before and fail now."
-        error={parsed.success ? undefined : parsed.errors.maxRegressions}
+        error={errors.maxRegressions?.message}
       >
-        <Input
-          inputMode="numeric"
-          value={fields.maxRegressions}
-          onChange={(event) => setFields({ ...fields, maxRegressions: event.target.value })}
-        />
+        <Input inputMode="numeric" {...form.register('maxRegressions')} />
       </FormField>
       {save.isError && <FormMessage>{serverMessage(save.error) ?? 'The gate could not be saved.'}</FormMessage>}
       <PendingButton
@@ -58,7 +53,6 @@ function GateForm({ botId, gate }: { botId: number; gate: ReleaseGate }) {
         className="justify-self-start"
         pending={save.isPending}
         pendingLabel="Saving..."
-        disabled={!parsed.success}
       >
         Save gate
       </PendingButton>

@@ -111,10 +111,13 @@ describe('Releases', () => {
     const { user } = renderScreen(<ReleasesSection bot={bot} />);
     const rate = await screen.findByLabelText('Minimum pass rate (%)');
     await user.type(rate, '150');
+    await user.click(screen.getByRole('button', { name: 'Save gate' }));
     expect(await screen.findByText('Minimum pass rate must be a percentage from 0 to 100, or empty')).toBeTruthy();
     await user.clear(rate);
     await user.type(rate, '80');
     await user.click(screen.getByRole('button', { name: 'Save gate' }));
+    await screen.findByText('Release gate saved');
+    expect(server.sent('PUT', '/api/bots/7/release-gate')).toHaveLength(1);
     expect(server.sent('PUT', '/api/bots/7/release-gate')[0]?.body).toEqual({ minPassRate: 0.8, maxRegressions: 0 });
   });
 });
