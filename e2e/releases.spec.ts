@@ -84,6 +84,15 @@ describe('releases in the bot hub', () => {
     expect(await tabs.getByRole('link', { name: 'Insights' }).getAttribute('aria-current')).toBe('page');
     await tabs.getByRole('link', { name: 'Share & embed' }).click();
     await expect.poll(() => page.url()).toContain(`/bots/${bot.id}/widget`);
+    for (const [tab, title] of [
+      ['Configure', 'Edit Soup Chef'],
+      ['Knowledge', 'Knowledge of Soup Chef'],
+      ['API', 'API'],
+    ] as const) {
+      await tabs.getByRole('link', { name: tab, exact: true }).click();
+      await visible(page.getByRole('heading', { name: title, exact: true }));
+    }
+    await snap(page, 'hub-desktop-api');
 
     // Phones: the tabs scroll inside their strip, the page never sideways.
     await page.setViewportSize(VIEWPORTS.phone);
