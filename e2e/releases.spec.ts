@@ -35,7 +35,7 @@ describe('releases in the bot hub', () => {
 
     // From the dashboard's card to the hub, then its Tests & releases tab.
     await page.goto('/dashboard');
-    await page.getByRole('link', { name: 'Soup Chef, open botty hub' }).click();
+    await page.getByRole('link', { name: 'Soup Chef', exact: true }).click();
     const tabs = page.getByRole('navigation', { name: 'Botty hub' });
     await visible(tabs.getByRole('link', { name: 'Chat', exact: true }));
     expect(await tabs.getByRole('link', { name: 'Chat', exact: true }).getAttribute('aria-current')).toBe('page');

@@ -38,7 +38,7 @@ export function ChatHeader({ bot, onClose, actions, model }: ChatHeaderProps) {
             <Link
               to={`/bots/${bot.id}/releases`}
               className="hover:underline"
-              aria-label={`${bot.name}, open botty hub`}
+              title={`Open the botty hub of ${bot.name}`}
             >
               {bot.name}
             </Link>

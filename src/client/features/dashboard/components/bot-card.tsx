@@ -95,7 +95,7 @@ export function BotCard({ bot, pinned, onTogglePin, onEditPrompt, onDelete, onCh
         <div className="min-w-0 flex-1">
           <h3 className="truncate leading-tight font-semibold" title={bot.name}>
             {/* The bot hub (decision 0045): everything about this bot, one tab each. */}
-            <Link to={`/bots/${bot.id}`} className="hover:underline" aria-label={`${bot.name}, open botty hub`}>
+            <Link to={`/bots/${bot.id}`} className="hover:underline" title={`Open the botty hub of ${bot.name}`}>
               {bot.name}
             </Link>
           </h3>
