@@ -54,7 +54,17 @@ describe('releases in the bot hub', () => {
       token,
       body: { config: { systemPrompt: 'You are a chef of salads. Suggest salads.' } },
     });
-    await page.reload();
+    // The owner's chat says it answers with a draft, without overflowing a phone's header.
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.goto(`/chat/${bot.id}`);
+    await visible(page.getByText('Draft', { exact: true }));
+    expect(await page.getByText('Draft', { exact: true }).getAttribute('title')).toBe(
+      'People you share this botty with get version 1',
+    );
+    expect(await fitsWidth(page)).toBe(true);
+    await snap(page, 'chat-phone-draft');
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await page.goto(`/bots/${bot.id}/releases`);
     await visible(page.getByText('Draft: version 2').first());
     await button(page, 'Publish version 2').click();
     await visible(page.getByText('Version 2 was not published'), 20_000);
