@@ -57,10 +57,7 @@ describe('releases in the bot hub', () => {
     // The owner's chat says it answers with a draft, without overflowing a phone's header.
     await page.setViewportSize(VIEWPORTS.phone);
     await page.goto(`/chat/${bot.id}`);
-    await visible(page.getByText('Draft', { exact: true }));
-    expect(await page.getByText('Draft', { exact: true }).getAttribute('title')).toBe(
-      'People you share this botty with get version 1',
-    );
+    await visible(page.getByTitle('People you share this botty with get version 1').getByText('Draft'));
     expect(await fitsWidth(page)).toBe(true);
     await snap(page, 'chat-phone-draft');
     await page.setViewportSize(VIEWPORTS.desktop);

@@ -48,12 +48,9 @@ export function ChatHeader({ bot, onClose, actions, model }: ChatHeaderProps) {
           {/* A visitor learns only what stops them: an inactive bot; "Active" is the owner's switch. */}
           {(!bot.ownerName || !bot.active) && <BotStatusBadge active={bot.active} />}
           {isDraft(bot) && (
-            <Badge
-              variant="outline"
-              title={`People you share this botty with get version ${bot.publishedVersion}`}
-              aria-label={`Draft: people you share this botty with get version ${bot.publishedVersion}`}
-            >
+            <Badge variant="outline" title={`People you share this botty with get version ${bot.publishedVersion}`}>
               Draft
+              <span className="sr-only">: people you share this botty with get version {bot.publishedVersion}</span>
             </Badge>
           )}
           {bot.ownerName ? (

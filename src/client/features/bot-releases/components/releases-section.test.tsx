@@ -127,12 +127,14 @@ describe('Chat header', () => {
 
   it('marks the owner’s draft and says which version the others get', () => {
     header({ version: 3, publishedVersion: 2 });
-    expect(screen.getByText('Draft').getAttribute('title')).toBe('People you share this botty with get version 2');
+    expect(screen.getByTitle('People you share this botty with get version 2').textContent).toBe(
+      'Draft: people you share this botty with get version 2',
+    );
     expect(screen.getByRole('link', { name: 'Chef' }).getAttribute('href')).toBe('/bots/7/releases');
   });
 
   it('shows no draft before the first release or when the latest is published', () => {
     header({ version: 3, publishedVersion: null });
-    expect(screen.queryByText('Draft')).toBeNull();
+    expect(screen.queryByText(/Draft/)).toBeNull();
   });
 });
