@@ -69,6 +69,7 @@ export function serveReleases(
         status: immediate ? 'published' : 'checking',
         skipGate: body.skipGate ?? false,
         overrideReason: body.override?.reason ?? null,
+        baselineVersion: state.releases.find((r) => r.status === 'published')?.version ?? null,
         decidedAt: null,
       });
       state.releases.unshift(release);

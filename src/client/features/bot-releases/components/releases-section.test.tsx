@@ -55,6 +55,9 @@ describe('Releases', () => {
     expect(await screen.findByText('Published: version 1')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Publish version 2' }));
     expect(server.sent('POST', '/api/bots/7/releases')[0]?.body).toEqual({});
+    // Checked on the server, polled until decided; publishing again waits meanwhile.
+    expect(await screen.findByText('Checking version 2 against version 1…')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Publish version 2' }).hasAttribute('disabled')).toBe(true);
 
     const heading = await screen.findByText('Version 2 was not published', {}, { timeout: 4000 });
     const result = within(heading.closest<HTMLElement>('[role="status"]')!);
