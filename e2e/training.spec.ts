@@ -247,7 +247,7 @@ describe('training', () => {
       await signIn(page, account.token);
       await page.goto(`/bots/${bot.id}/versions`);
       await expect.poll(() => heading(page, 'Versions of Chef Remy').isVisible(), { timeout: 5000 }).toBe(true);
-      await page.getByRole('link', { name: 'Insights' }).click();
+      await page.getByRole('navigation', { name: 'Botty hub' }).getByRole('link', { name: 'Insights' }).click();
       await expect.poll(() => heading(page, 'Insights for Chef Remy').isVisible(), { timeout: 5000 }).toBe(true);
       await expect.poll(() => page.getByTestId('daily-chart').locator('canvas').count(), { timeout: 5000 }).toBe(1);
       expect(chartCode.length).toBeGreaterThan(0);
