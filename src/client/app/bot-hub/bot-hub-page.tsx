@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link, Outlet, useLocation, useParams } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { useBot } from '@/entities/bot/api/get-bot';
@@ -14,6 +15,12 @@ export function BotHubPage() {
   const { pathname } = useLocation();
   const bot = useBot(id);
   const current = activeTab(pathname);
+  const currentLink = useRef<HTMLAnchorElement>(null);
+
+  // On a phone the current tab may sit beyond the strip's edge: it is scrolled into sight, the page is not moved.
+  useEffect(() => {
+    currentLink.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [current]);
 
   return (
     <div className="grid min-w-0">
@@ -44,6 +51,7 @@ export function BotHubPage() {
               return (
                 <li key={tab.path}>
                   <Link
+                    ref={active ? currentLink : undefined}
                     to={`/bots/${id}/${tab.path}`}
                     aria-current={active ? 'page' : undefined}
                     className={cn(
