@@ -238,7 +238,7 @@ function Starters({
             variant="outline"
             size="sm"
             disabled={disabled}
-            className="h-auto max-w-full py-1.5 text-left whitespace-normal [overflow-wrap:anywhere]"
+            className="h-auto min-h-11 max-w-full py-1.5 text-left sm:min-h-0 whitespace-normal [overflow-wrap:anywhere]"
             onClick={() => onPick(starter)}
           >
             {starter}
