@@ -17,7 +17,6 @@ export const runEvaluationBodySchema = z.object({
     .positive(EVALUATION_MESSAGES.version)
     .optional(),
 });
-export type RunEvaluationBody = z.infer<typeof runEvaluationBodySchema>;
 
 /** `judge_unavailable`: the answer was given but the judge could not say; neither pass nor fail, never counted. */
 export const VERDICTS = ['pass', 'fail', 'judge_unavailable'] as const;

@@ -217,5 +217,3 @@ export function createEvaluationJobs(
     },
   };
 }
-
-export type EvaluationJobs = ReturnType<typeof createEvaluationJobs>;

@@ -194,10 +194,6 @@ export async function cancelEvaluation(db: Executor, id: number, now: string): P
   return Number(updated.numUpdatedRows) > 0 ? row.status : null;
 }
 
-export const deleteEvaluation = async (db: Executor, id: number) => {
-  await db.deleteFrom('evaluations').where('id', '=', id).execute();
-};
-
 /** Stores one answered question; false when it was stored already (a run that overran its lease met its successor). */
 export async function insertResult(db: Executor, evaluationId: number, r: EvaluationResult): Promise<boolean> {
   try {
