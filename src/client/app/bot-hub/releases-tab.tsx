@@ -1,11 +1,11 @@
 import { FlaskConical, History } from 'lucide-react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { PageContainer, PageHeader } from '@/components/page-header';
-import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useBot } from '@/entities/bot/api/get-bot';
 import { ReleasesSection } from '@/features/bot-releases/components/releases-section';
 import { BotTests } from '@/features/bot-tests/components/tests-page';
+import { LinkButton } from '@/components/link-button';
 
 /** Route /bots/:id/releases: publishing through the tests, and the tests themselves. */
 export function ReleasesTab() {
@@ -17,12 +17,9 @@ export function ReleasesTab() {
         title={bot.data ? `Tests & releases of ${bot.data.name}` : 'Tests & releases'}
         description="Everyone you share this botty with gets its published version; publishing checks it against the tests first."
         actions={
-          <Button variant="outline" asChild>
-            <Link to={`/bots/${botId}/versions`}>
-              <History aria-hidden="true" />
-              Versions and evaluations
-            </Link>
-          </Button>
+          <LinkButton to={`/bots/${botId}/versions`} icon={History}>
+            Versions and evaluations
+          </LinkButton>
         }
       />
       {bot.isError ? (

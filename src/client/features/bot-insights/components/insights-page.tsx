@@ -1,13 +1,13 @@
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { INSIGHTS_DAYS_DEFAULT, type Insights } from '@shared/contracts/insights';
 import { useBot } from '@/entities/bot/api/get-bot';
 import { PageContainer, PageHeader } from '@/components/page-header';
-import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useInsights } from '../api/insights';
 import { DailyChart } from './daily-chart';
+import { LinkButton } from '@/components/link-button';
 
 /** Short times in milliseconds, longer ones in seconds. */
 const duration = (ms: number | null) =>
@@ -26,12 +26,9 @@ export function InsightsPage() {
         title={bot.data ? `Insights for ${bot.data.name}` : 'Insights'}
         description={`How your botty is used and how it is doing over the last ${INSIGHTS_DAYS_DEFAULT} days.`}
         actions={
-          <Button variant="outline" asChild>
-            <Link to={`/bots/${botId}/versions`}>
-              <ArrowLeft aria-hidden="true" />
-              Versions
-            </Link>
-          </Button>
+          <LinkButton to={`/bots/${botId}/versions`} icon={ArrowLeft}>
+            Versions
+          </LinkButton>
         }
       />
       {insights.isError || bot.isError ? (

@@ -1,11 +1,11 @@
 import { ArrowLeft, History } from 'lucide-react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { PageContainer, PageHeader } from '@/components/page-header';
-import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useBot } from '@/entities/bot/api/get-bot';
 import { FeedbackSection } from './feedback-section';
 import { TestCasesSection } from './test-cases-section';
+import { LinkButton } from '@/components/link-button';
 
 /**
  * A bot's tests, for embedding (the bot hub's "Tests & releases" tab): its test cases, and the feedback log
@@ -39,18 +39,12 @@ export function TestsPage() {
         description="The questions every version is checked against, and the feedback that can become new ones."
         actions={
           <div className="flex flex-wrap gap-2">
-            <Button variant="outline" asChild>
-              <Link to={`/create-bot?edit=${botId}`}>
-                <ArrowLeft aria-hidden="true" />
-                Edit Botty
-              </Link>
-            </Button>
-            <Button variant="outline" asChild>
-              <Link to={`/bots/${botId}/versions`}>
-                <History aria-hidden="true" />
-                Versions
-              </Link>
-            </Button>
+            <LinkButton to={`/create-bot?edit=${botId}`} icon={ArrowLeft}>
+              Edit Botty
+            </LinkButton>
+            <LinkButton to={`/bots/${botId}/versions`} icon={History}>
+              Versions
+            </LinkButton>
           </div>
         }
       />

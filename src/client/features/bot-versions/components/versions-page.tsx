@@ -1,6 +1,6 @@
 import { ArrowLeft, ChartLine, FlaskConical, History, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { PROMPT_KEYS } from '@shared/bots/bot-settings';
 import type { BotSnapshot, BotVersionSummary } from '@shared/contracts/bot-versions';
 import { useBot } from '@/entities/bot/api/get-bot';
@@ -14,6 +14,7 @@ import { useBotVersion, useBotVersions, useRestoreVersion } from '../api/version
 import { fieldLabel, settingChanges } from '../model/compare';
 import { PromptDiff } from './prompt-diff';
 import { TestSetPanel } from './test-set-panel';
+import { LinkButton } from '@/components/link-button';
 
 /**
  * A bot's version history (route /bots/:id/versions): every change to its prompt or settings, what changed,
@@ -36,24 +37,15 @@ export function VersionsPage() {
         description="Every change to the prompt or settings is a version. Compare one with the current version, test both, or restore it."
         actions={
           <div className="flex flex-wrap gap-2">
-            <Button variant="outline" asChild>
-              <Link to={`/create-bot?edit=${botId}`}>
-                <ArrowLeft aria-hidden="true" />
-                Edit Botty
-              </Link>
-            </Button>
-            <Button variant="outline" asChild>
-              <Link to={`/bots/${botId}/tests`}>
-                <FlaskConical aria-hidden="true" />
-                Tests
-              </Link>
-            </Button>
-            <Button variant="outline" asChild>
-              <Link to={`/bots/${botId}/insights`}>
-                <ChartLine aria-hidden="true" />
-                Insights
-              </Link>
-            </Button>
+            <LinkButton to={`/create-bot?edit=${botId}`} icon={ArrowLeft}>
+              Edit Botty
+            </LinkButton>
+            <LinkButton to={`/bots/${botId}/tests`} icon={FlaskConical}>
+              Tests
+            </LinkButton>
+            <LinkButton to={`/bots/${botId}/insights`} icon={ChartLine}>
+              Insights
+            </LinkButton>
           </div>
         }
       />

@@ -1,6 +1,6 @@
 import { ArrowLeft, ChevronDown, ChevronRight } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { EMBED_DAILY_CAP_MAX } from '@shared/contracts/bot-sharing';
 import type { Bot } from '@shared/contracts/bots';
 import type { WidgetConversation } from '@shared/contracts/widget';
@@ -8,7 +8,6 @@ import { useBot } from '@/entities/bot/api/get-bot';
 import { CopyButton } from '@/entities/chat/ui/copy-button';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
-import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -18,6 +17,7 @@ import { serverMessage } from '@/lib/request';
 import { SaveRow } from './save-row';
 import { useSaveWidgetSettings, useWidgetConversations, useWidgetMessages } from '../api/widget';
 import { WidgetAppearanceSection } from './widget-appearance';
+import { LinkButton } from '@/components/link-button';
 
 const count = new Intl.NumberFormat();
 
@@ -35,12 +35,9 @@ export function WidgetPage() {
         title={bot.data ? `Widget for ${bot.data.name}` : 'Widget'}
         description="Put a chat bubble that talks to your botty on your own website."
         actions={
-          <Button variant="outline" asChild>
-            <Link to={`/create-bot?edit=${botId}`}>
-              <ArrowLeft aria-hidden="true" />
-              Edit Botty
-            </Link>
-          </Button>
+          <LinkButton to={`/create-bot?edit=${botId}`} icon={ArrowLeft}>
+            Edit Botty
+          </LinkButton>
         }
       />
       {bot.isError ? (

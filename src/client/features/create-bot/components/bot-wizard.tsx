@@ -1,6 +1,5 @@
 import { History, MessageSquareCode, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { WIZARD_STEPS, type WizardState, type WizardStep } from '../model/wizard';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
@@ -22,6 +21,7 @@ import { DefineStep } from './define-step';
 import { FinishStep } from './finish-step';
 import { StepIndicator } from './step-indicator';
 import { TrainStep } from './train-step';
+import { LinkButton } from '@/components/link-button';
 
 const STEP_INTROS: Record<WizardStep, string> = {
   1: 'Give your botty a name, a purpose and a face.',
@@ -77,18 +77,12 @@ export function BotWizard({ title, initial, storageKey, botId }: BotWizardProps)
             />
           ) : (
             <div className="flex flex-wrap gap-2">
-              <Button variant="outline" asChild>
-                <Link to={`/bots/${botId}/versions`}>
-                  <History aria-hidden="true" />
-                  Versions
-                </Link>
-              </Button>
-              <Button variant="outline" asChild>
-                <Link to={`/bots/${botId}/widget`}>
-                  <MessageSquareCode aria-hidden="true" />
-                  Widget
-                </Link>
-              </Button>
+              <LinkButton to={`/bots/${botId}/versions`} icon={History}>
+                Versions
+              </LinkButton>
+              <LinkButton to={`/bots/${botId}/widget`} icon={MessageSquareCode}>
+                Widget
+              </LinkButton>
             </div>
           )
         }
