@@ -55,7 +55,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-  const { request } = apiClient(url);
+  const { request, send } = apiClient(url);
 
   return {
     app,
@@ -65,6 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     db: testDb.db,
     smtp,
     request,
+    send,
     /** Stops the server; the database is dropped unless `keepDb` (to start again on it). */
     async close({ keepDb = false } = {}) {
       await app.close();

@@ -24,17 +24,6 @@ function playBotAndJudge(r: ReceivedRequest) {
   );
 }
 
-const post = (t: App, path: string, init: { token?: string; headers?: Record<string, string>; body: unknown }) =>
-  fetch(`${t.url}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-      ...init.headers,
-    },
-    body: JSON.stringify(init.body),
-  });
-
 describe.each(databaseKinds)('releases on %s', (kind) => {
   let t: App;
   let alice: SignedUp;
@@ -103,7 +92,7 @@ describe.each(databaseKinds)('releases on %s', (kind) => {
     expect(await promptOf(() => chatAs(alice))).toContain('MARKER-TWO');
     expect(
       await promptOf(async () => {
-        const res = await post(t, '/v1/chat/completions', {
+        const res = await t.send('POST', '/v1/chat/completions', {
           token: key.body.key,
           body: { model: `bot-${bot.id}`, messages: [{ role: 'user', content: 'Dinner tonight?' }] },
         });
@@ -112,7 +101,7 @@ describe.each(databaseKinds)('releases on %s', (kind) => {
     ).toContain('MARKER-ONE');
     expect(
       await promptOf(async () => {
-        const res = await post(t, `/api/widget/${bot.id}/replies`, {
+        const res = await t.send('POST', `/api/widget/${bot.id}/replies`, {
           headers: { [EMBED_ORIGIN_HEADER]: SITE, [VISITOR_KEY_HEADER]: `visitor-key-${'1'.repeat(20)}` },
           body: { content: 'Dinner tonight?' },
         });

@@ -38,17 +38,6 @@ async function recorded<T>(fake: FakeLlm, action: () => Promise<T>): Promise<[T,
   return [result, fake.requests.slice(from)];
 }
 
-const post = (t: App, path: string, init: { token?: string; headers?: Record<string, string>; body: unknown }) =>
-  fetch(`${t.url}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
-      ...init.headers,
-    },
-    body: JSON.stringify(init.body),
-  });
-
 async function ndjson<T>(res: Response, schema: { parse(value: unknown): T }): Promise<T[]> {
   expect(res.status, await res.clone().text()).toBe(200);
   const lines = (await res.text()).split('\n').filter(Boolean);
@@ -75,7 +64,7 @@ async function botWithManual(t: App, owner: SignedUp, extra: Partial<CreateBotRe
 }
 
 const preview = (t: App, token: string, extra: { botId?: number } = {}) =>
-  post(t, '/api/bots/preview-answers', { token, body: { bot: knowledgeBot, queries: [QUESTION], ...extra } });
+  t.send('POST', '/api/bots/preview-answers', { token, body: { bot: knowledgeBot, queries: [QUESTION], ...extra } });
 
 const answerEvent = (events: PreviewEvent[]) =>
   events.find((e): e is Extract<PreviewEvent, { type: 'answer' }> => e.type === 'answer');
@@ -129,7 +118,7 @@ describe.each(databaseKinds)('one reply pipeline, on %s', (kind) => {
 
     // (c) An evaluation answers from the files too, and its judge sees the sources the answer cites.
     const [evaluationEvents, evaluationRequests] = await recorded(t.fake, async () => {
-      const queued = await post(t, `/api/bots/${bot.id}/evaluations`, { token: alice.token, body: {} });
+      const queued = await t.send('POST', `/api/bots/${bot.id}/evaluations`, { token: alice.token, body: {} });
       expect(queued.status).toBe(202);
       const { id } = (await queued.json()) as { id: number };
       const events = `${t.url}/api/bots/${bot.id}/evaluations/${id}/events`;
@@ -189,14 +178,14 @@ describe.each(databaseKinds)('one reply pipeline, on %s', (kind) => {
     const surfaces: Record<string, () => Promise<unknown>> = {
       chat: () => chatIn(owner),
       v1: async () => {
-        const res = await post(t, '/v1/chat/completions', {
+        const res = await t.send('POST', '/v1/chat/completions', {
           token: key.body.key as string,
           body: { model: `bot-${bot.id}`, messages: [{ role: 'user', content: QUESTION }] },
         });
         expect(res.status, await res.clone().text()).toBe(200);
       },
       widget: async () => {
-        const res = await post(t, `/api/widget/${bot.id}/replies`, {
+        const res = await t.send('POST', `/api/widget/${bot.id}/replies`, {
           headers: { [EMBED_ORIGIN_HEADER]: SITE, [VISITOR_KEY_HEADER]: `visitor-key-${'0'.repeat(20)}` },
           body: { content: QUESTION },
         });
