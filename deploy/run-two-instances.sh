@@ -46,9 +46,12 @@ supervise() {
     wait "$child" || code=$?
     # A signal interrupts `wait` before the child has finished draining.
     [ -z "$stopping" ] || { wait "$child" 2>/dev/null || true; break; }
-    log "$name exited with status $code; restarting it in ${RESTART_DELAY_S}s (log: $RUN_DIR/$name.log)"
+    # Ctrl-C reaches the instance at once but this supervisor only through stop_all's TERM (a background job
+    # ignores SIGINT): waiting out the restart delay first tells a stop from a crash.
     sleep "$RESTART_DELAY_S" &
     wait $! || true
+    [ -z "$stopping" ] || break
+    log "$name exited with status $code; restarting it after ${RESTART_DELAY_S}s (log: $RUN_DIR/$name.log)"
   done
   rm -f "$RUN_DIR/$name.pid"
 }
