@@ -221,29 +221,19 @@ export async function buildApp(options: AppOptions) {
   await app.register(drainingPlugin, { runningReplies: () => sharing.replies.running() });
   // What everyone but a bot's owner gets: its published version (decision 0043).
   const published = publishedVersions(db.kysely);
-  const chatDeps = {
+  // What every way of answering shares: the chat, training previews, evaluations, the widget, `/v1` and `/mcp`.
+  const replyPipeline = {
     db,
     clock,
     models,
-    replyStore,
-    background: chatBackground,
-    ...sharing,
-    contextProviders,
     timeouts: chatTimeouts,
+    contextProviders,
     usage,
     publishedVersions: published,
   };
+  const chatDeps = { ...replyPipeline, replyStore, background: chatBackground, ...sharing };
   // Evaluations are jobs any instance may run (decision 0042), answering through the chat's pipeline.
-  const evaluationsDeps: EvaluationsDeps = {
-    db,
-    clock,
-    models,
-    timeouts: chatTimeouts,
-    contextProviders,
-    usage,
-    publishedVersions: published,
-    signals: evaluationSignals(),
-  };
+  const evaluationsDeps: EvaluationsDeps = { ...replyPipeline, signals: evaluationSignals() };
   // A run of a release moves the release on (its next run, or the gate's decision), on whichever instance ran it.
   evaluationsDeps.evaluationFinished = (evaluation) => decideWhenRun(evaluationsDeps, evaluation);
   const evaluationJobs = createEvaluationJobs({ ...evaluationsDeps, log: app.log });
@@ -271,8 +261,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(insightsRoutes, { deps: { db, clock } });
       const modelCallRateLimit = options.chatRateLimit ?? perMinute(config.rateLimits.modelCallsPerMinute);
       // Training previews and evaluations answer through the chat's pipeline: the bot people get is the one tested.
-      const replyPipeline = { models, timeouts: chatTimeouts, contextProviders, usage, publishedVersions: published };
-      await api.register(trainingRoutes, { deps: { db, ...replyPipeline }, modelCallRateLimit });
+      await api.register(trainingRoutes, { deps: replyPipeline, modelCallRateLimit });
       await api.register(evaluationsRoutes, { deps: evaluationsDeps, modelCallRateLimit });
       await api.register(releasesRoutes, { deps: evaluationsDeps, modelCallRateLimit });
       await api.register(activitiesRoutes, { deps: { db } });
@@ -333,13 +322,7 @@ export async function buildApp(options: AppOptions) {
   await keyApi('/v1', async (api) =>
     api.register(openAiRoutes, {
       deps: {
-        db,
-        clock,
-        models,
-        timeouts: chatTimeouts,
-        contextProviders,
-        usage,
-        publishedVersions: published,
+        ...replyPipeline,
         imageBytes: config.files.limits.imageBytes,
         download: createSafeDownload({
           allowHosts: config.web.fetchAllowHosts,
@@ -351,7 +334,7 @@ export async function buildApp(options: AppOptions) {
   );
   await keyApi('/mcp', async (api) =>
     api.register(mcpRoutes, {
-      deps: { db, clock, models, timeouts: chatTimeouts, contextProviders, usage, publishedVersions: published },
+      deps: replyPipeline,
       rateLimit: apiKeyRateLimit,
     }),
   );
