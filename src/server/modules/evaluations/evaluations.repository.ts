@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { EvaluationResult, EvaluationSummary } from '@shared/contracts/evaluations';
 import type { Db, EvaluationResultsTable, EvaluationsTable, Executor } from '../../db/database';
 import { fromJson, toJson } from '../../db/json';
+import { isUniqueViolation } from '../../db/unique-violation';
 
 /** A question as a run asks it, fixed when the run is queued. */
 export interface QueuedQuestion {
@@ -76,10 +77,7 @@ const withCounts = (db: Executor) =>
     });
 
 /** Unique index `evaluations_one_active`: another evaluation of the bot is queued or running. */
-export function isAlreadyRunning(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown };
-  return e.code === '23505' || (typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed'));
-}
+export const isAlreadyRunning = isUniqueViolation;
 
 export async function insertEvaluation(
   db: Executor,
