@@ -22,6 +22,8 @@ export interface TestAppOptions {
   fileJobs?: AppOptions['fileJobs'];
   logStream?: AppOptions['logStream'];
   sweepIntervalMs?: AppOptions['sweepIntervalMs'];
+  /** The built client it serves (default dist/client), e.g. a build of its own for a bench. */
+  clientRoot?: AppOptions['clientRoot'];
   /** Reuse a database, e.g. to restart the server on the same data. */
   testDb?: TestDb;
 }
@@ -51,6 +53,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     fileJobs: options.fileJobs,
     logStream: options.logStream,
     sweepIntervalMs: options.sweepIntervalMs,
+    clientRoot: options.clientRoot,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
