@@ -14,8 +14,9 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { remembered } from '../../lib/remembered';
 import type { SecretBox } from '../../lib/secret-box';
-import { getAdminSettings } from '../settings/settings.service';
+import { getAdminSettings, SETTINGS_REMEMBERED_MS } from '../settings/settings.service';
 import { hostRefusalReason } from '../web/address-policy';
 import { probeModels } from './connection-probe';
 import {
@@ -36,6 +37,9 @@ export interface ConnectionsDeps {
   secrets: SecretBox;
   log: FastifyBaseLogger;
 }
+
+/** The stored connections as every reply's model resolution reads them: remembered as the settings are. */
+const catalogConnections = remembered(SETTINGS_REMEMBERED_MS, (db: Db) => findConnections(db.kysely));
 
 /** Where OpenAI and Anthropic connections go when no base URL is given: their public APIs. */
 const PUBLIC_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com/v1' } as const;
@@ -125,6 +129,7 @@ export async function createConnection(deps: ConnectionsDeps, body: CreateConnec
   };
   await requireAllowedAddress(values);
   const id = await insertConnection(deps.db.kysely, values, isoNow(deps.clock));
+  catalogConnections.forget(deps.db);
   return toConnection((await findConnection(deps.db.kysely, id))!);
 }
 
@@ -144,12 +149,14 @@ export async function changeConnection(
   };
   await requireAllowedAddress(values);
   await updateConnection(deps.db.kysely, id, values, isoNow(deps.clock));
+  catalogConnections.forget(deps.db);
   return toConnection((await findConnection(deps.db.kysely, id))!);
 }
 
 export async function removeConnection(deps: ConnectionsDeps, id: number): Promise<{ message: string }> {
   await requireStored(deps, id);
   await deleteConnection(deps.db.kysely, id);
+  catalogConnections.forget(deps.db);
   return { message: 'Connection deleted' };
 }
 
@@ -197,7 +204,7 @@ export function modelSource(deps: ConnectionsDeps): ModelSource {
       : null;
   return {
     async connections() {
-      const stored = (await findConnections(deps.db.kysely)).map((row): CatalogConnection => ({
+      const stored = (await catalogConnections.get(deps.db)).map((row): CatalogConnection => ({
         id: row.id,
         name: row.name,
         kind: row.kind,

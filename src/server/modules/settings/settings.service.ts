@@ -8,6 +8,7 @@ import type { Role } from '@shared/contracts/auth';
 import { requireEnabledModel, type ModelCatalog } from '../../ai/model-catalog';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
+import { remembered } from '../../lib/remembered';
 import { readSettings, writeSetting } from './settings.repository';
 
 export interface SettingsDeps {
@@ -25,11 +26,20 @@ export const DEFAULT_SETTINGS: AdminSettings = {
 };
 
 /**
+ * Every reply reads the settings (its model's default, its author's limits): remembered this long per database,
+ * as sessions are (decision 0020). Another instance's change shows within it; this instance's at once.
+ */
+export const SETTINGS_REMEMBERED_MS = 5_000;
+
+const settingsOf = remembered(SETTINGS_REMEMBERED_MS, async (db: Db) => parseSettings(await readSettings(db.kysely)));
+
+/**
  * The instance's settings, each key over its default. A stored value that no longer parses (a field added or
  * renamed since) reads as the default rather than failing every request that needs it.
  */
-export async function getAdminSettings(deps: Pick<SettingsDeps, 'db'>): Promise<AdminSettings> {
-  const stored = await readSettings(deps.db.kysely);
+export const getAdminSettings = (deps: Pick<SettingsDeps, 'db'>): Promise<AdminSettings> => settingsOf.get(deps.db);
+
+function parseSettings(stored: Record<string, unknown>): AdminSettings {
   const shape = adminSettingsSchema.shape;
   return {
     registrationMode: shape.registrationMode.catch(DEFAULT_SETTINGS.registrationMode).parse(stored.registrationMode),
@@ -48,6 +58,8 @@ export async function updateAdminSettings(
   body: PatchAdminSettingsBody,
 ): Promise<AdminSettings> {
   for (const id of Object.values(body.defaultModels ?? {})) await requireEnabledModel(deps.models, id);
+  // What is merged into must be what is stored now, not what this instance read a moment ago.
+  settingsOf.forget(deps.db);
   const current = await getAdminSettings(deps);
   const now = deps.clock.now().toISOString();
   const db = deps.db.kysely;
@@ -62,5 +74,6 @@ export async function updateAdminSettings(
     );
     await writeSetting(db, 'defaultLimits', merged, now);
   }
+  settingsOf.forget(deps.db);
   return getAdminSettings(deps);
 }
