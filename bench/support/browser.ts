@@ -1,0 +1,82 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/**
+ * What the browser benches share: the system Chromium (playwright-core) at 1280×800, a context signed in with a
+ * token, and a recorder of what the page's main thread went through (animation frames, long tasks, typing).
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const launchChromium = () =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+  });
+
+/** A browser context on the app at `baseURL`, signed in as the person whose token it is before any page loads. */
+export async function signedInContext(browser: Browser, baseURL: string, token: string) {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(`localStorage.setItem('authToken', ${JSON.stringify(token)})`);
+  return context;
+}
+
+/**
+ * In the page: animation frame intervals, long tasks (> 50 ms) and each key's latency (its event time to the
+ * frame after it), from now until stopRecording. A string, not a function: tsx's transform would name the
+ * function's inner functions with a helper the page lacks.
+ */
+const RECORDER = `(() => {
+  const state = { frames: [], longTasks: [], typing: [], running: true };
+  window.__bench = state;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) state.longTasks.push(entry.duration);
+  });
+  observer.observe({ type: 'longtask' });
+  state.observer = observer;
+  let last = performance.now();
+  const tick = (now) => {
+    if (!state.running) return;
+    state.frames.push(now - last);
+    last = now;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  document.addEventListener('keydown', (event) => {
+    if (!state.running) return;
+    const at = event.timeStamp;
+    requestAnimationFrame(() => setTimeout(() => state.typing.push(performance.now() - at)));
+  }, true);
+})()`;
+
+export interface Recording {
+  frames: number[];
+  longTasks: number[];
+  typing: number[];
+}
+
+export const startRecording = (page: Page) => page.evaluate(RECORDER);
+
+export const stopRecording = (page: Page) =>
+  page.evaluate<Recording>(`(() => {
+    const { frames, longTasks, typing } = window.__bench;
+    window.__bench.running = false;
+    window.__bench.observer.disconnect();
+    return { frames, longTasks, typing };
+  })()`);
+
+export const percentile = (values: number[], p: number) => {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+/** Total blocking time: each long task's time over 50 ms. */
+export const totalBlockingTime = (longTasks: number[]) =>
+  longTasks.reduce((sum, duration) => sum + Math.max(0, duration - 50), 0);
+
+/** Prints rows as aligned columns: the first left-aligned, the others right-aligned. */
+export function printTable(table: string[][]) {
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]?.length ?? 0)));
+  for (const row of table)
+    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+}
