@@ -184,7 +184,12 @@ export async function buildApp(options: AppOptions) {
   };
   const fileJobs = createFileJobs(
     { db, clock, storage, embeddings, log: app.log },
-    { ...DEFAULT_FILE_JOBS, ...options.fileJobs },
+    {
+      ...DEFAULT_FILE_JOBS,
+      workers: config.files.extractionWorkers,
+      pdftotext: config.files.pdftotext,
+      ...options.fileJobs,
+    },
   );
   if (options.fileJobs?.start !== false) app.addHook('onReady', async () => fileJobs.start());
   app.addHook('onClose', async () => fileJobs.stop());

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
@@ -48,6 +49,8 @@ describe('loadConfig', () => {
           bytesPerUser: 500 * 1024 * 1024,
         },
         embeddingModel: undefined,
+        extractionWorkers: Math.max(1, availableParallelism() - 1),
+        pdftotext: 'pdftotext',
       },
       botImportMaxBytes: 50 * 1024 * 1024,
       rateLimits: {
@@ -120,6 +123,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ SESSION_CACHE_MS: '0' }).sessionCacheMs).toBe(0);
     expect(loadConfig({ SESSION_CACHE_MS: '2000' }).sessionCacheMs).toBe(2000);
     expect(() => loadConfig({ SESSION_CACHE_MS: '-1' })).toThrow(/^SESSION_CACHE_MS: must be at least 0/);
+  });
+
+  it('reads knowledge files with FILES_EXTRACTION_WORKERS workers, and PDFs with FILES_PDFTOTEXT unless off', () => {
+    const files = loadConfig({ FILES_EXTRACTION_WORKERS: '4', FILES_PDFTOTEXT: '/opt/poppler/bin/pdftotext' }).files;
+    expect(files).toMatchObject({ extractionWorkers: 4, pdftotext: '/opt/poppler/bin/pdftotext' });
+    expect(loadConfig({ FILES_PDFTOTEXT: 'off' }).files.pdftotext).toBeNull();
+    expect(configError({ FILES_EXTRACTION_WORKERS: '0' }).message).toMatch(/FILES_EXTRACTION_WORKERS/);
   });
 
   it('treats blank values as unset', () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { registerBodySchema } from '@shared/contracts/auth';
 
@@ -82,6 +83,9 @@ const envSchema = z.object({
   FILES_MAX_PER_BOT: positiveInt(50),
   FILES_MAX_BYTES_PER_USER: positiveInt(500 * 1024 * 1024),
   LLM_EMBEDDING_MODEL: optionalString,
+  // Reading knowledge files (issue 26): files read at once, each in a worker thread, leaving a core to requests.
+  FILES_EXTRACTION_WORKERS: positiveInt(Math.max(1, availableParallelism() - 1)),
+  FILES_PDFTOTEXT: optionalString.pipe(z.string().default('pdftotext')),
   // Bot files (issue 12): the largest .json or .zip a bot can be imported from.
   BOT_IMPORT_MAX_BYTES: positiveInt(50 * 1024 * 1024),
   // Web research (issue 13).
@@ -209,6 +213,10 @@ export interface FilesConfig {
   limits: { documentBytes: number; imageBytes: number; filesPerBot: number; bytesPerUser: number };
   /** Embeddings model of the configured provider; without it, retrieval is full-text search alone. */
   embeddingModel: string | undefined;
+  /** How many files are read at once, each in a worker thread of its own. */
+  extractionWorkers: number;
+  /** poppler's `pdftotext` command that reads PDFs' text first; null: pdf.js only (`off`). */
+  pdftotext: string | null;
 }
 
 function parseDatabase(value: string): Config['database'] {
@@ -287,6 +295,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         bytesPerUser: e.FILES_MAX_BYTES_PER_USER,
       },
       embeddingModel: e.LLM_EMBEDDING_MODEL,
+      extractionWorkers: e.FILES_EXTRACTION_WORKERS,
+      pdftotext: e.FILES_PDFTOTEXT === 'off' ? null : e.FILES_PDFTOTEXT,
     },
     botImportMaxBytes: e.BOT_IMPORT_MAX_BYTES,
     rateLimits: {

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
 import type { EvaluationStatus, VerdictKind } from '@shared/contracts/evaluations';
+import type { FileProgress } from '@shared/contracts/files';
 
 /** Booleans are 0/1 in SQLite and true/false in PostgreSQL; repositories read them through `Boolean()`. */
 type Flag = ColumnType<boolean | number, boolean, boolean>;
@@ -255,9 +256,15 @@ export interface FilesTable {
   chunk_count: Generated<number>;
   attempts: Generated<number>;
   lease_until: Timestamp | null;
-  /** Pages read by OCR so far, of `progress_total`, while the file is processing (migration 0017). */
+  /** Pages read so far, of `progress_total`, while the file is processing (migration 0017). */
   progress_done: ColumnType<number | null, number | null | undefined, number | null>;
   progress_total: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What `progress_done` counts: `pages` read, or `ocr` pages read by OCR (null: OCR, migration 0026). */
+  progress_stage: ColumnType<
+    FileProgress['stage'] | null,
+    FileProgress['stage'] | null | undefined,
+    FileProgress['stage'] | null
+  >;
   /** SHA-256 of the bytes as uploaded (hex); null for files uploaded before migration 0024. */
   content_hash: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;

@@ -25,6 +25,7 @@ import { releases } from './migrations/0022-releases';
 import { supportCheck } from './migrations/0023-support-check';
 import { knowledgeHashes } from './migrations/0024-knowledge-hashes';
 import { evaluationFaithfulness } from './migrations/0025-evaluation-faithfulness';
+import { fileProgressStage } from './migrations/0026-file-progress-stage';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023-support-check': supportCheck,
   '0024-knowledge-hashes': knowledgeHashes,
   '0025-evaluation-faithfulness': evaluationFaithfulness,
+  '0026-file-progress-stage': fileProgressStage,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -26,11 +26,14 @@ export const FILE_MESSAGES = {
 } as const;
 
 /**
- * How far a processing file's reading has come: `done` of `total` pages without a text layer were read by OCR
- * (pages over the OCR cap count as done when they are passed over). The only stage reported so far.
+ * How far a processing PDF's reading has come: `pages`, `done` of its `total` pages had their text read; then,
+ * when some had no text layer, `ocr`, `done` of the `total` such pages were read by OCR (pages over the OCR cap
+ * count as done when they are passed over).
  */
+export const FILE_PROGRESS_STAGES = ['pages', 'ocr'] as const;
+
 export const fileProgressSchema = z.object({
-  stage: z.literal('ocr'),
+  stage: z.enum(FILE_PROGRESS_STAGES),
   done: z.number().int(),
   total: z.number().int(),
 });
@@ -51,7 +54,7 @@ export const fileSchema = z.object({
    */
   error: z.string().nullable(),
   chunkCount: z.number().int(),
-  /** While `processing` and reading pages by OCR; null otherwise, and cleared when the file is ready or failed. */
+  /** While `processing` a PDF: pages read, then pages read by OCR; null otherwise, and once ready or failed. */
   progress: fileProgressSchema.nullable(),
   createdAt: z.string(),
 });

@@ -1,11 +1,12 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import mammoth from 'mammoth';
-import { extractText, getDocumentProxy } from 'unpdf';
+import { getDocumentProxy } from 'unpdf';
 import { jsonDepth } from '../../lib/json-depth';
 import { ocrPages, OCR_LIMITS, type OcrProgressListener, type OcrResult } from './extract-ocr';
 import { ExtractionError } from './extraction-error';
 import type { DocumentFormat } from './file-formats';
 import { htmlDocumentText } from './html-document';
+import { pdftotextPages } from './pdftotext';
 import { checkZipBounds, DOCX_BOUNDS } from './zip-bounds';
 
 /** What a document holds, in the shape its citations need: pages, headed text, or a table's rows. */
@@ -24,11 +25,48 @@ export const NO_TEXT_MESSAGE = 'The file has no text to read';
 
 const utf8 = new TextDecoder('utf-8');
 
-async function extractPdf(bytes: Uint8Array, onProgress?: OcrProgressListener): Promise<ExtractedDocument> {
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/** How a PDF's text is read, and who hears of the pages read. */
+export interface PdfReading {
+  /** poppler's `pdftotext` command, tried first; null: pdf.js only. */
+  pdftotext?: string | null;
+  onProgress?: OcrProgressListener;
+}
+
+/** pdf.js, page after page, so that each page read is told (unpdf's extractText reads them all at once). */
+async function pdfjsPages(pdf: PdfDocument, onPage: (done: number) => void): Promise<string[]> {
+  const pages: string[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    // As unpdf's extractText joins a page's items.
+    pages.push(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''));
+    onPage(n);
+  }
+  return pages;
+}
+
+/** Each page's text layer: by `pdftotext` when it is there and reads the file, else by pdf.js. */
+async function textLayer(bytes: Uint8Array, pdf: PdfDocument, { pdftotext, onProgress }: PdfReading) {
+  const total = pdf.numPages;
+  const onPage = (done: number) => onProgress?.({ stage: 'pages', done, total });
+  onPage(0);
+  if (pdftotext) {
+    try {
+      return await pdftotextPages(bytes, { command: pdftotext, pageCount: total, onPage });
+    } catch {
+      // Not installed, or it could not read this file: pdf.js may.
+    }
+  }
+  return pdfjsPages(pdf, onPage);
+}
+
+async function extractPdf(bytes: Uint8Array, reading: PdfReading): Promise<ExtractedDocument> {
   let pdf;
   try {
-    // Verbosity 0: pdf.js would print its repair attempts on damaged files to the server's stdout.
-    pdf = await getDocumentProxy(bytes, { verbosity: 0 });
+    // Verbosity 0: pdf.js would print its repair attempts on damaged files to the server's stdout. A copy when
+    // pdftotext reads the bytes too: pdf.js may transfer (and so detach) the buffer it is given.
+    pdf = await getDocumentProxy(reading.pdftotext ? bytes.slice() : bytes, { verbosity: 0 });
   } catch (err) {
     if ((err as Error | undefined)?.name === 'PasswordException') {
       throw new ExtractionError('This PDF is password-protected');
@@ -36,10 +74,10 @@ async function extractPdf(bytes: Uint8Array, onProgress?: OcrProgressListener): 
     throw new ExtractionError('This PDF could not be read: it is damaged or incomplete.');
   }
   try {
-    const { text } = await extractText(pdf, { mergePages: false });
+    const text = await textLayer(bytes, pdf, reading);
     const blank = text.flatMap((page, i) => (page.trim() === '' ? [i] : []));
     if (blank.length === 0) return { kind: 'pages', pages: text };
-    const ocr = await ocrPages(pdf, blank, OCR_LIMITS, onProgress);
+    const ocr = await ocrPages(pdf, blank, OCR_LIMITS, reading.onProgress);
     const pages = text.map((page, i) => ocr.texts.get(i) ?? page);
     if (pages.every((page) => page.trim() === '')) throw new ExtractionError('This PDF has no text layer (scanned?)');
     return { kind: 'pages', pages, notice: ocrNotice(ocr) };
@@ -118,18 +156,18 @@ function readableJson(text: string): string {
 }
 
 /**
- * Runs inside the extraction worker (extract.worker.ts), which bounds its time and memory. `onProgress` hears of
- * the slow part, pages read by OCR.
+ * Runs inside the extraction worker (extract.worker.ts), which bounds its time and memory. `reading.onProgress`
+ * hears of a PDF's pages as their text is read, then of the pages read by OCR.
  */
 export async function extractDocument(
   bytes: Uint8Array,
   format: DocumentFormat,
-  onProgress?: OcrProgressListener,
+  reading: PdfReading = {},
 ): Promise<ExtractedDocument> {
   if (bytes.length === 0) throw new ExtractionError(EMPTY_FILE_MESSAGE);
   switch (format) {
     case 'pdf':
-      return extractPdf(bytes, onProgress);
+      return extractPdf(bytes, reading);
     case 'docx':
       return extractDocx(bytes);
     case 'csv':

@@ -5,15 +5,16 @@ import { ExtractionError } from './extraction-error';
 import type { ExtractionOutcome, ExtractionRequest, WorkerMessage } from './extraction-worker';
 
 /**
- * Reads documents one by one, telling of OCR progress and answering each with its chunks; the parent bounds this
+ * Reads documents one by one, telling of the pages read and answering each with its chunks; the parent bounds this
  * thread's time and memory.
  */
-parentPort!.on('message', async ({ bytes, format }: ExtractionRequest) => {
+parentPort!.on('message', async ({ bytes, format, pdftotext }: ExtractionRequest) => {
   let outcome: ExtractionOutcome;
   try {
-    const document = await extractDocument(bytes, format, (progress) =>
-      parentPort!.postMessage({ progress } satisfies WorkerMessage),
-    );
+    const document = await extractDocument(bytes, format, {
+      pdftotext,
+      onProgress: (progress) => parentPort!.postMessage({ progress } satisfies WorkerMessage),
+    });
     const chunks = chunkDocument(document);
     outcome =
       chunks.length > 0 ? { ok: true, chunks, notice: document.notice ?? null } : { ok: false, error: NO_TEXT_MESSAGE };

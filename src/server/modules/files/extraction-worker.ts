@@ -10,6 +10,8 @@ import type { DocumentFormat } from './file-formats';
 export interface ExtractionRequest {
   bytes: Uint8Array;
   format: DocumentFormat;
+  /** poppler's `pdftotext` command, tried first for PDFs; null or absent: pdf.js only. */
+  pdftotext?: string | null;
 }
 
 export type ExtractionOutcome =
@@ -24,7 +26,7 @@ export interface ExtractionLimits {
   maxMemoryMb: number;
 }
 
-/** What the worker posts: progress while a document is read (OCR), then its outcome. */
+/** What the worker posts: progress while a document is read (its pages, then OCR), then its outcome. */
 export type WorkerMessage = { progress: FileProgress } | { outcome: ExtractionOutcome };
 
 export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = { timeoutMs: 120_000, maxMemoryMb: 384 };
@@ -77,7 +79,7 @@ export function createExtractor(limits: ExtractionLimits) {
 
   /**
    * Resolves with the outcome, whatever the file does; rejects only when `signal` aborts. `onProgress` hears of
-   * each page read by OCR.
+   * the pages read, then of each page read by OCR.
    */
   function extract(
     request: ExtractionRequest,
@@ -125,6 +127,35 @@ export function createExtractor(limits: ExtractionLimits) {
       const w = worker;
       worker = null;
       await w?.terminate();
+    },
+  };
+}
+
+export type Extractor = ReturnType<typeof createExtractor>;
+
+/**
+ * `size` extractors, each with its worker thread, so as many files are read at once; a call when all are busy
+ * waits for the first one free. Workers start on first use and idle ones do not keep the process alive.
+ */
+export function createExtractorPool(size: number, limits: ExtractionLimits) {
+  const all = Array.from({ length: size }, () => createExtractor(limits));
+  const idle = [...all];
+  const waiting: ((extractor: Extractor) => void)[] = [];
+
+  return {
+    size,
+    async extract(...args: Parameters<Extractor['extract']>): Promise<ExtractionOutcome> {
+      const extractor = idle.pop() ?? (await new Promise<Extractor>((resolve) => waiting.push(resolve)));
+      try {
+        return await extractor.extract(...args);
+      } finally {
+        const next = waiting.shift();
+        if (next) next(extractor);
+        else idle.push(extractor);
+      }
+    },
+    async close() {
+      await Promise.all(all.map((extractor) => extractor.close()));
     },
   };
 }

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock';
 import type { Chunk } from './chunk';
 import { vectorToBytes, type Embeddings } from './embeddings';
 import {
-  createExtractor,
+  createExtractorPool,
   DEFAULT_EXTRACTION_LIMITS,
   ExtractionAborted,
   type ExtractionLimits,
@@ -32,12 +32,25 @@ export interface FileJobsOptions extends ExtractionLimits {
   pollMs: number;
   /** A file whose job failed unexpectedly this many times is given up as failed. */
   maxAttempts: number;
+  /** Files read at once, each in a worker thread of its own (FILES_EXTRACTION_WORKERS). */
+  workers: number;
+  /** poppler's `pdftotext` command, tried first for PDFs (FILES_PDFTOTEXT); null: pdf.js only. */
+  pdftotext: string | null;
 }
 
-/** Progress is written at most this often: the list polls every 1.5 s, pages take about a second each. */
+/**
+ * Progress is written at most this often (and at each new stage): the list polls every 1.5 s, and pages of text
+ * take milliseconds each, pages read by OCR about a second.
+ */
 const PROGRESS_WRITE_MS = 250;
 
-export const DEFAULT_FILE_JOBS: FileJobsOptions = { ...DEFAULT_EXTRACTION_LIMITS, pollMs: 2_000, maxAttempts: 3 };
+export const DEFAULT_FILE_JOBS: FileJobsOptions = {
+  ...DEFAULT_EXTRACTION_LIMITS,
+  pollMs: 2_000,
+  maxAttempts: 3,
+  workers: 1,
+  pdftotext: null,
+};
 
 export interface FileJobsDeps {
   db: Db;
@@ -50,16 +63,16 @@ export interface FileJobsDeps {
 const GAVE_UP_MESSAGE = 'This file could not be processed. Try uploading it again.';
 
 /**
- * Reads uploaded documents one at a time, off the request path: claims the oldest file still `processing`
+ * Reads uploaded documents off the request path, `workers` at a time: claims the oldest files still `processing`
  * (leased, so a file whose runner died is taken up again once the lease passes — at the next start, or by
- * another instance), extracts and chunks it in a bounded worker, embeds the chunks when a model is
- * configured, and stores the outcome. Between jobs it removes the bytes of deleted files.
+ * another instance), extracts and chunks each in a bounded worker thread of the pool, embeds the chunks when a
+ * model is configured, and stores the outcome. Between passes it removes the bytes of deleted files.
  */
 export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DEFAULT_FILE_JOBS) {
   const { db, clock, storage, log } = deps;
   // Long enough that a job finishing within its timeout never loses its lease to another instance.
   const leaseMs = options.timeoutMs * 2 + 60_000;
-  const extractor = createExtractor(options);
+  const extractors = createExtractorPool(options.workers, options);
 
   async function removeDeletedBlobs() {
     for (const { storage_key: key } of await findBlobDeletions(db.kysely, 100)) {
@@ -87,18 +100,20 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
   }
 
   /**
-   * Stores a job's progress as the worker reports it: at most one write in `PROGRESS_WRITE_MS`, one at a time
-   * (reports in between are dropped, a newer one comes soon), and `settled` waits for the last write, so none
-   * lands after the file's outcome.
+   * Stores a job's progress as the worker reports it: at most one write in `PROGRESS_WRITE_MS` unless the stage
+   * changed, one at a time (reports in between are dropped, a newer one comes soon), and `settled` waits for the
+   * last write, so none lands after the file's outcome.
    */
   function progressWriter(job: { id: number; leaseUntil: string }) {
     let lastWrite = -Infinity;
+    let lastStage: FileProgress['stage'] | null = null;
     let writing: Promise<unknown> = Promise.resolve();
     return {
       report(progress: FileProgress) {
         const now = Date.now();
-        if (now - lastWrite < PROGRESS_WRITE_MS) return;
+        if (now - lastWrite < PROGRESS_WRITE_MS && progress.stage === lastStage) return;
         lastWrite = now;
+        lastStage = progress.stage;
         writing = writing
           .then(() => setFileProgress(db.kysely, job, progress))
           .catch((err: unknown) => log.warn({ err, fileId: job.id }, 'could not store a file’s progress'));
@@ -117,7 +132,7 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
       if (err instanceof MissingBlobError) return { ok: false, error: 'The stored file is missing. Upload it again.' };
       throw err;
     }
-    return extractor.extract({ bytes, format }, { signal: jobs.signal, onProgress });
+    return extractors.extract({ bytes, format, pdftotext: options.pdftotext }, { signal: jobs.signal, onProgress });
   }
 
   async function process(file: FileRow, leaseUntil: string) {
@@ -152,16 +167,32 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
     }
   }
 
-  /** One pass: bytes to remove, then every claimable file. */
+  /** Cuts short a pass's wait for a job to end, so a new upload is claimed while a worker is free. */
+  let claimable: () => void = () => {};
+
+  /** One pass: bytes to remove, then every claimable file, as many at once as there are workers. */
   async function drain() {
     await removeDeletedBlobs();
-    while (jobs.running) {
-      const now = clock.now();
-      const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
-      const file = await claimNextFile(db, now.toISOString(), leaseUntil);
-      if (!file) return;
-      await process(file, leaseUntil);
+    const inHand = new Set<Promise<void>>();
+    let more = true;
+    while (jobs.running && (more || inHand.size > 0)) {
+      while (more && jobs.running && inHand.size < extractors.size) {
+        const now = clock.now();
+        const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
+        const file = await claimNextFile(db, now.toISOString(), leaseUntil);
+        if (!file) more = false;
+        else {
+          const job: Promise<void> = process(file, leaseUntil).finally(() => inHand.delete(job));
+          inHand.add(job);
+        }
+      }
+      if (inHand.size === 0) break;
+      await Promise.race([...inHand, new Promise<void>((resolve) => (claimable = resolve))]);
+      // A worker is free, or a file was queued: look again.
+      more = true;
     }
+    // Stopping: the files in hand give themselves back (or finish) before the pass ends.
+    await Promise.all(inHand);
   }
 
   const jobs = jobLoop({ pollMs: options.pollMs, log, what: 'file job runner', pass: drain });
@@ -171,12 +202,15 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
     start() {
       jobs.start();
     },
-    /** Work is waiting (a new upload, a deleted file): look now rather than at the next poll. */
-    wake: jobs.wake,
-    /** Stops after releasing the file in hand, so the next start (or another instance) takes it up at once. */
+    /** Work is waiting (a new upload, a deleted file): look now rather than at the next poll or job's end. */
+    wake() {
+      claimable();
+      jobs.wake();
+    },
+    /** Stops after releasing the files in hand, so the next start (or another instance) takes them up at once. */
     async stop() {
       await jobs.stop();
-      await extractor.close();
+      await extractors.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import type { KnowledgeFile } from '@shared/contracts/files';
+import type { FileProgress, KnowledgeFile } from '@shared/contracts/files';
 import type { Db, DbScope, Executor, FilesTable, FileStatus } from '../../db/database';
 import type { Chunk } from './chunk';
 
@@ -18,7 +18,7 @@ export function toFile(row: FileRow): KnowledgeFile {
     chunkCount: row.chunk_count,
     progress:
       row.status === 'processing' && row.progress_total !== null
-        ? { stage: 'ocr', done: row.progress_done ?? 0, total: row.progress_total }
+        ? { stage: row.progress_stage ?? 'ocr', done: row.progress_done ?? 0, total: row.progress_total }
         : null,
     createdAt: row.created_at,
   };
@@ -106,6 +106,7 @@ export function claimNextFile(db: Db, now: string, leaseUntil: string) {
       attempts: eb('attempts', '+', 1),
       progress_done: null,
       progress_total: null,
+      progress_stage: null,
       updated_at: now,
     }))
     .where('id', '=', (eb) => {
@@ -125,19 +126,15 @@ export function claimNextFile(db: Db, now: string, leaseUntil: string) {
 export const releaseFile = (db: Executor, fileId: number) =>
   db
     .updateTable('files')
-    .set({ lease_until: null, progress_done: null, progress_total: null })
+    .set({ lease_until: null, progress_done: null, progress_total: null, progress_stage: null })
     .where('id', '=', fileId)
     .execute();
 
 /** A claimed job's progress, written only while the runner still holds its lease (as `finishFile`). */
-export const setFileProgress = (
-  db: Executor,
-  job: { id: number; leaseUntil: string },
-  progress: { done: number; total: number },
-) =>
+export const setFileProgress = (db: Executor, job: { id: number; leaseUntil: string }, progress: FileProgress) =>
   db
     .updateTable('files')
-    .set({ progress_done: progress.done, progress_total: progress.total })
+    .set({ progress_done: progress.done, progress_total: progress.total, progress_stage: progress.stage })
     .where('id', '=', job.id)
     .where('status', '=', 'processing')
     .where('lease_until', '=', job.leaseUntil)
@@ -163,6 +160,7 @@ export async function finishFile(
       lease_until: null,
       progress_done: null,
       progress_total: null,
+      progress_stage: null,
       updated_at: now,
     })
     .where('id', '=', job.id)

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FileProgress, KnowledgeFile } from '@shared/contracts/files';
+import { databaseKinds } from '../../../../tests/support/databases';
+import { createBot } from '../../../../tests/support/factories';
+import { pdfWithPages } from '../../../../tests/support/files';
+import { appsWithFiles, uploadFile } from '../../../../tests/support/files-api';
+import { signUp } from '../../../../tests/support/test-app';
+import { until } from '../../../../tests/support/wait';
+
+const FILES = 50;
+const PAGES = 3;
+
+const runs = mkdtempSync(join(tmpdir(), 'botty-gates-'));
+afterAll(() => rmSync(runs, { recursive: true, force: true }));
+
+/**
+ * pdftotext itself, held at a gate per file until the test has seen that file's progress in the API: the real
+ * command then reads it. A file is known by its bytes' SHA-256 (what the test uploaded), since the command only
+ * gets a temporary path. Without the gate a small PDF is read in milliseconds, between two looks.
+ */
+function gatedPdftotext(gates: string): string {
+  const pdftotext = execFileSync('sh', ['-c', 'command -v pdftotext'], { encoding: 'utf8' }).trim();
+  const path = join(gates, 'pdftotext.sh');
+  writeFileSync(
+    path,
+    `#!/bin/sh
+for arg; do case "$arg" in *.pdf) pdf="$arg";; esac; done
+hash=$(sha256sum "$pdf" | cut -c1-64)
+touch '${gates}'/waiting-$hash
+while [ ! -f '${gates}'/go-$hash ]; do sleep 0.01; done
+exec '${pdftotext}' "$@"
+`,
+  );
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Issue 26: a bot takes many files in one drop, reads several at once, and the server keeps answering. */
+describe.each(databaseKinds)('fifty files dropped at once (%s)', (kind) => {
+  const { start } = appsWithFiles(kind);
+
+  it('each reaches ready with its pages read reported on the way, while /api/health answers 200', async () => {
+    const gates = mkdtempSync(join(runs, `${kind}-`));
+    const t = await start({ env: { FILES_EXTRACTION_WORKERS: '3', FILES_PDFTOTEXT: gatedPdftotext(gates) } });
+    const { token } = await signUp(t);
+    const bot = await createBot(t, token, { capabilities: ['document_analysis'] });
+    const pdfs = await Promise.all(
+      Array.from({ length: FILES }, (_, i) =>
+        pdfWithPages(Array.from({ length: PAGES }, (_, p) => `File ${i + 1} page ${p + 1}`)),
+      ),
+    );
+    const hashOf = new Map(pdfs.map((pdf, i) => [`part-${i + 1}.pdf`, sha256(pdf)]));
+
+    // All at once, as the browser's queue would if it had no bound.
+    const answers = await Promise.all(
+      pdfs.map((pdf, i) => uploadFile(t, token, `/api/bots/${bot.id}/files`, `part-${i + 1}.pdf`, pdf)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(FILES).fill(201));
+
+    const progress = new Map<string, FileProgress[]>();
+    let health = 0;
+    let files: KnowledgeFile[] = [];
+    await until(
+      async () => {
+        const [list, alive] = await Promise.all([
+          t.request<KnowledgeFile[]>('GET', `/api/bots/${bot.id}/files`, { token }),
+          fetch(`${t.url}/api/health`),
+        ]);
+        expect(alive.status).toBe(200);
+        health += 1;
+        files = list.body;
+        for (const file of files) {
+          if (!file.progress) continue;
+          progress.set(file.name, [...(progress.get(file.name) ?? []), file.progress]);
+          // Seen: its reading may go on.
+          writeFileSync(join(gates, `go-${hashOf.get(file.name)}`), '');
+        }
+        return files.every((file) => file.status !== 'processing');
+      },
+      { what: 'every file to be read', timeoutMs: 180_000, intervalMs: 10 },
+    );
+
+    expect(files).toHaveLength(FILES);
+    expect(files.filter((file) => file.status !== 'ready')).toEqual([]);
+    expect(files.every((file) => file.chunkCount === PAGES && file.progress === null)).toBe(true);
+    // Each file told of its pages as they were read, and never of more than it has.
+    expect(progress.size).toBe(FILES);
+    for (const seen of progress.values()) {
+      expect(seen[0]).toEqual({ stage: 'pages', done: 0, total: PAGES });
+      expect(seen.every((p) => p.stage === 'pages' && p.total === PAGES && p.done <= PAGES)).toBe(true);
+    }
+    // Every file went through the gate: read by pdftotext, not pdf.js after a timeout.
+    for (const hash of hashOf.values()) expect(existsSync(join(gates, `waiting-${hash}`))).toBe(true);
+    expect(health).toBeGreaterThan(1);
+  }, 240_000);
+});

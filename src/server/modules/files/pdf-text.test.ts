@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FileProgress } from '@shared/contracts/files';
+import { encryptedPdf, pdfWithPages, scannedPdf } from '../../../../tests/support/files';
+import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionOutcome } from './extraction-worker';
+
+/**
+ * Issue 26: a PDF's text is read by poppler's `pdftotext` when it is installed (scripts/ensure-system-packages.sh
+ * installs it), by pdf.js when it is not or fails; either way page by page, with the same page numbers, and each
+ * page read is told. The commands below are real programs: pdftotext itself behind a script that leaves a mark
+ * (so the test knows which way the file was read), and scripts that are missing or fail.
+ */
+const PDFTOTEXT = execFileSync('sh', ['-c', 'command -v pdftotext'], { encoding: 'utf8' }).trim();
+
+const dir = mkdtempSync(join(tmpdir(), 'botty-pdftotext-'));
+const extractor = createExtractor(DEFAULT_EXTRACTION_LIMITS);
+afterAll(async () => {
+  await extractor.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let scripts = 0;
+function script(body: string): string {
+  const path = join(dir, `pdftotext-${(scripts += 1)}.sh`);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** pdftotext itself, leaving `marker` behind when it runs. */
+function markedPdftotext(marker: string): string {
+  return script(`touch '${marker}'\nexec '${PDFTOTEXT}' "$@"`);
+}
+
+async function read(bytes: Uint8Array, pdftotext: string | null) {
+  const progress: FileProgress[] = [];
+  const outcome = await extractor.extract({ bytes, format: 'pdf', pdftotext }, { onProgress: (p) => progress.push(p) });
+  return { outcome, progress };
+}
+
+const pagesOf = (outcome: ExtractionOutcome) => {
+  if (!outcome.ok) throw new Error(`extraction failed: ${outcome.error} ${outcome.detail ?? ''}`);
+  return outcome.chunks.map((c) => [c.page, c.text]);
+};
+
+const PAGES = ['Alpha page', 'Beta page', 'Gamma page'];
+const EXPECTED = PAGES.map((text, i) => [i + 1, text]);
+
+describe('PDF text', () => {
+  it('is read by pdftotext when it is installed, page by page with 1-based page numbers, each page told', async () => {
+    const marker = join(dir, 'ran');
+    const { outcome, progress } = await read(await pdfWithPages(PAGES), markedPdftotext(marker));
+    expect(existsSync(marker)).toBe(true);
+    expect(pagesOf(outcome)).toEqual(EXPECTED);
+    expect(progress[0]).toEqual({ stage: 'pages', done: 0, total: 3 });
+    expect(progress.at(-1)).toEqual({ stage: 'pages', done: 3, total: 3 });
+  });
+
+  it('is read by pdf.js, with the same pages and progress, when pdftotext is missing, fails or is off', async () => {
+    const pdf = await pdfWithPages(PAGES);
+    for (const command of [join(dir, 'missing', 'pdftotext'), script('exit 1'), script('echo half; exit 0'), null]) {
+      const { outcome, progress } = await read(pdf, command);
+      expect(pagesOf(outcome)).toEqual(EXPECTED);
+      expect(progress.map((p) => p.done)).toEqual([0, 1, 2, 3]);
+      expect(progress.every((p) => p.stage === 'pages' && p.total === 3)).toBe(true);
+    }
+  });
+
+  it('reads pages without a text layer by OCR after pdftotext read the others', async () => {
+    const marker = join(dir, 'ran-for-scan');
+    const scan = await scannedPdf(['A SCANNED PAGE.']);
+    const { outcome, progress } = await read(scan, markedPdftotext(marker));
+    expect(existsSync(marker)).toBe(true);
+    expect(outcome).toMatchObject({ ok: true, notice: '1 page had no text layer and was read by OCR.' });
+    expect(progress.map((p) => p.stage)).toEqual(['pages', 'pages', 'ocr', 'ocr']);
+  }, 60_000);
+
+  it('still says a password-protected PDF is one', async () => {
+    const { outcome } = await read(await encryptedPdf(), PDFTOTEXT);
+    expect(outcome).toEqual({ ok: false, error: 'This PDF is password-protected' });
+  });
+});
