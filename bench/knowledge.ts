@@ -3,24 +3,30 @@
  *
  * For SQLite, and for PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names one, a Botty server runs in
  * a process of its own (support/knowledge-server-process.ts). Through the real upload route
- * (POST /api/bots/{id}/files, multipart) and its job runner it reads a generated 300-page PDF, then a 5 MB text
- * file, each timed from the upload's first byte until GET /api/files/{id} says `ready`. Meanwhile GET
+ * (POST /api/bots/{id}/files, multipart) and its job runner it reads a generated 300-page PDF (beside poppler's
+ * `pdftotext` on the same file), then a 5 MB text file, each timed from the upload's first byte until
+ * GET /api/files/{id} says `ready`, then DROP_FILES PDFs uploaded at once, until every one is ready. Meanwhile GET
  * /api/health is asked every HEALTH_EVERY_MS (indexing must not block other requests) and the server's RSS is
  * read from /proc every RSS_EVERY_MS. One more text file then brings the bot to CHUNKS passages, and
  * searchChunks (as the chat calls it) answers QUERIES questions inside the server: p50/p95 beside the target.
  * Loopback only; stops by itself within DEADLINE_MS.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { execFile, fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { KnowledgeFile } from '../src/shared/contracts/files';
 import { startNodeFlags } from './support/start-flags';
 
 const PDF_PAGES = 300;
+/** The drop of many files at once (issue 26): this many PDFs of DROP_PAGES pages, uploaded together. */
+const DROP_FILES = 50;
+const DROP_PAGES = 12;
 const TEXT_BYTES = 5 * 1024 * 1024;
 const CHUNKS = 10_000;
 const WARM_UP_QUERIES = 20;
@@ -28,7 +34,7 @@ const QUERIES = 300;
 const HEALTH_EVERY_MS = 25;
 const RSS_EVERY_MS = 100;
 const DEADLINE_MS = 480_000;
-const TARGETS = { retrievalP95Ms: 50, healthMs: 50 };
+const TARGETS = { retrievalP95Ms: 50, healthMs: 50, pdftotextRatio: 3 };
 
 interface Server {
   child: ChildProcess;
@@ -158,6 +164,71 @@ async function indexed(server: Server, name: string, bytes: Uint8Array) {
   return { file, ms: performance.now() - start };
 }
 
+/**
+ * poppler's `pdftotext` on the same PDF, as the server runs it, the yardstick of time to ready (issue 26: within
+ * 3×): the best of three runs, text to stdout. Null when it is not installed.
+ */
+async function pdftotextMs(pdf: Uint8Array): Promise<number | null> {
+  const dir = mkdtempSync(join(tmpdir(), 'botty-bench-pdf-'));
+  try {
+    const path = join(dir, 'manual.pdf');
+    writeFileSync(path, pdf);
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const start = performance.now();
+      await promisify(execFile)('pdftotext', ['-q', '-enc', 'UTF-8', path, '-'], { maxBuffer: 256 * 1024 * 1024 });
+      runs.push(performance.now() - start);
+    }
+    return Math.min(...runs);
+  } catch {
+    return null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function api<T>(server: Server, method: string, path: string, body?: object): Promise<T> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${server.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** DROP_FILES PDFs uploaded at once to a bot of their own, until the list says every one is ready. */
+async function dropped(server: Server, pdfs: Uint8Array[]) {
+  const start = performance.now();
+  const bot = await api<{ id: number }>(server, 'POST', '/api/bots', {
+    name: 'Bench drop',
+    description: 'Takes many files at once',
+    purpose: 'answering',
+    capabilities: ['document_analysis'],
+  });
+  await Promise.all(
+    pdfs.map(async (pdf, i) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(pdf)]), `part-${i + 1}.pdf`);
+      const res = await fetch(`${server.url}/api/bots/${bot.id}/files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}` },
+        body: form,
+      });
+      if (res.status !== 201) throw new Error(`upload part-${i + 1}.pdf: ${res.status} ${await res.text()}`);
+    }),
+  );
+  let files: KnowledgeFile[];
+  do {
+    await sleep(20);
+    files = await api<KnowledgeFile[]>(server, 'GET', `/api/bots/${bot.id}/files`);
+  } while (files.some((file) => file.status === 'processing'));
+  const failed = files.filter((file) => file.status !== 'ready');
+  if (failed.length > 0)
+    throw new Error(`dropped files failed: ${failed.map((f) => `${f.name} ${f.error}`).join('; ')}`);
+  return { ms: performance.now() - start };
+}
+
 const search = (server: Server, queries: string[]) =>
   new Promise<{ wall: number[]; cpu: number[] }>((resolve) => {
     server.child.once('message', (times) => resolve(times as { wall: number[]; cpu: number[] }));
@@ -183,7 +254,10 @@ async function run(databaseUrl: string | undefined) {
     const idleRss = rssOf(server.child.pid!);
 
     const pdfRun = await watched(server, () => indexed(server, 'manual.pdf', pdf));
+    const popplerMs = await pdftotextMs(pdf);
     const textRun = await watched(server, () => indexed(server, 'notes.txt', text));
+    const dropPdfs = await Promise.all(Array.from({ length: DROP_FILES }, () => generatedPdf(DROP_PAGES)));
+    const dropRun = await watched(server, () => dropped(server, dropPdfs));
     // One more file of the same prose brings the bot to CHUNKS passages.
     const have = pdfRun.result.file.chunkCount + textRun.result.file.chunkCount;
     const bytesPerChunk = TEXT_BYTES / textRun.result.file.chunkCount;
@@ -195,15 +269,28 @@ async function run(databaseUrl: string | undefined) {
     const measured = await search(server, questions);
     const times = measured.wall.slice(WARM_UP_QUERIES);
     const cpu = measured.cpu.slice(WARM_UP_QUERIES);
-    const health = [...pdfRun.health, ...textRun.health];
-    const peakRss = Math.max(...pdfRun.rss, ...textRun.rss);
+    const health = [...pdfRun.health, ...textRun.health, ...dropRun.health];
+    const peakRss = Math.max(...pdfRun.rss, ...textRun.rss, ...dropRun.rss);
 
     console.log(`\n${server.database}`);
     console.log(
       `  ${PDF_PAGES}-page PDF (${mib(pdf.length)}): ${ms(pdfRun.result.ms)} to ready, ${pdfRun.result.file.chunkCount} passages`,
     );
+    if (popplerMs === null) console.log('  pdftotext: not installed (Debian poppler-utils), no ratio');
+    else {
+      const ratio = pdfRun.result.ms / popplerMs;
+      console.log(
+        `  pdftotext on the same PDF: ${ms(popplerMs)}; time to ready ${ratio.toFixed(1)}× it ` +
+          `— target ≤ ${TARGETS.pdftotextRatio}×: ${verdict(ratio <= TARGETS.pdftotextRatio)}`,
+      );
+    }
     console.log(
       `  ${mib(text.length)} text file: ${ms(textRun.result.ms)} to ready, ${textRun.result.file.chunkCount} passages`,
+    );
+    const dropHealth = dropRun.health;
+    console.log(
+      `  ${DROP_FILES} PDFs of ${DROP_PAGES} pages dropped at once: all ready in ${ms(dropRun.result.ms)}; health ` +
+        `meanwhile p95 ${ms(percentile(dropHealth, 95))}, max ${ms(Math.max(...dropHealth))}`,
     );
     console.log(`  server RSS: ${mib(idleRss)} idle, ${mib(peakRss)} peak while indexing`);
     console.log(

@@ -21,6 +21,9 @@ const config = loadConfig({
   HOST: '127.0.0.1',
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   FILES_DIR: filesDir,
+  // How files are read, as an operator would set it (e.g. FILES_PDFTOTEXT=off for pdf.js alone).
+  ...(process.env.FILES_PDFTOTEXT ? { FILES_PDFTOTEXT: process.env.FILES_PDFTOTEXT } : {}),
+  ...(process.env.FILES_EXTRACTION_WORKERS ? { FILES_EXTRACTION_WORKERS: process.env.FILES_EXTRACTION_WORKERS } : {}),
 });
 const limit = { max: 1_000_000, timeWindow: 60_000 };
 const app = await buildApp({ config, db: testDb.db, authRateLimit: limit, chatRateLimit: limit });
