@@ -51,6 +51,8 @@ const AssistantText = memo(function AssistantText({
         citations={message.sources.map((source) => source.n)}
         onCite={onCite}
         unsupported={unsupportedMarks(message.support)}
+        streaming={isDraft(message)}
+        cacheId={isDraft(message) ? undefined : message.id}
       >
         {message.content}
       </Markdown>

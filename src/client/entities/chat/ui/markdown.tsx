@@ -1,12 +1,25 @@
 import 'highlight.js/styles/github-dark.css';
 import './markdown.css';
 import { ImageIcon } from 'lucide-react';
-import { type ComponentProps, isValidElement, memo, type ReactNode, useMemo, useRef } from 'react';
-import ReactMarkdown, { type Components, defaultUrlTransform, type Options } from 'react-markdown';
+import {
+  type ComponentProps,
+  createContext,
+  Fragment,
+  isValidElement,
+  memo,
+  type ReactElement,
+  type ReactNode,
+  useContext,
+  useMemo,
+  useRef,
+} from 'react';
+import renderMarkdown, { type Components, defaultUrlTransform } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import type { SupportMethod } from '@shared/contracts/chat';
+import { recentlyUsed } from '@/lib/recently-used';
 import { CopyButton } from './copy-button';
+import { blockSources, type MarkdownBlocks, offsetsByBlock, splitBlocks } from './markdown-blocks';
 import { UnsupportedMarker } from './unsupported-marker';
 
 interface MarkdownNode {
@@ -122,13 +135,15 @@ function CodeBlock({ children }: ComponentProps<'pre'>) {
   );
 }
 
+/**
+ * What a citation link calls and how the reply's support was checked. Read from context when drawn, so the rendered
+ * markdown holds no closure and can be kept (and reused) beyond the render that made it.
+ */
+const ReplyContext = createContext<{ onCite?: (n: number) => void; method?: SupportMethod }>({});
+
 /** Addresses outside the allowlist arrive empty (see urlTransform); such a link is left as its words. */
-function Link({
-  href,
-  children,
-  onCite,
-  method,
-}: ComponentProps<'a'> & { onCite?: (n: number) => void; method?: SupportMethod }) {
+function Link({ href, children }: ComponentProps<'a'>) {
+  const { onCite, method } = useContext(ReplyContext);
   if (!href) return <span>{children}</span>;
   if (href === UNSUPPORTED_HREF && method) return <UnsupportedMarker method={method} />;
   if (href.startsWith(CITATION_PREFIX)) {
@@ -172,6 +187,7 @@ function Image({ src, alt }: ComponentProps<'img'>) {
 const components: Components = {
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
   img: ({ src, alt }) => <Image src={src} alt={alt} />,
+  a: ({ href, children }) => <Link href={href}>{children}</Link>,
   table: ({ children }) => (
     <div className="md-table">
       <table>{children}</table>
@@ -179,7 +195,68 @@ const components: Components = {
   ),
 };
 
-const rehypePlugins = [rehypeHighlight];
+const highlighting = [rehypeHighlight];
+const nothing: [] = [];
+
+/** What one block is drawn from: the numbers in strings, so equal blocks compare equal. */
+interface BlockProps {
+  source: string;
+  /** The reply's source numbers, "1,2,3". */
+  citations: string;
+  /** Where unsupported sentences end in `source`, "12,40". */
+  ends: string;
+  /** Still being written: parsed again as it grows, and its code not highlighted until it closes. */
+  open: boolean;
+}
+
+const numbers = (list: string) => (list ? list.split(',').map(Number) : []);
+
+/** One block of markdown as React elements. */
+const renderBlock = ({ source, citations, ends, open }: BlockProps): ReactElement =>
+  renderMarkdown({
+    children: source,
+    remarkPlugins: [
+      remarkGfm,
+      remarkHtmlAsText,
+      [remarkUnsupported, { ends: numbers(ends), source }],
+      [remarkCitations, { sources: new Set(numbers(citations)) }],
+    ],
+    rehypePlugins: open ? nothing : highlighting,
+    components,
+    urlTransform: defaultUrlTransform,
+  });
+
+/** A block parsed once: while a reply streams, its finished blocks are kept as they are and only the last grows. */
+const Block = memo(function Block(props: BlockProps) {
+  return renderBlock(props);
+});
+
+/** Each block's props, from the reply's blocks, its citations and where its unsupported sentences end. */
+function blockProps(blocks: MarkdownBlocks, citations: string, ends: readonly number[], streaming: boolean) {
+  const sources = blockSources(blocks);
+  const offsets = offsetsByBlock(blocks, ends);
+  return sources.map((source, i): BlockProps => ({
+    source,
+    citations,
+    ends: offsets[i]!.join(','),
+    open: streaming && i === sources.length - 1,
+  }));
+}
+
+/**
+ * Finished replies' rendered markdown by message id, with what it was drawn from: a row that scrolls back into
+ * view in the virtualised list is drawn again without parsing. Bounded, the least recently shown dropped first.
+ */
+const rendered = recentlyUsed<number, { from: string; elements: ReactElement[] }>(300);
+
+function renderedReply(id: number, source: string, citations: string, ends: readonly number[]): ReactElement[] {
+  const from = `${citations}|${ends.join(',')}|${source}`;
+  const kept = rendered.get(id);
+  if (kept?.from === from) return kept.elements;
+  const elements = blockProps(splitBlocks(source), citations, ends, false).map(renderBlock);
+  rendered.set(id, { from, elements });
+  return elements;
+}
 
 export interface MarkdownProps {
   children: string;
@@ -188,50 +265,44 @@ export interface MarkdownProps {
   onCite?: (n: number) => void;
   /** The reply's support check: a quiet mark after each sentence no source supports (decision 0044). */
   unsupported?: { ends: readonly number[]; method: SupportMethod };
+  /** The reply is still being written: its last block is open, parsed again as it grows and not highlighted yet. */
+  streaming?: boolean;
+  /** A finished reply's message id: its rendered markdown is kept under it (see renderedReply). */
+  cacheId?: number;
 }
+
+const NO_ENDS: readonly number[] = [];
 
 /**
  * A reply rendered as GitHub-flavoured markdown with highlighted code. Links keep to react-markdown's default
  * allowlist, which is exactly the spec's (§5): http, https, irc, ircs, mailto, xmpp and relative addresses.
+ * The reply is rendered block by block (decision record 0046): while it streams, finished blocks keep their
+ * elements and DOM, and only the growing last block is parsed again; a finished reply's blocks are kept by id.
  * Memoised: while one reply streams, the others in the conversation are not parsed again on every token.
  */
-export default memo(function Markdown({ children, citations, onCite, unsupported }: MarkdownProps) {
+export default memo(function Markdown({
+  children,
+  citations,
+  onCite,
+  unsupported,
+  streaming = false,
+  cacheId,
+}: MarkdownProps) {
   const key = citations?.join(',') ?? '';
-  const ends = unsupported?.ends.join(',') ?? '';
+  const ends = unsupported?.ends ?? NO_ENDS;
   const method = unsupported?.method;
-  // The text is only read to place the marks: without any, a streaming reply keeps its plugins.
-  const source = ends ? children : '';
-  const remarkPlugins = useMemo<Options['remarkPlugins']>(
-    () => [
-      remarkGfm,
-      remarkHtmlAsText,
-      [remarkUnsupported, { ends: ends ? ends.split(',').map(Number) : [], source }],
-      [remarkCitations, { sources: new Set(key ? key.split(',').map(Number) : []) }],
-    ],
-    [key, ends, source],
-  );
-
-  const withCitations = useMemo<Components>(
-    () => ({
-      ...components,
-      a: ({ href, children }) => (
-        <Link href={href} onCite={onCite} method={method}>
-          {children}
-        </Link>
-      ),
-    }),
-    [onCite, method],
-  );
+  const reply = useMemo(() => ({ onCite, method }), [onCite, method]);
+  const blocks = useRef<MarkdownBlocks | undefined>(undefined);
+  let content: ReactNode;
+  if (!streaming && cacheId !== undefined)
+    content = renderedReply(cacheId, children, key, ends).map((element, i) => <Fragment key={i}>{element}</Fragment>);
+  else {
+    blocks.current = splitBlocks(children, blocks.current);
+    content = blockProps(blocks.current, key, ends, streaming).map((props, i) => <Block key={i} {...props} />);
+  }
   return (
-    <div className="md">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        components={withCitations}
-        urlTransform={defaultUrlTransform}
-      >
-        {children}
-      </ReactMarkdown>
-    </div>
+    <ReplyContext value={reply}>
+      <div className="md">{content}</div>
+    </ReplyContext>
   );
 });

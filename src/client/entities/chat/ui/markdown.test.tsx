@@ -1,0 +1,90 @@
+import { render } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import Markdown from './markdown';
+import { blockSources, type MarkdownBlocks, offsetsByBlock, splitBlocks } from './markdown-blocks';
+import { UNSUPPORTED_LABEL } from './unsupported-marker';
+
+const REPLY = [
+  '# Plan\n\n',
+  'Intro with a [link](https://example.com) and [1].\n\n',
+  '- one\n- two\n\n  still two\n- three\n\n',
+  '| Day | Dish |\n|---|---|\n| Mon | Pasta |\n\n',
+  '```js\nconst a = 1;\n\nconst b = 2;\n```\n\n',
+  '> quoted\nlazy line\n\n',
+  'Setext\n---\n\n',
+  'Last paragraph.',
+].join('');
+
+describe('markdown blocks', () => {
+  it('cuts a reply streamed a character at a time exactly where lexing it whole does', () => {
+    let blocks: MarkdownBlocks | undefined;
+    for (let end = 1; end <= REPLY.length; end += 1) blocks = splitBlocks(REPLY.slice(0, end), blocks);
+    expect(blocks).toEqual(splitBlocks(REPLY));
+    expect(blockSources(blocks!)).toHaveLength(8);
+    expect(blockSources(blocks!).join('')).toBe(REPLY);
+  });
+
+  it('keeps a reply with a definition whole, so its references still resolve', () => {
+    expect(blockSources(splitBlocks('See [the guide][g].\n\n[g]: https://example.com\n'))).toHaveLength(1);
+  });
+
+  it('gives each offset to the block it falls in, counted from that block’s start', () => {
+    const text = 'One. Two.\n\nThree.\n\nFour.';
+    const ends = ['One.', 'Two.', 'Three.', 'Four.'].map((s) => text.indexOf(s) + s.length);
+    expect(offsetsByBlock(splitBlocks(text), ends)).toEqual([[4, 9], [6], [5]]);
+  });
+});
+
+describe('Markdown while streaming', () => {
+  it('keeps a finished block’s DOM as text is appended, and highlights code only once its block closes', () => {
+    const view = render(<Markdown streaming>{'# Title\n\n```js\nconst a = 1;\n'}</Markdown>);
+    const heading = view.container.querySelector('h1');
+    expect(view.container.querySelector('code.hljs')).toBeNull();
+
+    view.rerender(<Markdown streaming>{'# Title\n\n```js\nconst a = 1;\n```\n\nMore | text'}</Markdown>);
+    expect(view.container.querySelector('h1')).toBe(heading);
+    expect(view.container.querySelector('code.hljs')).not.toBeNull();
+
+    view.rerender(
+      <Markdown citations={[1]}>{'# Title\n\n```js\nconst a = 1;\n```\n\n| a |\n|---|\n| b [1] |'}</Markdown>,
+    );
+    expect(view.container.querySelector('table td a.md-cite')?.textContent).toBe('[1]');
+  });
+});
+
+describe('Markdown of a finished reply', () => {
+  const text = 'Intro [1].\n\n- Kettles sing.\n- Kettles fly.\n\nDone.';
+  const ends = [text.indexOf('fly.') + 4];
+  const marks = (container: HTMLElement) => container.querySelectorAll(`[aria-label="${UNSUPPORTED_LABEL}"]`);
+
+  it('is drawn again from its id as it was, and once more when its support check comes', () => {
+    const first = render(
+      <Markdown citations={[1]} cacheId={42}>
+        {text}
+      </Markdown>,
+    );
+    const html = first.container.innerHTML;
+    first.unmount();
+
+    // Scrolled back into view: the same markup, and its citation still calls the handler it is given now.
+    const cited: number[] = [];
+    const again = render(
+      <Markdown citations={[1]} cacheId={42} onCite={(n) => cited.push(n)}>
+        {text}
+      </Markdown>,
+    );
+    expect(again.container.innerHTML).toBe(html);
+    again.container.querySelector<HTMLAnchorElement>('a.md-cite')!.click();
+    expect(cited).toEqual([1]);
+    expect(marks(again.container)).toHaveLength(0);
+
+    // The check marks a sentence in the second block: the mark lands after it, not at the same offset of the first.
+    again.rerender(
+      <Markdown citations={[1]} cacheId={42} unsupported={{ ends, method: 'judge' }}>
+        {text}
+      </Markdown>,
+    );
+    expect(marks(again.container)).toHaveLength(1);
+    expect(marks(again.container)[0]!.closest('li')?.textContent).toBe('Kettles fly.?');
+  });
+});
