@@ -1,7 +1,7 @@
 /**
  * Long conversations (issue 26, part 5): what a person feels opening and reading back through a chat of 20, 500
  * and 2,000 messages, in the system Chromium (playwright-core, 1280×800) on the real app (SQLite, the built
- * client: dist/client, or BENCH_CLIENT_DIR).
+ * client: run `npx vite build` first, or set BENCH_CLIENT_DIR).
  *
  * Each conversation alternates questions and markdown replies of realistic length (paragraphs, lists, links,
  * code blocks), written through the chat's own repository. Each size is opened RUNS times, each time in a new
@@ -16,14 +16,13 @@
  * Figures are the min / median / max of the runs; the median is set beside the 20-message conversation's and
  * beside issue 26's targets.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { insertConversation } from '../src/server/modules/chat/conversations.repository';
 import { insertMessage } from '../src/server/modules/chat/messages.repository';
 import { createBot } from '../tests/support/factories';
 import { signUp, startTestAppWithModel, type TestApp } from '../tests/support/test-app';
 import {
+  builtClientDir,
   launchChromium,
   percentile,
   printTable,
@@ -44,7 +43,6 @@ const WHEEL_INTERVAL_MS = 50;
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_MS ?? 15 * 60_000);
 const OPEN_TIMEOUT_MS = 30_000;
 const SCROLL_TIMEOUT_MS = 120_000;
-const CLIENT_DIR = process.env.BENCH_CLIENT_DIR ?? fileURLToPath(new URL('../dist/client', import.meta.url));
 const TARGET = { openMs: 600, framesOver50: 0, longTasks: 0, typingP95: 16 };
 
 const deadline = Date.now() + DEADLINE_MS;
@@ -314,10 +312,7 @@ function report(results: Map<number, Run[]>) {
   console.log(`(median of ${RUNS} runs against the targets; ratios of medians)`);
 }
 
-if (!existsSync(`${CLIENT_DIR}/index.html`)) {
-  throw new Error(`no built client in ${CLIENT_DIR}: run \`npx vite build\` first (or set BENCH_CLIENT_DIR)`);
-}
-const app = await startTestAppWithModel({ clientRoot: CLIENT_DIR });
+const app = await startTestAppWithModel({ clientRoot: builtClientDir() });
 const browser = await launchChromium();
 try {
   const account = await signUp(app);

@@ -7,15 +7,23 @@
  * types into the composer. Figures: frames a second and frame p95 (requestAnimationFrame intervals), long tasks
  * (> 50 ms) and total blocking time (each long task's time over 50 ms), and typing latency p95 (a key's event
  * time to the frame after it), beside the baseline measured before the reply was rendered in blocks.
- * Run `npx vite build` first.
+ * Run `npx vite build` first (or set BENCH_CLIENT_DIR to a build).
  */
-import { chromium } from 'playwright-core';
 import { createBot } from '../tests/support/factories';
 import { signUp, startTestAppWithModel } from '../tests/support/test-app';
+import {
+  builtClientDir,
+  launchChromium,
+  percentile,
+  printTable,
+  signedInContext,
+  startRecording,
+  stopRecording,
+  totalBlockingTime,
+} from './support/browser';
 
 const TOKENS = 5_000;
 const TOKEN_MS = 2;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Issue 26's figures for the code before this bench's change (each delta re-parsed the whole reply). */
 const BASELINE = { fps: 14, frameP95: 167, longTasks: 71, tbt: 1400, typingP95: 51 };
 const TARGET = { fps: 60, frameP95: 16.7, longTasks: 0, tbt: 0, typingP95: 16 };
@@ -40,26 +48,6 @@ function markdownTokens(): string[] {
   return tokens.slice(0, TOKENS);
 }
 
-/** In the page: animation frames, long tasks, and each key's latency (its event time to the frame after it). */
-const RECORDER = `(() => {
-  const frames = [], longTasks = [], typing = [];
-  window.__bench = { frames, longTasks, typing, running: true };
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) longTasks.push(entry.duration);
-  }).observe({ type: 'longtask' });
-  let last = performance.now();
-  const tick = (now) => {
-    frames.push(now - last);
-    last = now;
-    if (window.__bench.running) requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-  document.addEventListener('keydown', (event) => {
-    const at = event.timeStamp;
-    requestAnimationFrame(() => setTimeout(() => typing.push(performance.now() - at)));
-  }, true);
-})()`;
-
 /** BENCH_PROFILE=1: the page's functions that took the most main-thread time while the reply streamed. */
 function printProfile(profile: {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
@@ -77,12 +65,6 @@ function printProfile(profile: {
     console.log(`${total.toFixed(0).padStart(7)} ms  ${name}`);
 }
 
-const percentile = (values: number[], p: number) => {
-  if (!values.length) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-
 interface Figures {
   fps: number;
   frameP95: number;
@@ -91,19 +73,13 @@ interface Figures {
   typingP95: number;
 }
 
-const app = await startTestAppWithModel();
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-});
+const app = await startTestAppWithModel({ clientRoot: builtClientDir() });
+const browser = await launchChromium();
 try {
   const account = await signUp(app);
   const bot = await createBot(app, account.token, { name: 'Bench' });
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 800 } });
+  const context = await signedInContext(browser, app.url, account.token);
   const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'Sign in' }).waitFor();
-  await page.evaluate((token) => localStorage.setItem('authToken', token), account.token);
   await page.goto(`/chat/${bot.id}`);
   const input = page.getByRole('textbox', { name: 'Message' });
   await input.waitFor();
@@ -119,8 +95,7 @@ try {
   const tokens = markdownTokens();
   app.fake.enqueue({ text: tokens.join(''), chunks: tokens, chunkDelayMs: TOKEN_MS });
 
-  // A string, not a function: tsx's transform would name the function's inner functions with a helper the page lacks.
-  await page.evaluate(RECORDER);
+  await startRecording(page);
   const cdp = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : undefined;
   if (cdp) {
     await cdp.send('Profiler.enable');
@@ -139,15 +114,13 @@ try {
   }
   const elapsedMs = Date.now() - started;
   if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
-  const raw = await page.evaluate<{ frames: number[]; longTasks: number[]; typing: number[] }>(
-    '(() => { window.__bench.running = false; return window.__bench; })()',
-  );
+  const raw = await stopRecording(page);
   const frameTotal = raw.frames.reduce((sum, frame) => sum + frame, 0);
   const after: Figures = {
     fps: (raw.frames.length / frameTotal) * 1000,
     frameP95: percentile(raw.frames, 95),
     longTasks: raw.longTasks.length,
-    tbt: raw.longTasks.reduce((sum, duration) => sum + Math.max(0, duration - 50), 0),
+    tbt: totalBlockingTime(raw.longTasks),
     typingP95: percentile(raw.typing, 95),
   };
   console.log(
@@ -165,9 +138,7 @@ try {
     ['', 'baseline', 'now', 'target'],
     ...rows.map(([label, key, format]) => [label, format(BASELINE[key]), format(after[key]), format(TARGET[key])]),
   ];
-  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
-  for (const row of table)
-    console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));
+  printTable(table);
   await context.close();
 } finally {
   await browser.close();

@@ -1,9 +1,24 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /**
- * What the browser benches share: the system Chromium (playwright-core) at 1280×800, a context signed in with a
- * token, and a recorder of what the page's main thread went through (animation frames, long tasks, typing).
+ * What the browser benches share: the built client they serve, the system Chromium (playwright-core) at
+ * 1280×800, a context signed in with a token, and a recorder of what the page's main thread went through
+ * (animation frames, long tasks, typing).
  */
+
+/**
+ * The built client: dist/client (`npx vite build`), or BENCH_CLIENT_DIR, e.g. a build of its own that another
+ * `vite build` emptying dist/client cannot pull from under a run.
+ */
+export function builtClientDir() {
+  const dir = process.env.BENCH_CLIENT_DIR ?? fileURLToPath(new URL('../../dist/client', import.meta.url));
+  if (!existsSync(join(dir, 'index.html')))
+    throw new Error(`no built client in ${dir}: run \`npx vite build\` first (or set BENCH_CLIENT_DIR)`);
+  return dir;
+}
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
