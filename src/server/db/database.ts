@@ -73,6 +73,8 @@ export interface BotsTable {
   version: Generated<number>;
   usage_count: Generated<number>;
   last_used: Timestamp | null;
+  /** Moves whenever its ready knowledge files change (triggers of migration 0027): see vector-index.ts. */
+  knowledge_generation: Generated<number>;
   /** Who may use the bot besides its owner (issue 12). */
   visibility: Generated<BotVisibility>;
   /** Hash of the unguessable slug of the bot's link (decisions §5); null while it has no link. */

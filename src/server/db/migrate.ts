@@ -26,6 +26,7 @@ import { supportCheck } from './migrations/0023-support-check';
 import { knowledgeHashes } from './migrations/0024-knowledge-hashes';
 import { evaluationFaithfulness } from './migrations/0025-evaluation-faithfulness';
 import { fileProgressStage } from './migrations/0026-file-progress-stage';
+import { knowledgeGeneration } from './migrations/0027-knowledge-generation';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024-knowledge-hashes': knowledgeHashes,
   '0025-evaluation-faithfulness': evaluationFaithfulness,
   '0026-file-progress-stage': fileProgressStage,
+  '0027-knowledge-generation': knowledgeGeneration,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

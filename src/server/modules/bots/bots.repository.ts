@@ -9,11 +9,15 @@ export type BotRow = Selectable<BotsTable>;
 
 /**
  * A bot as a reply uses it: without its training's example queries and test notes, kilobytes of JSON on a
- * trained bot that every reply would read and parse for nothing. Nor the widget's look (the widget module's).
+ * trained bot that every reply would read and parse for nothing. Nor the widget's look (the widget module's), nor
+ * the knowledge generation (the vector index's).
  */
 export type ReplyBot = Omit<Bot, 'exampleQueries' | 'testNotes'>;
 const REPLY_BOT_COLUMN_SET: Record<
-  Exclude<keyof BotsTable, 'example_queries' | 'test_notes' | 'embed_appearance' | 'release_gate'>,
+  Exclude<
+    keyof BotsTable,
+    'example_queries' | 'test_notes' | 'embed_appearance' | 'release_gate' | 'knowledge_generation'
+  >,
   true
 > = {
   id: true,

@@ -4,7 +4,7 @@ import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
 import { appsWithFiles, uploadSettled as upload } from '../../../../tests/support/files-api';
-import { findEmbeddings } from './files.repository';
+import { findKnowledgeVectorIds } from './vector-index.repository';
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -56,9 +56,9 @@ describe.each(databaseKinds)('embeddings models (%s)', (kind) => {
       .execute();
     expect(rows.map((r) => r.embedding_model)).toEqual(['0/env-embed', id]);
 
-    const scope = { ownerId: admin.id, userId: admin.id, botId: bot.id, conversationId: null };
-    const ids = async (model: { id: string; readsUnlabelled: boolean }) =>
-      (await findEmbeddings(t.db.kysely, scope, model)).map((r) => r.id);
+    const knowledge = { ownerId: admin.id, botId: bot.id };
+    const ids = (model: { id: string; readsUnlabelled: boolean }) =>
+      findKnowledgeVectorIds(t.db.kysely, knowledge, model);
     expect(await ids({ id, readsUnlabelled: false })).toEqual([rows[1]!.id]);
     expect(await ids({ id: '0/env-embed', readsUnlabelled: true })).toEqual([rows[0]!.id]);
     // Vectors from before models were recorded belong to the environment's model alone.

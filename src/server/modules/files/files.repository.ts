@@ -268,21 +268,6 @@ export async function searchFullText(db: Db, scope: SearchScope, terms: string[]
   return (await query.execute(db.kysely)).rows.map((r) => Number(r.id));
 }
 
-/** Every chunk in scope embedded by `model`, for ranking by cosine in process: other models' vectors never mix. */
-export const findEmbeddings = (db: Executor, scope: SearchScope, model: { id: string; readsUnlabelled: boolean }) =>
-  db
-    .selectFrom('file_chunks as c')
-    .innerJoin('files as f', 'f.id', 'c.file_id')
-    .select(['c.id', 'c.embedding'])
-    .where(scopeSql(scope))
-    .where('c.embedding', 'is not', null)
-    .where((eb) =>
-      model.readsUnlabelled
-        ? eb.or([eb('c.embedding_model', '=', model.id), eb('c.embedding_model', 'is', null)])
-        : eb('c.embedding_model', '=', model.id),
-    )
-    .execute();
-
 export const findChunksWithFiles = (db: Executor, chunkIds: number[]) =>
   chunkIds.length === 0
     ? Promise.resolve([])

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database';
-import { bytesToVector, cosine, type Embeddings } from './embeddings';
-import { findChunksWithFiles, findEmbeddings, searchFullText, type SearchScope } from './files.repository';
+import type { Embeddings } from './embeddings';
+import { findChunksWithFiles, searchFullText, type SearchScope } from './files.repository';
+import { nearestPassages } from './vector-index';
 
 export interface RetrievalDeps {
   db: Db;
@@ -65,15 +66,10 @@ async function searchByVector(deps: RetrievalDeps, scope: SearchScope, query: st
   try {
     const model = await deps.embeddings?.current();
     if (!model) return [];
-    const [question, rows] = await Promise.all([model.embedQuery(query), findEmbeddings(deps.db.kysely, scope, model)]);
-    return rows
-      .map((r) => ({ id: r.id, score: cosine(question, bytesToVector(r.embedding!)) }))
-      .sort((a, b) => b.score - a.score)
-      .slice(0, CANDIDATES)
-      .map((r) => r.id);
+    return await nearestPassages(deps.db, scope, model, model.embedQuery(query), CANDIDATES);
   } catch (err) {
     // An embeddings outage costs recall, not the answer.
-    deps.log?.warn({ err }, 'embedding the question failed; full-text search only');
+    deps.log?.warn({ err }, 'vector search failed; full-text search only');
     return [];
   }
 }

@@ -1,0 +1,70 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database, Executor } from '../../db/database';
+
+/** An embeddings model's vectors: its own, and unlabelled ones when it is the model that wrote those. */
+export interface VectorModel {
+  id: string;
+  readsUnlabelled: boolean;
+}
+
+const ofModel = (model: VectorModel) => (eb: ExpressionBuilder<Database, 'file_chunks'>) =>
+  model.readsUnlabelled
+    ? eb.or([eb('file_chunks.embedding_model', '=', model.id), eb('file_chunks.embedding_model', 'is', null)])
+    : eb('file_chunks.embedding_model', '=', model.id);
+
+/** Moves whenever the bot's ready knowledge files change (triggers of migration 0027); null for no such bot. */
+export async function readKnowledgeGeneration(db: Executor, botId: number): Promise<number | null> {
+  const row = await db.selectFrom('bots').select('knowledge_generation').where('id', '=', botId).executeTakeFirst();
+  return row ? Number(row.knowledge_generation) : null;
+}
+
+/** Ids, ascending, of the passages with a vector of `model` in the ready knowledge files of `owner`'s bot. */
+export async function findKnowledgeVectorIds(
+  db: Executor,
+  knowledge: { ownerId: number; botId: number },
+  model: VectorModel,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('file_chunks')
+    .innerJoin('files', 'files.id', 'file_chunks.file_id')
+    .select('file_chunks.id')
+    .where('files.status', '=', 'ready')
+    .where('files.user_id', '=', knowledge.ownerId)
+    .where('files.bot_id', '=', knowledge.botId)
+    .where('files.conversation_id', 'is', null)
+    .where('file_chunks.embedding', 'is not', null)
+    .where(ofModel(model))
+    .orderBy('file_chunks.id')
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/** The vectors of these passages, of those still in a ready file. */
+export const findVectors = (db: Executor, ids: number[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('file_chunks')
+        .innerJoin('files', 'files.id', 'file_chunks.file_id')
+        .select(['file_chunks.id', sql<Uint8Array>`file_chunks.embedding`.as('embedding')])
+        .where('file_chunks.id', 'in', ids)
+        .where('files.status', '=', 'ready')
+        .where('file_chunks.embedding', 'is not', null)
+        .execute();
+
+/** The vectors of `model` in one conversation's ready attachments of `userId`: a few files, compared one by one. */
+export const findAttachmentVectors = (
+  db: Executor,
+  attachments: { userId: number; conversationId: number },
+  model: VectorModel,
+) =>
+  db
+    .selectFrom('file_chunks')
+    .innerJoin('files', 'files.id', 'file_chunks.file_id')
+    .select(['file_chunks.id', sql<Uint8Array>`file_chunks.embedding`.as('embedding')])
+    .where('files.status', '=', 'ready')
+    .where('files.user_id', '=', attachments.userId)
+    .where('files.conversation_id', '=', attachments.conversationId)
+    .where('file_chunks.embedding', 'is not', null)
+    .where(ofModel(model))
+    .execute();
