@@ -11,32 +11,38 @@ import {
 
 /**
  * Vector search over a bot's knowledge without reading every vector from the database for each question
- * (decision 0048). Each instance keeps, per bot and embeddings model, one bit per dimension of every passage's
- * vector (its sign once the bot's mean vector is taken off: 1536 dimensions are 192 bytes, 19 MB for 100,000
- * passages). A question scans those codes by Hamming distance, and the RERANK closest passages are ranked by
- * their exact cosine, read from the database: with RERANK well above the passages the fusion takes, the
- * ranking equals the exact one in nearly every case, and exactly whenever the bot has no more than RERANK
- * passages. The codes follow the database through the bot's knowledge generation (migration 0027), read with
- * every question: when it has moved, only passages added since are read, and removed ones dropped.
+ * (decision 0048). Each instance keeps in memory, per bot and embeddings model, two small copies of every
+ * passage's vector: one bit per dimension (its sign once the bot's mean vector is taken off: 192 bytes for 1536
+ * dimensions) and one byte per dimension (the unit vector scaled to ±127). A question scans the bits by
+ * Hamming distance for SHORTLIST passages, ranks those by their bytes, and ranks the RERANK best of them by
+ * their exact cosine, read from the database. The ranking so equals the exact one but for near ties, and
+ * exactly whenever the bot has no more than RERANK passages. The copies follow the database through the bot's
+ * knowledge generation (migration 0027), read with every question: once it has moved, only the passages added
+ * since are read, and removed ones dropped.
  */
 
-/** Passages the codes hand on to exact cosine. */
+/** Passages the bits hand on to the bytes. */
+const SHORTLIST = 2000;
+/** Passages the bytes hand on to exact cosine. */
 export const RERANK = 200;
 /** Vectors read per statement while loading. */
 const LOAD_BATCH = 1000;
-/** Codes kept per instance at most, all bots together; the least recently searched bot goes first. */
-const MAX_CODE_BYTES = 256 * 1024 * 1024;
+/** Copies kept per instance at most, all bots together; the least recently searched bot goes first. */
+const MAX_BYTES = 512 * 1024 * 1024;
 
 interface BotVectors {
   generation: number;
   dims: number;
-  /** 32-bit words per code. */
+  /** 32-bit words of bits per passage. */
   words: number;
-  /** Subtracted before taking signs, so a model whose vectors share an offset still spreads its codes. */
+  /** Subtracted before taking signs, so a model whose vectors share an offset still spreads its bits. */
   mean: Float32Array;
-  /** Passage ids, in the order of `codes`. */
+  /** Passage ids, row by row. */
   ids: Float64Array;
-  codes: Uint32Array;
+  bits: Uint32Array;
+  bytes: Int8Array;
+  /** Per row: what turns the dot product of its bytes with a unit question's into a cosine. */
+  scales: Float32Array;
   usedAt: number;
 }
 
@@ -54,10 +60,24 @@ function instanceOf(db: Db): InstanceVectors {
   return state;
 }
 
-function signCode(vector: Float32Array, mean: Float32Array, out: Uint32Array, at: number) {
+function signBits(vector: Float32Array, mean: Float32Array, out: Uint32Array) {
   for (let i = 0; i < vector.length; i++) {
-    if (vector[i]! > mean[i]!) out[at + (i >>> 5)]! |= 1 << (i & 31);
+    if (vector[i]! > mean[i]!) out[i >>> 5]! |= 1 << (i & 31);
   }
+}
+
+/** The vector as bytes of its unit vector scaled so its largest component is ±127, and the scale to undo that. */
+function toBytes(vector: Float32Array, out: Int8Array): number {
+  let norm = 0;
+  let largest = 0;
+  for (const x of vector) {
+    norm += x * x;
+    largest = Math.max(largest, Math.abs(x));
+  }
+  if (largest === 0) return 0;
+  const scale = 127 / largest;
+  for (let i = 0; i < vector.length; i++) out[i] = Math.round(vector[i]! * scale);
+  return 1 / (scale * Math.sqrt(norm));
 }
 
 function meanOf(vectors: Float32Array[], dims: number): Float32Array {
@@ -66,7 +86,13 @@ function meanOf(vectors: Float32Array[], dims: number): Float32Array {
   return mean;
 }
 
-/** The bot's codes as of `generation`: those of `previous` still in scope, plus the passages added since. */
+interface Row {
+  bits: Uint32Array;
+  bytes: Int8Array;
+  scale: number;
+}
+
+/** The bot's copies as of `generation`: those of `previous` still in scope, plus the passages added since. */
 async function load(
   db: Db,
   knowledge: { ownerId: number; botId: number },
@@ -80,12 +106,12 @@ async function load(
   const missing = ids.filter((id) => !kept.has(id));
   let dims = previous?.dims ?? 0;
   let mean = previous?.mean ?? new Float32Array(0);
-  const added = new Map<number, Uint32Array>();
+  const added = new Map<number, Row>();
   for (let i = 0; i < missing.length; i += LOAD_BATCH) {
     const rows = await findVectors(db.kysely, missing.slice(i, i + LOAD_BATCH));
     const vectors = rows.map((r) => ({ id: Number(r.id), vector: bytesToVector(r.embedding) }));
     if (dims === 0 && vectors.length > 0) {
-      // The first batch stands for the whole when centring: the exact cosine of the rerank corrects the rest.
+      // The first batch stands for the whole when centring: the exact cosine at the end corrects the rest.
       dims = vectors[0]!.vector.length;
       mean = meanOf(
         vectors.map((v) => v.vector).filter((v) => v.length === dims),
@@ -95,37 +121,58 @@ async function load(
     for (const { id, vector } of vectors) {
       // A vector of another length could never match the question's (cosine holds it at 0).
       if (vector.length !== dims) continue;
-      const code = new Uint32Array(Math.ceil(dims / 32));
-      signCode(vector, mean, code, 0);
-      added.set(id, code);
+      const row = { bits: new Uint32Array(Math.ceil(dims / 32)), bytes: new Int8Array(dims), scale: 0 };
+      signBits(vector, mean, row.bits);
+      row.scale = toBytes(vector, row.bytes);
+      added.set(id, row);
     }
   }
   const words = Math.ceil(dims / 32);
   const present = ids.filter((id) => kept.has(id) || added.has(id));
-  const codes = new Uint32Array(present.length * words);
+  const next: BotVectors = {
+    generation,
+    dims,
+    words,
+    mean,
+    ids: Float64Array.from(present),
+    bits: new Uint32Array(present.length * words),
+    bytes: new Int8Array(present.length * dims),
+    scales: new Float32Array(present.length),
+    usedAt: Date.now(),
+  };
   present.forEach((id, row) => {
     const from = kept.get(id);
-    if (from === undefined) codes.set(added.get(id)!, row * words);
-    else codes.set(previous!.codes.subarray(from * words, (from + 1) * words), row * words);
+    if (from === undefined) {
+      const r = added.get(id)!;
+      next.bits.set(r.bits, row * words);
+      next.bytes.set(r.bytes, row * dims);
+      next.scales[row] = r.scale;
+    } else {
+      next.bits.set(previous!.bits.subarray(from * words, (from + 1) * words), row * words);
+      next.bytes.set(previous!.bytes.subarray(from * dims, (from + 1) * dims), row * dims);
+      next.scales[row] = previous!.scales[from]!;
+    }
   });
-  return { generation, dims, words, mean, ids: Float64Array.from(present), codes, usedAt: Date.now() };
+  return next;
 }
+
+const sizeOf = (v: BotVectors) => v.bits.byteLength + v.bytes.byteLength + v.scales.byteLength + v.ids.byteLength;
 
 function keep(state: InstanceVectors, key: string, fresh: BotVectors) {
   const held = state.bots.get(key);
   if (held && held.generation > fresh.generation) return;
   state.bots.set(key, fresh);
   let bytes = 0;
-  for (const v of state.bots.values()) bytes += v.codes.byteLength;
+  for (const v of state.bots.values()) bytes += sizeOf(v);
   const oldestFirst = [...state.bots.entries()].sort((a, b) => a[1].usedAt - b[1].usedAt);
   for (const [other, v] of oldestFirst) {
-    if (bytes <= MAX_CODE_BYTES || other === key) continue;
+    if (bytes <= MAX_BYTES || other === key) continue;
     state.bots.delete(other);
-    bytes -= v.codes.byteLength;
+    bytes -= sizeOf(v);
   }
 }
 
-/** The bot's codes, brought up to the database's generation first when it has moved; null when no such bot. */
+/** The bot's copies, brought up to the database's generation first when it has moved; null when no such bot. */
 async function knowledgeVectors(
   db: Db,
   knowledge: { ownerId: number; botId: number },
@@ -149,37 +196,52 @@ async function knowledgeVectors(
   return vectors;
 }
 
-/** Ids of up to about `count` passages whose codes are closest to the question's by Hamming distance. */
-function closestCodes(vectors: BotVectors, question: Float32Array, count: number): number[] {
+/** Rows of up to about `count` passages whose bits are closest to the question's by Hamming distance. */
+function closestBits(vectors: BotVectors, question: Float32Array, count: number): number[] {
   const n = vectors.ids.length;
-  if (n <= count) return Array.from(vectors.ids);
-  const { words, codes } = vectors;
+  if (n <= count) return Array.from({ length: n }, (_, row) => row);
+  const { words, bits } = vectors;
   const q = new Uint32Array(words);
-  signCode(question, vectors.mean, q, 0);
+  signBits(question, vectors.mean, q);
   const distances = new Uint16Array(n);
   const histogram = new Uint32Array(vectors.dims + 1);
   for (let row = 0, at = 0; row < n; row++, at += words) {
-    let bits = 0;
+    let d = 0;
     for (let w = 0; w < words; w++) {
-      let x = q[w]! ^ codes[at + w]!;
+      let x = q[w]! ^ bits[at + w]!;
       x -= (x >>> 1) & 0x55555555;
       x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-      bits += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+      d += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
     }
-    distances[row] = bits;
-    histogram[bits]!++;
+    distances[row] = d;
+    histogram[d]!++;
   }
   // The smallest distance that, with all closer ones, reaches `count` passages; ties at it all come along.
   let limit = 0;
   for (let seen = histogram[0]!; seen < count; seen += histogram[limit]!) limit++;
-  const ids: number[] = [];
-  for (let row = 0; row < n; row++) if (distances[row]! <= limit) ids.push(vectors.ids[row]!);
-  return ids;
+  const rows: number[] = [];
+  for (let row = 0; row < n; row++) if (distances[row]! <= limit) rows.push(row);
+  return rows;
+}
+
+/** Ids of the `count` passages of `rows` whose bytes make the highest cosine with the question. */
+function closestBytes(vectors: BotVectors, question: Float32Array, rows: number[], count: number): number[] {
+  if (rows.length <= count) return rows.map((row) => vectors.ids[row]!);
+  const { dims, bytes, scales } = vectors;
+  return rows
+    .map((row) => {
+      let dot = 0;
+      for (let i = 0, at = row * dims; i < dims; i++, at++) dot += question[i]! * bytes[at]!;
+      return { row, score: dot * scales[row]! };
+    })
+    .sort((a, b) => b.score - a.score)
+    .slice(0, count)
+    .map((r) => vectors.ids[r.row]!);
 }
 
 /**
  * The `limit` passages in scope closest to the question by cosine, best first: among the bot's knowledge, the
- * RERANK found by their codes; among the conversation's attachments (a few files), every one.
+ * RERANK found by their copies; among the conversation's attachments (a few files), every one.
  */
 export async function nearestPassages(
   db: Db,
@@ -189,7 +251,8 @@ export async function nearestPassages(
   limit: number,
 ): Promise<number[]> {
   const [vectors, q] = await Promise.all([knowledgeVectors(db, scope, model), question]);
-  const candidates = vectors && vectors.dims === q.length ? closestCodes(vectors, q, RERANK) : [];
+  const candidates =
+    vectors && vectors.dims === q.length ? closestBytes(vectors, q, closestBits(vectors, q, SHORTLIST), RERANK) : [];
   const [knowledge, attachments] = await Promise.all([
     findVectors(db.kysely, candidates),
     scope.conversationId === null
