@@ -16,6 +16,7 @@
  * Figures are the min / median / max of the runs; the median is set beside the 20-message conversation's and
  * beside issue 26's targets.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import type { BrowserContext } from 'playwright-core';
 import { insertConversation } from '../src/server/modules/chat/conversations.repository';
 import { insertMessage } from '../src/server/modules/chat/messages.repository';
@@ -312,6 +313,7 @@ function report(results: Map<number, Run[]>) {
   console.log(`(median of ${RUNS} runs against the targets; ratios of medians)`);
 }
 
+const startLoad = loadavg()[0]!;
 const app = await startTestAppWithModel({ clientRoot: builtClientDir() });
 const browser = await launchChromium();
 try {
@@ -333,6 +335,11 @@ try {
     results.set(size, runs);
   }
   report(results);
+  // The browser, the server and the bench share the machine's cores with whatever else runs on it.
+  console.log(
+    `machine: ${availableParallelism()} cores; load average ${startLoad.toFixed(1)} at the start, ` +
+      `${loadavg()[0]!.toFixed(1)} at the end (figures are noisy when it is above the cores)`,
+  );
   await context.close();
 } finally {
   await browser.close();
