@@ -68,7 +68,7 @@ describe('knowledge files', () => {
       config: { citationGeneration: true, systemPrompt: 'You help people look after their Zephyr widget.' },
     });
     await openKnowledge(page, bot);
-    await visible(page.getByText('Drop files here, or'));
+    await visible(page.getByText('Drop files or folders here, or'));
 
     // A type the server never reads is refused at once, without being sent.
     await addFiles(page, [{ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('not really a png') }]);

@@ -30,7 +30,7 @@ export const FILE_MESSAGES = {
  * when some had no text layer, `ocr`, `done` of the `total` such pages were read by OCR (pages over the OCR cap
  * count as done when they are passed over).
  */
-export const FILE_PROGRESS_STAGES = ['pages', 'ocr'] as const;
+const FILE_PROGRESS_STAGES = ['pages', 'ocr'] as const;
 
 export const fileProgressSchema = z.object({
   stage: z.enum(FILE_PROGRESS_STAGES),

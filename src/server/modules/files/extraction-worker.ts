@@ -131,7 +131,7 @@ export function createExtractor(limits: ExtractionLimits) {
   };
 }
 
-export type Extractor = ReturnType<typeof createExtractor>;
+type Extractor = ReturnType<typeof createExtractor>;
 
 /**
  * `size` extractors, each with its worker thread, so as many files are read at once; a call when all are busy

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * Bounds of one run: well within the extraction timeout, so pdf.js still has time when poppler gives up, and far
  * more text than a document within the upload limit holds (beyond it pdf.js, bounded by the worker's heap, tries).
  */
-export const PDFTOTEXT_LIMITS = { timeoutMs: 45_000, maxTextBytes: 64 * 1024 * 1024 };
+const PDFTOTEXT_LIMITS = { timeoutMs: 45_000, maxTextBytes: 64 * 1024 * 1024 };
 
 /**
  * The text of each page of a PDF, read by poppler's `pdftotext` (`command`: its name on PATH or its path): several

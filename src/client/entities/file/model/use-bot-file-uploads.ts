@@ -2,18 +2,27 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import type { KnowledgeFile } from '@shared/contracts/files';
 import { botKeys } from '@/entities/bot/api/bot-keys';
+import { eachBounded } from '@/lib/each-bounded';
 import { isAbortError } from '@/lib/upload-with-progress';
 import { fileKeys } from '../api/file-keys';
 import { uploadBotFile } from '../api/upload-bot-file';
 import { isKnowledgeType, UNSUPPORTED_KNOWLEDGE_TYPE } from './knowledge-types';
 
-/** One file on its way to the server: its progress (0 to 1), or why it did not get there. */
+/** One file on its way to the server: waiting its turn, its progress (0 to 1), or why it did not get there. */
 export interface Upload {
   key: number;
   file: File;
+  queued: boolean;
   progress: number;
   error: string | null;
 }
+
+/**
+ * Uploads sent at once; the others wait their turn. A few keep the connection busy while each still shows its
+ * progress, and leave the browser's connections to the server (six per host over HTTP/1.1) free for the rest of
+ * the page: a drop of hundreds of files must not hold up the list that shows them being read.
+ */
+const UPLOAD_CONCURRENCY = 3;
 
 export interface UploadResults {
   uploaded: KnowledgeFile[];
@@ -24,7 +33,8 @@ const errorText = (error: unknown) =>
   error instanceof Error ? error.message : 'The upload failed. Please try again later.';
 
 /**
- * Uploads to a bot's knowledge with a progress bar each. A finished upload leaves this list and joins the bot's
+ * Uploads to a bot's knowledge, UPLOAD_CONCURRENCY at a time, the rest queued, with a progress bar each. A
+ * finished upload leaves this list and joins the bot's
  * file list (which then polls until it is read); the bot is fetched again, since its first file turns on
  * Document analysis. A failed one stays with the reason until dismissed. Kept by whoever outlives the screens
  * that show it, so moving between wizard steps neither loses nor cancels an upload.
@@ -42,8 +52,13 @@ export function useBotFileUploads({ onUploaded }: { onUploaded?: (file: Knowledg
 
   const uploadOne = useCallback(
     async (botId: number, upload: Upload): Promise<KnowledgeFile | null> => {
-      const controller = new AbortController();
-      controllers.current.set(upload.key, controller);
+      const controller = controllers.current.get(upload.key);
+      // Cancelled while it waited its turn.
+      if (!controller || controller.signal.aborted) {
+        controllers.current.delete(upload.key);
+        return null;
+      }
+      change(upload.key, { queued: false });
       try {
         const file = await uploadBotFile(botId, upload.file, {
           signal: controller.signal,
@@ -71,6 +86,7 @@ export function useBotFileUploads({ onUploaded }: { onUploaded?: (file: Knowledg
       const rows = refused.map((file) => ({
         key: (nextKey.current += 1),
         file,
+        queued: false,
         progress: 0,
         error: UNSUPPORTED_KNOWLEDGE_TYPE,
       }));
@@ -79,17 +95,19 @@ export function useBotFileUploads({ onUploaded }: { onUploaded?: (file: Knowledg
     return files.filter((file) => isKnowledgeType(file.name));
   }, []);
 
-  /** Uploads the readable files side by side (the others are refused without being sent). */
+  /** Queues the readable files and uploads them a few at a time (the others are refused without being sent). */
   const start = useCallback(
     async (botId: number, files: readonly File[]): Promise<UploadResults> => {
       const added = refuseUnreadable(files).map((file) => ({
         key: (nextKey.current += 1),
         file,
+        queued: true,
         progress: 0,
         error: null,
       }));
+      for (const upload of added) controllers.current.set(upload.key, new AbortController());
       setUploads((list) => [...list, ...added]);
-      const results = await Promise.all(added.map((upload) => uploadOne(botId, upload)));
+      const results = await eachBounded(added, UPLOAD_CONCURRENCY, (upload) => uploadOne(botId, upload));
       const uploaded = results.filter((file): file is KnowledgeFile => file !== null);
       if (uploaded.length > 0) {
         await Promise.all([
@@ -102,12 +120,11 @@ export function useBotFileUploads({ onUploaded }: { onUploaded?: (file: Knowledg
     [queryClient, refuseUnreadable, uploadOne],
   );
 
-  /** Stops an upload in flight (its row goes), or dismisses a failed one. */
+  /** Stops an upload in flight or waiting its turn, or dismisses a failed one: its row goes. */
   const cancel = useCallback(
     (key: number) => {
-      const controller = controllers.current.get(key);
-      if (controller) controller.abort();
-      else drop(key);
+      controllers.current.get(key)?.abort();
+      drop(key);
     },
     [drop],
   );

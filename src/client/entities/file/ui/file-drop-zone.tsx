@@ -1,7 +1,8 @@
-import { Upload } from 'lucide-react';
-import { useRef, useState, type DragEvent } from 'react';
+import { FolderUp, Upload } from 'lucide-react';
+import { useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
+import { droppedFiles, isHidden } from '../model/dropped-files';
 
 interface FileDropZoneProps {
   accept: string;
@@ -13,9 +14,13 @@ interface FileDropZoneProps {
 
 const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
 
-/** Drop files here, or choose them with "Add files". */
+/**
+ * Drop files or folders here, or choose them with "Add files" or "Add folder": a folder brings the files of its
+ * subfolders too.
+ */
 export function FileDropZone({ accept, hint, onFiles, disabled = false }: FileDropZoneProps) {
   const input = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   // dragenter and dragleave fire for every child crossed, so only the count says when the pointer left.
   const depth = useRef(0);
   const [dragging, setDragging] = useState(false);
@@ -34,7 +39,12 @@ export function FileDropZone({ accept, hint, onFiles, disabled = false }: FileDr
     event.preventDefault();
     depth.current = 0;
     setDragging(false);
-    if (!disabled) onFiles([...event.dataTransfer.files]);
+    if (!disabled) void droppedFiles(event.dataTransfer).then(onFiles);
+  };
+  const chosen = (event: ChangeEvent<HTMLInputElement>) => {
+    onFiles([...(event.target.files ?? [])].filter((file) => !isHidden(file)));
+    // The same file can be chosen again after it was removed.
+    event.target.value = '';
   };
 
   return (
@@ -49,22 +59,27 @@ export function FileDropZone({ accept, hint, onFiles, disabled = false }: FileDr
       )}
     >
       <Upload className="size-6 text-muted-foreground" aria-hidden="true" />
-      <p className="text-sm text-muted-foreground">Drop files here, or</p>
-      <Button type="button" variant="outline" disabled={disabled} onClick={() => input.current?.click()}>
-        Add files
-      </Button>
+      <p className="text-sm text-muted-foreground">Drop files or folders here, or</p>
+      <div className="flex flex-wrap justify-center gap-2">
+        <Button type="button" variant="outline" disabled={disabled} onClick={() => input.current?.click()}>
+          Add files
+        </Button>
+        <Button type="button" variant="outline" disabled={disabled} onClick={() => folderInput.current?.click()}>
+          <FolderUp aria-hidden="true" />
+          Add folder
+        </Button>
+      </div>
       <p className="text-xs text-muted-foreground">{hint}</p>
+      <input ref={input} type="file" multiple accept={accept} hidden onChange={chosen} />
       <input
-        ref={input}
-        type="file"
-        multiple
-        accept={accept}
-        hidden
-        onChange={(event) => {
-          onFiles([...(event.target.files ?? [])]);
-          // The same file can be chosen again after it was removed.
-          event.target.value = '';
+        ref={(element) => {
+          folderInput.current = element;
+          // React has no prop for it; every supported browser picks a folder (with its subfolders) this way.
+          element?.setAttribute('webkitdirectory', '');
         }}
+        type="file"
+        hidden
+        onChange={chosen}
       />
     </div>
   );

@@ -36,5 +36,7 @@ describe('a knowledge file’s status', () => {
     });
     expect(readingProgressLabel({ ...progress, done: 0 })).toBe('Reading page 1 of 3 (OCR)…');
     expect(readingProgressLabel(progress)).toBe('Read 3 of 3 pages (OCR), saving…');
+    expect(readingProgressLabel({ stage: 'pages', done: 40, total: 311 })).toBe('Reading page 41 of 311…');
+    expect(readingProgressLabel({ stage: 'pages', done: 311, total: 311 })).toBe('Read 311 of 311 pages, saving…');
   });
 });

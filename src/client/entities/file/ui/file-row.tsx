@@ -8,8 +8,10 @@ import { fileKindOf, passagesLabel, type FileKind } from '../model/knowledge-typ
 /** Where a file is on its way into a bot's knowledge, from chosen to read. */
 export type FileRowStatus =
   | { state: 'waiting' }
+  /** In the upload queue, behind the uploads in flight. */
+  | { state: 'queued' }
   | { state: 'uploading'; progress: number }
-  /** `progress`: how far the server's reading has come, when it reports it (pages read by OCR). */
+  /** `progress`: how far the server's reading has come, when it reports it (a PDF's pages, then OCR). */
   | { state: 'processing'; progress?: FileProgress | null }
   /** `notice`: how the file was read, when its owner should know (pages read by OCR, far less text than expected). */
   | { state: 'ready'; chunkCount: number; notice?: string | null }
@@ -72,6 +74,8 @@ export function FileStatusBadge({ status }: { status: FileRowStatus }) {
   switch (status.state) {
     case 'waiting':
       return <Badge variant="outline">Added when created</Badge>;
+    case 'queued':
+      return <Badge variant="outline">Queued</Badge>;
     case 'uploading':
       return <Badge variant="secondary">Uploading</Badge>;
     case 'processing':
@@ -99,21 +103,22 @@ export function UploadProgress({ name, progress }: { name: string; progress: num
   );
 }
 
-/** Said under a file whose pages are being read by OCR: the page in hand, or that all have been read. */
-export function readingProgressLabel({ done, total }: FileProgress): string {
+/** Said under a PDF being read: the page in hand (by OCR: about a second each), or that all have been read. */
+export function readingProgressLabel({ stage, done, total }: FileProgress): string {
+  const how = stage === 'ocr' ? ' (OCR)' : '';
   return done < total
-    ? `Reading page ${done + 1} of ${total} (OCR)…`
-    : `Read ${total} of ${total} pages (OCR), saving…`;
+    ? `Reading page ${done + 1} of ${total}${how}…`
+    : `Read ${total} of ${total} pages${how}, saving…`;
 }
 
-/** The bar of a file read page by page (OCR is about a second a page), with the page beside it. */
+/** The bar of a PDF read page by page, with the page beside it. */
 export function ReadingProgress({ name, progress }: { name: string; progress: FileProgress }) {
   const percent = progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0;
   return (
     <div className="grid gap-1">
       <Progress
         value={percent}
-        aria-label={`Reading ${name} by OCR`}
+        aria-label={progress.stage === 'ocr' ? `Reading ${name} by OCR` : `Reading ${name}`}
         getValueLabel={() => `${progress.done} of ${progress.total} pages read`}
         className="h-1.5"
       />

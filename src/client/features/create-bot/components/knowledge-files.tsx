@@ -46,12 +46,18 @@ export function KnowledgeFiles({ knowledge, saved, readOnly = false }: Knowledge
           action={iconButton(`Remove ${file.name}`, () => knowledge.removePending(key))}
         />
       ))}
-      {knowledge.uploads.map(({ key, file, progress, error }) => (
+      {knowledge.uploads.map(({ key, file, queued, progress, error }) => (
         <FileRow
           key={`upload-${key}`}
           name={file.name}
           size={file.size}
-          status={error === null ? { state: 'uploading', progress } : { state: 'failed', error }}
+          status={
+            error !== null
+              ? { state: 'failed', error }
+              : queued
+                ? { state: 'queued' }
+                : { state: 'uploading', progress }
+          }
           action={iconButton(error === null ? `Cancel upload of ${file.name}` : `Dismiss ${file.name}`, () =>
             knowledge.cancelUpload(key),
           )}

@@ -5,8 +5,9 @@ import { FileDropZone } from '@/entities/file/ui/file-drop-zone';
 import { Spinner } from '@/components/ui/spinner';
 import type { Knowledge } from '../hooks/use-knowledge';
 import { hasKnowledgeFiles, KnowledgeFiles } from './knowledge-files';
+import { KnowledgeQueue } from './knowledge-queue';
 
-/** Step 2's Knowledge files: drop or add them, watch each upload and its reading, remove them. */
+/** Step 2's Knowledge files: drop or add them (folders too), watch the queue and each file's reading, remove them. */
 export function KnowledgeSection({ knowledge, documentAnalysis }: { knowledge: Knowledge; documentAnalysis: boolean }) {
   const files = useBotFiles(knowledge.botId);
   const saved = files.data ?? [];
@@ -27,6 +28,7 @@ export function KnowledgeSection({ knowledge, documentAnalysis }: { knowledge: K
         onFiles={knowledge.add}
       />
       {files.isLoading && <Spinner label="Loading files" className="text-primary" />}
+      <KnowledgeQueue saved={saved} uploads={knowledge.uploads} />
       <KnowledgeFiles knowledge={knowledge} saved={saved} />
       {hasKnowledgeFiles(knowledge, saved) &&
         (documentAnalysis ? (
