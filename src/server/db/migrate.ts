@@ -27,6 +27,7 @@ import { knowledgeHashes } from './migrations/0024-knowledge-hashes';
 import { evaluationFaithfulness } from './migrations/0025-evaluation-faithfulness';
 import { fileProgressStage } from './migrations/0026-file-progress-stage';
 import { knowledgeGeneration } from './migrations/0027-knowledge-generation';
+import { postgresSearchQueue } from './migrations/0028-postgres-search-queue';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025-evaluation-faithfulness': evaluationFaithfulness,
   '0026-file-progress-stage': fileProgressStage,
   '0027-knowledge-generation': knowledgeGeneration,
+  '0028-postgres-search-queue': postgresSearchQueue,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -94,4 +94,50 @@ describe.each(databaseKinds)('message rows on %s', (kind) => {
       expect(rows.map((row) => row.content).sort()).toEqual(['', 'First', 'Second']);
     },
   );
+
+  it.runIf(kind === 'postgres')(
+    'open the replies that start together in one statement, each at its own branch’s end, in order',
+    async () => {
+      const now = new Date().toISOString();
+      const db = t.db.kysely;
+      const conversations = await Promise.all(
+        [1, 2, 3].map((i) => insertConversation(db, { ...owner, title: `Together ${i}`, titleSource: 'user' }, now)),
+      );
+      const [a, b, c] = conversations.map((conversation) => conversation.id) as [number, number, number];
+      const before = await insertMessage(
+        db,
+        { conversationId: b, parentId: null, role: 'user', content: 'Earlier', status: 'complete' },
+        now,
+      );
+      const later = new Date(Date.now() + 1000).toISOString();
+      const open = (conversationId: number, parentId: number | null, content: string) =>
+        insertMessageTouching(
+          { kysely: db, kind },
+          { conversationId, parentId, role: 'user', content, status: 'complete', fileIds: [] },
+          later,
+          owner.botId,
+        );
+      // In one turn: three conversations, one of them twice on the same parent (the second must not fork it).
+      const [inA, inB, inC, againInC] = await Promise.all([
+        open(a, null, 'A?'),
+        open(b, before.id, 'B?'),
+        open(c, null, 'C?'),
+        open(c, null, 'C again?'),
+      ]);
+      expect(againInC).toBeNull();
+      for (const [opened, content, parentId] of [
+        [inA, 'A?', null],
+        [inB, 'B?', before.id],
+        [inC, 'C?', null],
+      ] as const) {
+        expect(opened?.row).toMatchObject({ content, parent_id: parentId, role: 'user', user_id: owner.userId });
+        expect(opened!.replyId).toBeGreaterThan(opened!.row.id);
+        expect(opened!.versions?.get(parentId ?? 0)).toEqual([opened!.row.id]);
+        const reply = await findMessage(db, opened!.replyId!);
+        expect(reply).toMatchObject({ parent_id: opened!.row.id, status: 'streaming', bot_version: owner.botId });
+      }
+      const touched = await db.selectFrom('conversations').select('updated_at').where('id', 'in', [a, b, c]).execute();
+      expect(touched.map((row) => new Date(row.updated_at).toISOString())).toEqual([later, later, later]);
+    },
+  );
 });

@@ -6,27 +6,50 @@ import type { Db, DatabaseKind, DbScope, Executor } from '../../db/database';
 const INDEX_BATCH = 500;
 
 /**
- * SQLite: writes the messages noted in `messages_fts_pending` (migration 0013) into the full-text index, in
- * batches of one transaction each (so the index's segments and the WAL are written once per batch, not per
- * message), and says how many. PostgreSQL's index is a generated column: nothing to do.
+ * Writes the messages noted as waiting (by trigger: `messages_fts_pending` on SQLite, migration 0013;
+ * `messages_search_pending` on PostgreSQL, migration 0028) into the full-text index, in batches of one
+ * transaction each (the index and the log written once per batch, not per message), and says how many.
  */
 export async function indexMessages(db: Db): Promise<number> {
-  if (db.kind !== 'sqlite') return 0;
+  const indexBatch = db.kind === 'sqlite' ? indexBatchSqlite : indexBatchPostgres;
+  const waiting = db.kind === 'sqlite' ? 'messages_fts_pending' : 'messages_search_pending';
   // Most calls find nothing to do: a read, not a write transaction, then.
-  if (!(await sql`select 1 from messages_fts_pending limit 1`.execute(db.kysely)).rows.length) return 0;
+  if (!(await sql`select 1 from ${sql.table(waiting)} limit 1`.execute(db.kysely)).rows.length) return 0;
   let indexed = 0;
   for (;;) {
-    const batch = await db.kysely.transaction().execute(async (tx) => {
-      const pending = sql`select message_id from messages_fts_pending order by message_id limit ${INDEX_BATCH}`;
-      await sql`insert into messages_fts(rowid, content) select id, content from messages
-        where id in (${pending}) and status != 'streaming'`.execute(tx);
-      return Number(
-        (await sql`delete from messages_fts_pending where message_id in (${pending})`.execute(tx)).numAffectedRows ?? 0,
-      );
-    });
+    const batch = await indexBatch(db.kysely);
     indexed += batch;
     if (batch < INDEX_BATCH) return indexed;
   }
+}
+
+function indexBatchSqlite(db: Db['kysely']): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    const pending = sql`select message_id from messages_fts_pending order by message_id limit ${INDEX_BATCH}`;
+    await sql`insert into messages_fts(rowid, content) select id, content from messages
+      where id in (${pending}) and status != 'streaming'`.execute(tx);
+    return Number(
+      (await sql`delete from messages_fts_pending where message_id in (${pending})`.execute(tx)).numAffectedRows ?? 0,
+    );
+  });
+}
+
+/**
+ * One statement: claims a batch (rows another instance is indexing are skipped, not waited for), and writes
+ * each message's vector as its text is now. A message changed meanwhile is noted again by its own commit.
+ */
+async function indexBatchPostgres(db: Db['kysely']): Promise<number> {
+  const { rows } = await sql<{ claimed: string }>`with claimed as (
+      delete from messages_search_pending where message_id in (
+        select message_id from messages_search_pending order by message_id limit ${INDEX_BATCH} for update skip locked)
+      returning message_id),
+    written as (
+      insert into message_search (message_id, tsv)
+        select m.id, to_tsvector('english', m.content) from messages m join claimed c on c.message_id = m.id
+        where m.status != 'streaming'
+      on conflict (message_id) do update set tsv = excluded.tsv)
+    select count(*) as claimed from claimed`.execute(db);
+  return Number(rows[0]?.claimed ?? 0);
 }
 
 /** Words of a search box, at most eight; the last one is a prefix, so results follow the typing. */
@@ -63,15 +86,16 @@ type MessageHit = { message_id: number; conversation_id: number };
 
 /** PostgreSQL: the newest active messages of the user that match, newest first. */
 async function findMessageHitsPostgres(db: Executor, userId: number, q: string, limit: number) {
-  const recent = await sql<MessageHit>`select id as message_id, conversation_id from (
-      select id, conversation_id, tsv from messages where user_id = ${userId} and active and ${notWidget(userId)}
-      order by id desc limit ${RECENT_CANDIDATES}) m
-    where tsv @@ to_tsquery('english', ${q}) order by id desc limit ${limit}`.execute(db);
+  const recent = await sql<MessageHit>`select m.id as message_id, m.conversation_id from (
+      select id, conversation_id from messages where user_id = ${userId} and active and ${notWidget(userId)}
+      order by id desc limit ${RECENT_CANDIDATES}) m join message_search s on s.message_id = m.id
+    where s.tsv @@ to_tsquery('english', ${q}) order by m.id desc limit ${limit}`.execute(db);
   if (recent.rows.length >= limit) return recent;
   // Materialized, so the GIN index finds the matches first rather than the planner walking every message of
   // the user newest first looking for a rare word.
   return sql<MessageHit>`with hits as materialized (
-      select id, conversation_id, user_id from messages where tsv @@ to_tsquery('english', ${q}) and active)
+      select m.id, m.conversation_id, m.user_id from message_search s join messages m on m.id = s.message_id
+      where s.tsv @@ to_tsquery('english', ${q}) and m.active)
     select id as message_id, conversation_id from hits where user_id = ${userId} and ${notWidget(userId)}
     order by id desc limit ${limit}`.execute(db);
 }
