@@ -10,9 +10,10 @@
  *   the conversation included), read from the page's clock at the animation frame that first shows it;
  * - typing: keys pressed into the composer one every TYPING_DELAY_MS with the conversation open; each key's
  *   latency is its event time to the frame after it;
- * - scroll to the top: wheel events of WHEEL_PX every WHEEL_INTERVAL_MS over the messages until the first
- *   question is on screen (older pages loading on the way, when the app pages history): animation frame p95,
- *   frames over 50 ms, long tasks (PerformanceObserver 'longtask') and total blocking time.
+ * - scroll to the top: wheel events of WHEEL_PX over the messages, WHEEL_INTERVAL_MS apart (further when the
+ *   page is slow to take them), until the first question is on screen (older pages loading on the way, when
+ *   the app pages history): animation frame p95, frames over 50 ms, long tasks (PerformanceObserver 'longtask')
+ *   and total blocking time.
  * Figures are the min / median / max of the runs; the median is set beside the 20-message conversation's and
  * beside issue 26's targets.
  */
