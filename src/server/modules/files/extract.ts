@@ -1,11 +1,8 @@
-import { parse as parseCsv } from 'csv-parse/sync';
-import mammoth from 'mammoth';
 import { getDocumentProxy } from 'unpdf';
 import { jsonDepth } from '../../lib/json-depth';
-import { ocrPages, OCR_LIMITS, type OcrProgressListener, type OcrResult } from './extract-ocr';
+import type { OCR_LIMITS, OcrProgressListener, OcrResult } from './extract-ocr';
 import { ExtractionError } from './extraction-error';
 import type { DocumentFormat } from './file-formats';
-import { htmlDocumentText } from './html-document';
 import { pdftotextPages } from './pdftotext';
 import { checkZipBounds, DOCX_BOUNDS } from './zip-bounds';
 
@@ -77,10 +74,11 @@ async function extractPdf(bytes: Uint8Array, reading: PdfReading): Promise<Extra
     const text = await textLayer(bytes, pdf, reading);
     const blank = text.flatMap((page, i) => (page.trim() === '' ? [i] : []));
     if (blank.length === 0) return { kind: 'pages', pages: text };
+    const { ocrPages, OCR_LIMITS } = await import('./extract-ocr');
     const ocr = await ocrPages(pdf, blank, OCR_LIMITS, reading.onProgress);
     const pages = text.map((page, i) => ocr.texts.get(i) ?? page);
     if (pages.every((page) => page.trim() === '')) throw new ExtractionError('This PDF has no text layer (scanned?)');
-    return { kind: 'pages', pages, notice: ocrNotice(ocr) };
+    return { kind: 'pages', pages, notice: ocrNotice(ocr, OCR_LIMITS) };
   } catch (err) {
     if (err instanceof ExtractionError) throw err;
     throw new ExtractionError('This PDF could not be read: some of its pages are damaged.');
@@ -93,12 +91,12 @@ const pagesOf = (n: number) => `${n} ${n === 1 ? 'page' : 'pages'}`;
 
 const were = (n: number) => (n === 1 ? 'was' : 'were');
 
-function ocrNotice({ texts, skipped, failed }: OcrResult): string | undefined {
+function ocrNotice({ texts, skipped, failed }: OcrResult, limits: typeof OCR_LIMITS): string | undefined {
   const read = texts.size;
   const notes = [];
   if (read > 0) notes.push(`${pagesOf(read)} had no text layer and ${were(read)} read by OCR.`);
   if (skipped > 0) {
-    const { maxPages, budgetMs } = OCR_LIMITS;
+    const { maxPages, budgetMs } = limits;
     notes.push(
       `${pagesOf(skipped)} without a text layer ${were(skipped)} not read (OCR stops after ${maxPages} pages or ${budgetMs / 1000} s).`,
     );
@@ -115,13 +113,18 @@ function sparseTextNotice(chars: number, bytes: number): string | undefined {
   return `Only ${chars.toLocaleString('en')} characters of text were found in this ${Math.round(bytes / 1024)} KB file.`;
 }
 
-function extractHtml(bytes: Uint8Array): ExtractedDocument {
+async function extractHtml(bytes: Uint8Array): Promise<ExtractedDocument> {
+  const { htmlDocumentText } = await import('./html-document');
   const text = htmlDocumentText(utf8.decode(bytes));
   return { kind: 'text', text, headings: true, notice: sparseTextNotice(text.length, bytes.length) };
 }
 
 async function extractDocx(bytes: Uint8Array): Promise<ExtractedDocument> {
   checkZipBounds(bytes, DOCX_BOUNDS, 'DOCX file');
+  const [{ default: mammoth }, { htmlDocumentText }] = await Promise.all([
+    import('mammoth'),
+    import('./html-document'),
+  ]);
   let html: string;
   try {
     ({ value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) }));
@@ -131,7 +134,8 @@ async function extractDocx(bytes: Uint8Array): Promise<ExtractedDocument> {
   return { kind: 'text', text: htmlDocumentText(html), headings: true };
 }
 
-function extractCsv(text: string): ExtractedDocument {
+async function extractCsv(text: string): Promise<ExtractedDocument> {
+  const { parse: parseCsv } = await import('csv-parse/sync');
   let records: string[][];
   try {
     records = parseCsv(text, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
@@ -157,7 +161,9 @@ function readableJson(text: string): string {
 
 /**
  * Runs inside the extraction worker (extract.worker.ts), which bounds its time and memory. `reading.onProgress`
- * hears of a PDF's pages as their text is read, then of the pages read by OCR.
+ * hears of a PDF's pages as their text is read, then of the pages read by OCR. The readers of DOCX, HTML, CSV
+ * and OCR are imported when a document needs them: a worker starts (at the first file, and again after a
+ * timeout) in the time its imports take, and mammoth and linkedom alone take most of a second.
  */
 export async function extractDocument(
   bytes: Uint8Array,
