@@ -9,7 +9,8 @@
  * - today's method before decision 0048 (every vector of the bot read and compared in JavaScript), on the first
  *   EXACT_TODAY questions only, as each takes seconds at this size;
  * - the vector ranking (`nearestPassages`) alone, and its top 5 against the exact top 5;
- * - searchChunks as the chat calls it (full-text ranking fused with the vector ranking), p50/p95 beside the target;
+ * - searchChunks without embeddings (the full-text ranking alone), and as the chat calls it (full-text ranking
+ *   fused with the vector ranking), p50/p95 beside the target;
  * - the first question's time, which loads the bot's codes, and the time to take in one more file of passages.
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -193,17 +194,27 @@ async function run(kind: 'sqlite' | 'postgres', dims: number) {
     const loadMs = performance.now() - start;
 
     const vectorTimes: number[] = [];
+    const vectorCpu: number[] = [];
+    const textTimes: number[] = [];
     const searchTimes: number[] = [];
     let overlap = 0;
     for (const [i, q] of questions.entries()) {
       start = performance.now();
+      const cpu = process.cpuUsage();
       const ranked = await nearestPassages(db, scope, model, Promise.resolve(q.vector), 40);
       const vectorMs = performance.now() - start;
+      const { user, system } = process.cpuUsage(cpu);
+      const ask = { userId: owner.userId, botId: owner.botId, query: q.text };
       start = performance.now();
-      await searchChunks(deps, { userId: owner.userId, botId: owner.botId, query: q.text });
+      await searchChunks({ db, embeddings: null }, ask);
+      const textMs = performance.now() - start;
+      start = performance.now();
+      await searchChunks(deps, ask);
       const searchMs = performance.now() - start;
       if (i < WARM_UP_QUERIES) continue;
       vectorTimes.push(vectorMs);
+      vectorCpu.push((user + system) / 1000);
+      textTimes.push(textMs);
       searchTimes.push(searchMs);
       const exact = new Set(exactTop5(q.vector));
       overlap += ranked.slice(0, 5).filter((id) => exact.has(id)).length / 5;
@@ -227,7 +238,12 @@ async function run(kind: 'sqlite' | 'postgres', dims: number) {
     );
     console.log(
       `  vector ranking (${vectorTimes.length} questions): p50 ${ms(percentile(vectorTimes, 50))}, ` +
-        `p95 ${ms(percentile(vectorTimes, 95))}; top-5 overlap with the exact ranking ${(overlap / QUERIES).toFixed(3)}`,
+        `p95 ${ms(percentile(vectorTimes, 95))} (CPU in this process p50 ${ms(percentile(vectorCpu, 50))}, ` +
+        `p95 ${ms(percentile(vectorCpu, 95))}); top-5 overlap with the exact ranking ${(overlap / QUERIES).toFixed(3)}`,
+    );
+    console.log(
+      `  full-text ranking alone (as without an embeddings model): p50 ${ms(percentile(textTimes, 50))}, ` +
+        `p95 ${ms(percentile(textTimes, 95))}`,
     );
     const p95 = percentile(searchTimes, 95);
     console.log(
