@@ -43,22 +43,37 @@ async function pdfjsPages(pdf: PdfDocument, onPage: (done: number) => void): Pro
   return pages;
 }
 
-/** Each page's text layer: by `pdftotext` when it is there and reads the file, else by pdf.js. */
-async function textLayer(bytes: Uint8Array, pdf: PdfDocument, { pdftotext, onProgress }: PdfReading) {
-  const total = pdf.numPages;
-  const onPage = (done: number) => onProgress?.({ stage: 'pages', done, total });
-  onPage(0);
-  if (pdftotext) {
-    try {
-      return await pdftotextPages(bytes, { command: pdftotext, pageCount: total, onPage });
-    } catch {
-      // Not installed, or it could not read this file: pdf.js may.
-    }
-  }
-  return pdfjsPages(pdf, onPage);
+/**
+ * Tells of a PDF's pages read once pdf.js has counted them (pdftotext may be ahead by then), never going back:
+ * pdf.js reading after a pdftotext that failed half-way starts again from page 1.
+ */
+function pageProgress(onProgress?: OcrProgressListener) {
+  let total: number | null = null;
+  let read = 0;
+  let told = -1;
+  const tell = () => {
+    if (total === null || read <= told) return;
+    told = read;
+    onProgress?.({ stage: 'pages', done: read, total });
+  };
+  return {
+    counted(pages: number) {
+      total = pages;
+      tell();
+    },
+    read(done: number) {
+      read = Math.max(read, done);
+      tell();
+    },
+  };
 }
 
 async function extractPdf(bytes: Uint8Array, reading: PdfReading): Promise<ExtractedDocument> {
+  const progress = pageProgress(reading.onProgress);
+  // Started before pdf.js opens the file, so both run at once: pdftotext is a process of its own.
+  const poppler = reading.pdftotext
+    ? pdftotextPages(bytes, { command: reading.pdftotext, onPage: progress.read }).catch(() => null)
+    : Promise.resolve(null);
   let pdf;
   try {
     // Verbosity 0: pdf.js would print its repair attempts on damaged files to the server's stdout. A copy when
@@ -71,7 +86,11 @@ async function extractPdf(bytes: Uint8Array, reading: PdfReading): Promise<Extra
     throw new ExtractionError('This PDF could not be read: it is damaged or incomplete.');
   }
   try {
-    const text = await textLayer(bytes, pdf, reading);
+    progress.counted(pdf.numPages);
+    // pdftotext's pages when it read them all; pdf.js's when it is not installed, failed, or counted otherwise
+    // (the OCR of blank pages goes by pdf.js's page numbers).
+    const fast = await poppler;
+    const text = fast?.length === pdf.numPages ? fast : await pdfjsPages(pdf, progress.read);
     const blank = text.flatMap((page, i) => (page.trim() === '' ? [i] : []));
     if (blank.length === 0) return { kind: 'pages', pages: text };
     const { ocrPages, OCR_LIMITS } = await import('./extract-ocr');

@@ -13,12 +13,11 @@ const PDFTOTEXT_LIMITS = { timeoutMs: 45_000, maxTextBytes: 64 * 1024 * 1024 };
  * The text of each page of a PDF, read by poppler's `pdftotext` (`command`: its name on PATH or its path): several
  * times faster than pdf.js, in a process of its own. It ends every page with a form feed, so `onPage` hears of
  * each page as it is written, and the pages come out split in order (1-based page n is index n - 1). Rejects when
- * the command is missing, fails, overruns its bounds, or reads another number of pages than `pageCount` (what
- * pdf.js counted, whose page numbers the OCR of blank pages uses): the caller then reads the file with pdf.js.
+ * the command is missing, fails or overruns its bounds: the caller then reads the file with pdf.js.
  */
 export async function pdftotextPages(
   bytes: Uint8Array,
-  { command, pageCount, onPage }: { command: string; pageCount: number; onPage?: (done: number) => void },
+  { command, onPage }: { command: string; onPage?: (done: number) => void },
   limits = PDFTOTEXT_LIMITS,
 ): Promise<string[]> {
   // A file, not stdin: poppler reads a PDF's cross-reference table from its end, which a pipe cannot seek to.
@@ -45,7 +44,6 @@ export async function pdftotextPages(
     const pages = text.split('\f');
     // The last page's form feed leaves an empty tail.
     pages.pop();
-    if (pages.length !== pageCount) throw new Error(`pdftotext read ${pages.length} of ${pageCount} pages`);
     return pages;
   } finally {
     await rm(dir, { recursive: true, force: true });
