@@ -72,12 +72,14 @@ export const conversationPageSchema = z.object({
 });
 export type ConversationPage = z.infer<typeof conversationPageSchema>;
 
-const LIST_LIMIT_MESSAGE = 'Limit must be a whole number from 1 to 200';
+/** The longest page a list answers. */
+export const LIST_LIMIT_MAX = 200;
+const LIST_LIMIT_MESSAGE = `Limit must be a whole number from 1 to ${LIST_LIMIT_MAX}`;
 const listLimitSchema = z.coerce
   .number({ error: LIST_LIMIT_MESSAGE })
   .int(LIST_LIMIT_MESSAGE)
   .min(1, LIST_LIMIT_MESSAGE)
-  .max(200, LIST_LIMIT_MESSAGE);
+  .max(LIST_LIMIT_MAX, LIST_LIMIT_MESSAGE);
 const cursorSchema = z.string().max(200, CHAT_MESSAGES.cursorInvalid);
 
 export const conversationPageQuerySchema = z.object({

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Message } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
 import { chatKeys } from './chat-keys';
+import type { MessageWindow } from './get-messages';
 
 const activateMessage = ({ messageId }: { conversationId: number; messageId: number }) =>
   apiRequest<Message[]>('POST', `/api/messages/${messageId}/activate`);
@@ -11,6 +12,7 @@ export function useActivateMessage() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: activateMessage,
-    onSuccess: (branch, { conversationId }) => queryClient.setQueryData(chatKeys.messages(conversationId), branch),
+    onSuccess: (branch, { conversationId }) =>
+      queryClient.setQueryData<MessageWindow>(chatKeys.messages(conversationId), { messages: branch, older: false }),
   });
 }

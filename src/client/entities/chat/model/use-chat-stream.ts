@@ -1,14 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { Attachment, Message } from '@shared/contracts/chat';
+import type { Attachment, ChatStreamEvent, Message } from '@shared/contracts/chat';
 import { botKeys } from '@/entities/bot/api/bot-keys';
 import { chatKeys } from '@/entities/chat/api/chat-keys';
 import { useActivateMessage } from '@/entities/chat/api/activate-message';
-import { useMessages } from '@/entities/chat/api/get-messages';
+import { updateMessages, useMessages, useOlderMessages } from '@/entities/chat/api/get-messages';
 import { stopReply } from '@/entities/chat/api/stop-reply';
 import { toast } from '@/components/ui/use-toast';
 import { type ReplyRequest, streamReply } from '@/entities/chat/api/stream-reply';
 import { ApiError, serverMessage } from '@/lib/request';
+import { frameBatch } from './frame-batch';
 import { applyStreamEvent, draftMessage, isDraft, isDraftReply, withoutLastReplies } from './apply-stream-event';
 import {
   failureOf,
@@ -45,7 +46,9 @@ function failureText(error: unknown): string {
 export function useChatStream({ botId, conversationId }: { botId: number; conversationId: number | undefined }) {
   const queryClient = useQueryClient();
   const query = useMessages(conversationId);
-  useFollowSupport(conversationId, query.data);
+  const messages = query.data?.messages;
+  const older = useOlderMessages(conversationId);
+  useFollowSupport(conversationId, messages);
   const activate = useActivateMessage();
   const [state, setState] = useState(initialReplyState);
   // The stream's loop reads the reply's state between awaits, where React's copy is a render behind.
@@ -61,11 +64,10 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
 
   useEffect(() => {
     if (conversationId === undefined) return;
-    const key = chatKeys.messages(conversationId);
     return () => {
       active.current?.abort();
       // Unsent drafts must not outlive the view; what the server kept is fetched on the next opening.
-      queryClient.setQueryData<Message[]>(key, (list) => list?.filter((message) => !isDraft(message)));
+      updateMessages(queryClient, conversationId, (list) => list.filter((message) => !isDraft(message)));
     };
   }, [conversationId, queryClient]);
 
@@ -77,8 +79,7 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     dispatch({ type: 'start', request, attachments });
 
     const key = chatKeys.messages(id);
-    const update = (change: (list: Message[]) => Message[]) =>
-      queryClient.setQueryData<Message[]>(key, (list) => change(list ?? []));
+    const update = (change: (list: Message[]) => Message[]) => updateMessages(queryClient, id, change);
 
     if (request.kind === 'regenerate') update(withoutLastReplies);
     if (request.kind === 'send' || request.kind === 'edit') {
@@ -97,14 +98,35 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
       });
     }
 
+    // Text arriving between two frames is drawn once, in the next frame: a render a token made a fast model's
+    // reply cost more than the screen shows. The machine still follows every event (a resume starts after it).
+    let text = '';
+    const frame = frameBatch(() => {
+      // Left or cut off: the view's drafts are gone, and a late flush must not bring one back.
+      if (text && !controller.signal.aborted) {
+        const delta: ChatStreamEvent = { event: 'delta', data: { text } };
+        update((list) => applyStreamEvent(list, delta));
+      }
+      text = '';
+      setState(machine.current);
+    });
     for (let current: ReplyRequest | null = request; current; current = nextRequest(machine.current)) {
       try {
         for await (const { id: eventId, event } of streamReply(id, current, controller.signal)) {
+          if (event.event === 'delta') {
+            text += event.data.text;
+            machine.current = replyMachine(machine.current, { type: 'event', id: eventId, event });
+            frame.schedule();
+            continue;
+          }
+          frame.flushNow();
           update((list) => applyStreamEvent(list, event));
           dispatch({ type: 'event', id: eventId, event });
         }
+        frame.flushNow();
         dispatch({ type: 'closed' });
       } catch (error) {
+        frame.flushNow();
         if (controller.signal.aborted) dispatch({ type: 'aborted' });
         // Anything but a refusal is taken for a network drop, worth picking the reply up again.
         else dispatch({ type: 'failed', message: failureText(error), drop: !(error instanceof ApiError) });
@@ -126,15 +148,14 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     if (conversationId === undefined) return;
     const { request, attachments, resend } = retryOf(machine.current);
     if (resend) {
-      const key = chatKeys.messages(conversationId);
       // An edit that never reached the server left the conversation as it was: it is fetched, then sent anew.
-      if (request.kind === 'edit') void queryClient.invalidateQueries({ queryKey: key, exact: true });
-      else queryClient.setQueryData<Message[]>(key, (list) => list?.filter((message) => !isDraft(message)));
+      if (request.kind === 'edit')
+        void queryClient.invalidateQueries({ queryKey: chatKeys.messages(conversationId), exact: true });
+      else updateMessages(queryClient, conversationId, (list) => list.filter((message) => !isDraft(message)));
     }
     void reply(conversationId, request, attachments);
   }
 
-  const messages = query.data;
   const last = messages?.at(-1);
 
   // Opened while a reply is being written or waits for a tool call's approval (here before a reload, or in another
@@ -212,5 +233,11 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     /** The version switcher: shows the conversation as it went on from another version of a message. */
     switchVersion,
     switching: activate.isPending,
+    /** The conversation's older messages, fetched a page at a time as the reader scrolls up (issue 26). */
+    older: {
+      /** Some are still on the server: the list does not reach the conversation's start yet. */
+      left: query.data?.older ?? false,
+      ...older,
+    },
   };
 }

@@ -2,10 +2,11 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { AlertCircle, ArrowDown, RefreshCw } from 'lucide-react';
 import { lazy, memo, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatBot } from '../model/chat-bot';
-import type { Message } from '@shared/contracts/chat';
+import { LIST_LIMIT_MAX, type Message } from '@shared/contracts/chat';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { cn } from '@/lib/cn';
 import { CopyButton } from './copy-button';
 import { FeedbackButtons } from './feedback-buttons';
 import { ResearchSteps } from './research-steps';
@@ -24,6 +25,10 @@ const BUBBLE = 'max-w-[80%] rounded-2xl px-4 py-2.5 text-[0.9375rem] break-words
 /** A first guess at a message's height; each is measured once drawn. */
 const ESTIMATED_ROW_PX = 96;
 const HIGHLIGHT_MS = 2000;
+/** Screens left above the view when the page before the first loaded message is fetched. */
+const LOAD_AHEAD_SCREENS = 3;
+/** The greeting is the list's first row once its start is loaded: it arrives with the oldest page, in place. */
+const GREETING_KEY = 'greeting';
 
 function AssistantRow({ bot, children }: { bot: ChatBot; children: ReactNode }) {
   return (
@@ -222,6 +227,28 @@ function LoadingMessages() {
   );
 }
 
+/** Over the top of the list while an older page loads, or with Retry when it could not. */
+function OlderMessagesStatus({ older }: { older: ReturnType<typeof useChatStream>['older'] }) {
+  if (!older.loading && !older.failed) return null;
+  return (
+    <div className="absolute top-2 left-1/2 z-10 -translate-x-1/2">
+      {older.failed ? (
+        <div role="alert" className="flex items-center gap-2 rounded-full border bg-card px-3 py-1 text-sm shadow-md">
+          <span>Earlier messages could not be loaded.</span>
+          <Button variant="outline" size="sm" onClick={() => void older.load()}>
+            <RefreshCw aria-hidden="true" />
+            Retry
+          </Button>
+        </div>
+      ) : (
+        <div role="status" className="rounded-full border bg-card px-3 py-1 text-sm text-muted-foreground shadow-md">
+          Loading earlier messages…
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** Example questions under the greeting of an empty conversation; choosing one sends it. */
 function Starters({
   starters,
@@ -258,13 +285,50 @@ interface ChatMessagesProps {
   onStarter: (text: string) => void;
   chat: ReturnType<typeof useChatStream>;
   follow: ReturnType<typeof useFollowLatest>;
+  /** A message to bring into view once, however far back (a search hit): older pages are fetched up to it. */
+  target?: number;
+}
+
+/**
+ * Brings message `target` into view once: the pages before the loaded ones are fetched (the largest the API
+ * gives) until it is among them, then it is scrolled to the middle and lit up for a moment. A message no longer
+ * on the conversation's branch is given up once the start is reached.
+ */
+function useShowMessage(
+  target: number | undefined,
+  chat: ReturnType<typeof useChatStream>,
+  show: (index: number) => void,
+): number | null {
+  const sought = useRef<number | undefined>(undefined);
+  const [found, setFound] = useState<number | null>(null);
+  useEffect(() => {
+    sought.current = target;
+  }, [target]);
+  const { messages } = chat;
+  const { left, failed, load } = chat.older;
+  useEffect(() => {
+    if (sought.current === undefined || !messages) return;
+    const index = messages.findIndex((message) => message.id === sought.current);
+    if (index >= 0) {
+      setFound(sought.current);
+      sought.current = undefined;
+      show(index);
+    } else if (!left) sought.current = undefined;
+    else if (!failed) void load(LIST_LIMIT_MAX);
+  }, [messages, left, failed, load, show]);
+  useEffect(() => {
+    if (found === null) return;
+    const timer = setTimeout(() => setFound(null), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [found]);
+  return found;
 }
 
 /**
  * The greeting, the conversation, and whatever is happening to its newest reply. Only the messages in view
  * (and a few around) are drawn, so a conversation of a thousand messages opens and scrolls like a short one.
  */
-export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow }: ChatMessagesProps) {
+export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow, target }: ChatMessagesProps) {
   const messages = chat.messages ?? [];
   const last = messages.at(-1);
   const lastSaved = messages.findLast((message) => !isDraft(message));
@@ -281,20 +345,43 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
     follow.jumpToLatest();
   };
 
+  // The greeting opens the conversation, so it leads the list only once the list reaches back to the start.
+  const lead = chat.older.left || chat.isLoading ? 0 : 1;
   const virtualizer = useVirtualizer({
-    count: messages.length,
+    count: messages.length + lead,
     getScrollElement: () => follow.scrollRef.current,
     estimateSize: () => ESTIMATED_ROW_PX,
-    getItemKey: (index) => messages[index]?.id ?? index,
+    getItemKey: (index) => (index < lead ? GREETING_KEY : (messages[index - lead]?.id ?? index)),
     overscan: 6,
     scrollMargin: listRef.current?.offsetTop ?? 0,
+    // Older messages put in front keep the ones on screen where they are (the row at the top is the anchor).
+    anchorTo: 'end',
   });
+
+  const { letGo } = follow;
+  const show = useCallback(
+    (index: number) => {
+      letGo();
+      virtualizer.scrollToIndex(index + lead, { align: 'center' });
+    },
+    [letGo, virtualizer, lead],
+  );
+  const found = useShowMessage(target, chat, show);
+
+  // Scrolled near the first loaded message, the page before it is fetched. On scrolling only: the list opens at
+  // the top for a moment before it is taken to its newest message.
+  const onScroll = () => {
+    follow.onScroll();
+    const scroller = follow.scrollRef.current;
+    const { left, failed, load } = chat.older;
+    if (scroller && left && !failed && scroller.scrollTop < LOAD_AHEAD_SCREENS * scroller.clientHeight) void load();
+  };
 
   return (
     <div className="relative min-h-0 flex-1">
       <div
         ref={follow.scrollRef}
-        onScroll={follow.onScroll}
+        onScroll={onScroll}
         role="log"
         aria-label="Messages"
         aria-busy={chat.running}
@@ -302,18 +389,11 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
         className="relative h-full overflow-x-hidden overflow-y-auto focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset"
       >
         <div ref={follow.contentRef} className="mx-auto flex max-w-3xl flex-col gap-4 px-3 py-4 sm:px-5">
-          <AssistantRow bot={bot}>
-            <div className={`${BUBBLE} rounded-tl-md bg-muted whitespace-pre-wrap`}>{greeting}</div>
-          </AssistantRow>
-          {chat.messages?.length === 0 && starters.length > 0 && (
-            <Starters starters={starters} onPick={onStarter} disabled={!chat.canSend} />
-          )}
           {chat.isLoading && <LoadingMessages />}
-          {chat.loadError && <Problem message="The messages could not be loaded." onRetry={chat.reload} />}
-          {messages.length > 0 && (
+          {!chat.isLoading && (
             <div ref={listRef} className="relative -mb-4 w-full" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((row) => {
-                const message = messages[row.index]!;
+                const message = messages[row.index - lead];
                 return (
                   <div
                     key={row.key}
@@ -322,34 +402,48 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
                     className="absolute top-0 left-0 w-full pb-4"
                     style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
                   >
-                    {message.role === 'user' ? (
-                      <>
-                        <UserMessage
-                          message={message}
-                          onEdit={isDraft(message) || chat.running ? undefined : (content) => edit(message, content)}
-                          onSwitchVersion={chat.switchVersion}
-                          busy={chat.running || chat.switching}
-                        />
-                        {/* Its reply failed or was stopped, and the person asked something else after it. */}
-                        {messages[row.index + 1]?.role === 'user' && (
-                          <p className="mt-1 text-right text-xs text-muted-foreground">No reply to this message</p>
-                        )}
-                      </>
+                    {!message ? (
+                      <AssistantRow bot={bot}>
+                        <div className={`${BUBBLE} rounded-tl-md bg-muted whitespace-pre-wrap`}>{greeting}</div>
+                      </AssistantRow>
                     ) : (
-                      <AssistantMessage
-                        bot={bot}
-                        message={message}
-                        onRegenerate={message === last && !chat.running ? regenerate : undefined}
-                        onCiteScroll={follow.readerScrolls}
-                        onSwitchVersion={chat.switchVersion}
-                        busy={chat.running || chat.switching}
-                      />
+                      <div className={cn('rounded-2xl', found === message.id && 'bg-primary/10 ring-2 ring-primary')}>
+                        {message.role === 'user' ? (
+                          <>
+                            <UserMessage
+                              message={message}
+                              onEdit={
+                                isDraft(message) || chat.running ? undefined : (content) => edit(message, content)
+                              }
+                              onSwitchVersion={chat.switchVersion}
+                              busy={chat.running || chat.switching}
+                            />
+                            {/* Its reply failed or was stopped, and the person asked something else after it. */}
+                            {messages[row.index - lead + 1]?.role === 'user' && (
+                              <p className="mt-1 text-right text-xs text-muted-foreground">No reply to this message</p>
+                            )}
+                          </>
+                        ) : (
+                          <AssistantMessage
+                            bot={bot}
+                            message={message}
+                            onRegenerate={message === last && !chat.running ? regenerate : undefined}
+                            onCiteScroll={follow.readerScrolls}
+                            onSwitchVersion={chat.switchVersion}
+                            busy={chat.running || chat.switching}
+                          />
+                        )}
+                      </div>
                     )}
                   </div>
                 );
               })}
             </div>
           )}
+          {chat.messages?.length === 0 && starters.length > 0 && (
+            <Starters starters={starters} onPick={onStarter} disabled={!chat.canSend} />
+          )}
+          {chat.loadError && <Problem message="The messages could not be loaded." onRetry={chat.reload} />}
           {chat.waiting && !(last && isDraftReply(last)) && (
             <AssistantRow bot={bot}>
               <TypingDots />
@@ -364,6 +458,7 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow 
             ))}
         </div>
       </div>
+      <OlderMessagesStatus older={chat.older} />
       {follow.showJump && (
         <Button
           variant="outline"

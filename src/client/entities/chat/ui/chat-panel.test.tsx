@@ -63,7 +63,40 @@ async function send(user: UserEvent, text: string) {
   await user.type(screen.getByRole('textbox', { name: 'Message' }), `${text}{Enter}`);
 }
 
+/** A conversation of `count` messages the fake server answers a page at a time, as the API does. */
+function pagedConversation(count: number) {
+  const all = Array.from({ length: count }, (_, i) => message(i % 2 ? 'assistant' : 'user', `Message ${i}`));
+  server.json('GET', `${base}/messages`, (request) => {
+    const params = new URL(request.path, 'http://localhost').searchParams;
+    const cursor = params.get('cursor');
+    const end = cursor ? all.findIndex((m) => m.id === Number(cursor)) : all.length;
+    return all.slice(Math.max(0, end - Number(params.get('limit'))), end);
+  });
+  return all;
+}
+
 describe('ChatPanel', () => {
+  it('opens a conversation longer than a page at its newest page, the greeting waiting for the start', async () => {
+    const all = pagedConversation(250);
+    renderScreen(<ChatPanel bot={bot} conversationId={CONVERSATION} />);
+    const shown = async () =>
+      (await within(messages()).findAllByText(/^Message \d+$/)).map((row) => Number(row.textContent!.slice(8)));
+    expect(Math.min(...(await shown()))).toBeGreaterThanOrEqual(150);
+    expect(server.sent('GET', `${base}/messages?limit=100`)).toHaveLength(1);
+    expect(server.sent('GET', `${base}/messages?limit=100&cursor=${all[150]!.id}`)).toHaveLength(0);
+    expect(screen.queryByText('Hi, ask me anything.')).toBeNull();
+  });
+
+  it('fetches the pages before the newest, the largest the API gives, up to a message it is asked to show', async () => {
+    const all = pagedConversation(250);
+    renderScreen(<ChatPanel bot={bot} conversationId={CONVERSATION} messageId={all[20]!.id} />);
+    // Bringing it into view needs a laid-out page: the end-to-end test sees it there.
+    await waitFor(() =>
+      expect(server.sent('GET', `${base}/messages?limit=200&cursor=${all[150]!.id}`)).toHaveLength(1),
+    );
+    expect(server.sent('GET', `${base}/messages?limit=200&cursor=${all[0]!.id}`)).toHaveLength(0);
+  });
+
   it('sends a message and streams the reply into place', async () => {
     const replies = server.streams('POST', `${base}/stream`);
     const { user } = await openChat();

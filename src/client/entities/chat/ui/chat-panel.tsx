@@ -37,6 +37,8 @@ export interface ChatPanelProps {
   bot: ChatBot;
   /** An existing conversation to show; without one the panel starts a new conversation with the bot. */
   conversationId?: number;
+  /** A message of that conversation to bring into view when it opens (a search hit), however far back. */
+  messageId?: number;
   onConversationStarted?: (conversation: Conversation) => void;
   /** Defaults to going to / (spec §2). */
   onClose?: () => void;
@@ -85,10 +87,11 @@ interface ConversationViewProps {
   conversationId: number | undefined;
   text: string;
   onTextChange: (text: string) => void;
+  messageId?: number;
 }
 
 /** One conversation's messages and input; remounted per conversation so no reply state leaks across. */
-function ConversationView({ bot, conversationId, text, onTextChange }: ConversationViewProps) {
+function ConversationView({ bot, conversationId, text, onTextChange, messageId }: ConversationViewProps) {
   const chat = useChatStream({ botId: bot.id, conversationId });
   const follow = useFollowLatest();
   const attachments = useAttachments(conversationId);
@@ -113,6 +116,7 @@ function ConversationView({ bot, conversationId, text, onTextChange }: Conversat
         }}
         chat={chat}
         follow={follow}
+        target={messageId}
       />
       <ChatComposer
         attachments={{
@@ -145,6 +149,7 @@ function ConversationView({ bot, conversationId, text, onTextChange }: Conversat
 export function ChatPanel({
   bot,
   conversationId: chosenId,
+  messageId,
   onConversationStarted,
   onClose,
   fullChatLink = false,
@@ -155,7 +160,7 @@ export function ChatPanel({
   const conversation = useStartConversation(bot, chosenId, onConversationStarted);
   const { data: status } = useChatStatus();
   // The same messages the conversation shows (one query): the header names the model of the latest reply.
-  const { data: messages } = useMessages(conversation.conversationId);
+  const messages = useMessages(conversation.conversationId).data?.messages;
   const latestModel = messages?.findLast((message) => message.role === 'assistant' && message.model)?.model;
   // Kept here, above the per-conversation view, so a draft survives the conversation arriving.
   const [text, setText] = useState('');
@@ -216,6 +221,7 @@ export function ChatPanel({
         conversationId={conversation.conversationId}
         text={text}
         onTextChange={setText}
+        messageId={conversation.conversationId === chosenId ? messageId : undefined}
       />
     </section>
   );

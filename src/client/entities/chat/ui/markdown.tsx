@@ -130,7 +130,10 @@ function CodeBlock({ children }: ComponentProps<'pre'>) {
         <span>{languageOf(children) ?? 'code'}</span>
         <CopyButton label="Copy code" text={() => ref.current?.textContent ?? ''} className="md-code-copy" />
       </div>
-      <pre ref={ref}>{children}</pre>
+      {/* Focusable, as tables are: a line wider than the bubble (on a phone, most) scrolls sideways by keyboard too. */}
+      <pre ref={ref} tabIndex={0}>
+        {children}
+      </pre>
     </div>
   );
 }
@@ -189,7 +192,7 @@ const components: Components = {
   img: ({ src, alt }) => <Image src={src} alt={alt} />,
   a: ({ href, children }) => <Link href={href}>{children}</Link>,
   table: ({ children }) => (
-    <div className="md-table">
+    <div className="md-table" tabIndex={0}>
       <table>{children}</table>
     </div>
   ),

@@ -100,6 +100,11 @@ export function useFollowLatest() {
     intentAt.current = performance.now();
   }, []);
 
+  /** The list is taken to a message away from the newest (a search hit): it stays there as the list grows. */
+  const letGo = useCallback(() => {
+    following.current = false;
+  }, []);
+
   const jumpToLatest = useCallback(() => {
     const scroller = scrollRef.current;
     following.current = true;
@@ -109,5 +114,5 @@ export function useFollowLatest() {
     if (scroller) scroller.scrollTop = scroller.scrollHeight;
   }, []);
 
-  return { scrollRef, contentRef, onScroll, showJump, jumpToLatest, readerScrolls };
+  return { scrollRef, contentRef, onScroll, showJump, jumpToLatest, readerScrolls, letGo };
 }

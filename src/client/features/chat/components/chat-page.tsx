@@ -27,6 +27,8 @@ const NOT_FOUND_REASON = 'It does not exist, or it is not shared with you.';
 
 /** The chosen conversation lives in the address (`?c=`), so a reload or a shared link shows the same one. */
 const CONVERSATION_PARAM = 'c';
+/** A message to bring into view (`&m=`, a search hit from History). */
+const MESSAGE_PARAM = 'm';
 
 /**
  * Which conversation to show: the one the address names, trusted until the list arrives. One that is not
@@ -120,6 +122,7 @@ function ChatWorkspace({ bot }: { bot: ChatBot }) {
       <ChatPanel
         bot={bot}
         conversationId={conversationId}
+        messageId={conversationId === requested ? parseId(params.get(MESSAGE_PARAM)) : undefined}
         onConversationStarted={(conversation) => show(conversation.id, { replace: true })}
         className="h-[calc(100dvh-5.5rem)]"
         headerActions={

@@ -2,7 +2,7 @@ import { History, Lock } from 'lucide-react';
 import { Link } from 'react-router';
 import type { ConversationSummary } from '@shared/contracts/chat';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
-import { useMessages } from '@/entities/chat/api/get-messages';
+import { useMessages, useOlderMessages } from '@/entities/chat/api/get-messages';
 import { ReadOnlyMessages } from '@/entities/chat/ui/read-only-messages';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -15,6 +15,7 @@ import { useDocumentTitle } from '@/lib/use-document-title';
 export function UnsharedConversation({ conversation }: { conversation: ConversationSummary }) {
   useDocumentTitle(conversation.title);
   const messages = useMessages(conversation.id);
+  const older = useOlderMessages(conversation.id);
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6">
       <header className="grid gap-4 border-b pb-4">
@@ -41,7 +42,21 @@ export function UnsharedConversation({ conversation }: { conversation: Conversat
         </div>
       </header>
       {messages.data ? (
-        <ReadOnlyMessages messages={messages.data} className="mt-6" />
+        <>
+          {/* The newest messages come first (issue 26); earlier ones on asking. */}
+          {messages.data.older && (
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-6"
+              disabled={older.loading}
+              onClick={() => void older.load()}
+            >
+              {older.failed ? 'Earlier messages could not be loaded. Try again' : 'Show earlier messages'}
+            </Button>
+          )}
+          <ReadOnlyMessages messages={messages.data.messages} className="mt-6" />
+        </>
       ) : (
         <div role="status" className="mt-6 grid gap-4">
           <span className="sr-only">Loading messages</span>
