@@ -1,11 +1,10 @@
 import type { Page } from 'playwright-core';
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Conversation } from '../src/shared/contracts/chat';
-import { createConversation } from '../tests/support/chat-api';
 import { createBot } from '../tests/support/factories';
 import { messageText } from '../tests/support/fake-llm';
 import { appInBrowser, hidden, signedInPage, visible } from './support/browser';
+import { scrollLogToTop, seededText, seedLongConversation } from './support/long-conversation';
 import { startTestAppWithModel } from '../tests/support/test-app';
 
 const suite = appInBrowser(startTestAppWithModel);
@@ -19,37 +18,12 @@ const conversationsOf = async (token: string, botId: number) =>
   (await suite.t.request<Conversation[]>('GET', `/api/bots/${botId}/conversations`, { token })).body;
 
 const LONG_CONVERSATION = 1_000;
-const seededText = (i: number) => `${i % 2 === 0 ? 'Question' : 'Answer'} number ${String(i).padStart(4, '0')}`;
-
-/** A conversation of `count` finished messages, written straight to the database as one branch. */
-async function seedLongConversation(token: string, botId: number, count: number) {
-  const conversation = await createConversation(suite.t, token, botId);
-  const db = suite.t.db.kysely;
-  const stamp = new Date().toISOString();
-  const rows = Array.from({ length: count }, (_, i) => ({
-    conversation_id: conversation.id,
-    role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
-    content: seededText(i),
-    status: 'complete',
-    created_at: stamp,
-    updated_at: stamp,
-  }));
-  for (let start = 0; start < rows.length; start += 250)
-    await db
-      .insertInto('messages')
-      .values(rows.slice(start, start + 250))
-      .execute();
-  await sql`update messages set parent_id = (select max(p.id) from messages p
-    where p.conversation_id = messages.conversation_id and p.id < messages.id)
-    where conversation_id = ${conversation.id}`.execute(db);
-  return conversation;
-}
 
 describe('conversations', () => {
   it('opens a 1,000-message conversation at its newest messages, and scrolls to the top drawing only what is in view', async () => {
     const { page, token, close } = await signedInPage(suite.browser, suite.t);
     const bot = await createBot(suite.t, token, { name: 'Archivist' });
-    const conversation = await seedLongConversation(token, bot.id, LONG_CONVERSATION);
+    const conversation = await seedLongConversation(suite.t, token, bot.id, LONG_CONVERSATION);
     const newest = seededText(LONG_CONVERSATION - 1);
 
     await page.goto(`/chat/${bot.id}?c=${conversation.id}`);
@@ -69,27 +43,7 @@ describe('conversations', () => {
     const rows = () => messages(page).locator('[data-index]').count();
     expect(await rows()).toBeLessThan(60);
 
-    // A screenful at a time to the top, one frame each (harsher than a wheel); the frame times say how smooth it was.
-    const scroll = await messages(page).evaluate(async (log) => {
-      const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
-      const frames: number[] = [];
-      let mostRows = 0;
-      let steps = 0;
-      let last = await frame();
-      while ((log.scrollTop > 0 || !log.textContent?.includes('Question number 0000')) && steps < 2_000) {
-        // As a reader's wheel turn would: a scroll with no reader behind it leaves the list following the newest
-        // message, and the rows measured once drawn then pull it back down (use-follow-latest.ts).
-        log.dispatchEvent(new WheelEvent('wheel', { deltaY: -log.clientHeight }));
-        log.scrollTop = Math.max(0, log.scrollTop - log.clientHeight);
-        const now = await frame();
-        frames.push(now - last);
-        last = now;
-        mostRows = Math.max(mostRows, log.querySelectorAll('[data-index]').length);
-        steps += 1;
-      }
-      frames.sort((a, b) => a - b);
-      return { steps, mostRows, p95: frames[Math.floor(frames.length * 0.95)] ?? 0, atTop: log.scrollTop === 0 };
-    });
+    const scroll = await scrollLogToTop(messages(page), seededText(0));
     console.log(
       `1,000-message conversation: top reached in ${scroll.steps} screens, frame p95 ${scroll.p95.toFixed(0)} ms, at most ${scroll.mostRows} messages in the page`,
     );
