@@ -231,11 +231,41 @@ const scopeSql = (s: SearchScope) =>
   })`;
 
 /**
- * On PostgreSQL, how many passages ts_rank reads at most, unless the question's rarer words are in fewer passages
- * than asked for: its words are taken rarest first while the passages holding them add up to no more than this,
- * and while they add up to fewer passages than the search asks for.
+ * How many passages the ranking (ts_rank on PostgreSQL, bm25 on SQLite) reads at most, unless the question's
+ * rarer words are in fewer passages than asked for: its words are taken rarest first while the passages holding
+ * them add up to no more than this, and while they add up to fewer passages than the search asks for.
  */
 const RANKED_PASSAGES = 2000;
+
+/**
+ * On SQLite, the question's words that bm25 ranks by, rarest first as on PostgreSQL: each word's passages in scope
+ * are counted (up to RANKED_PASSAGES and one), and words are kept while their passages add up to no more than
+ * RANKED_PASSAGES, or to fewer than `limit`. bm25 scores every passage that holds a word of the query, and a
+ * common word is in nearly every passage of a large bot (decision 0048).
+ */
+async function rarestTerms(db: Db, scope: SearchScope, terms: string[], limit: number): Promise<string[]> {
+  const counted = await Promise.all(
+    terms.map(async (term) => {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from (select c.id from file_chunks_fts
+          join file_chunks c on c.id = file_chunks_fts.rowid
+          join files f on f.id = c.file_id
+          where file_chunks_fts match ${`"${term}"`} and ${scopeSql(scope)} limit ${RANKED_PASSAGES + 1})`.execute(
+        db.kysely,
+      );
+      return { term, passages: Number(rows[0]!.n) };
+    }),
+  );
+  counted.sort((a, b) => a.passages - b.passages || a.term.localeCompare(b.term));
+  const kept: string[] = [];
+  let passages = 0;
+  for (const word of counted) {
+    if (word.passages === 0) continue;
+    if (passages + word.passages > RANKED_PASSAGES && passages >= limit) break;
+    kept.push(word.term);
+    passages += word.passages;
+  }
+  return kept;
+}
 
 /**
  * Chunk ids best first by the database's own full-text ranking: FTS5's bm25 (lower is better) on SQLite,
@@ -249,12 +279,14 @@ const RANKED_PASSAGES = 2000;
  */
 export async function searchFullText(db: Db, scope: SearchScope, terms: string[], limit: number): Promise<number[]> {
   if (terms.length === 0) return [];
+  const ranked = db.kind === 'sqlite' ? await rarestTerms(db, scope, terms, limit) : terms;
+  if (ranked.length === 0) return [];
   const query =
     db.kind === 'sqlite'
       ? sql<{ id: number }>`select c.id from file_chunks_fts
           join file_chunks c on c.id = file_chunks_fts.rowid
           join files f on f.id = c.file_id
-          where file_chunks_fts match ${terms.map((t) => `"${t}"`).join(' OR ')} and ${scopeSql(scope)}
+          where file_chunks_fts match ${ranked.map((t) => `"${t}"`).join(' OR ')} and ${scopeSql(scope)}
           order by bm25(file_chunks_fts, 1.0, 0.5) limit ${limit}`
       : sql<{ id: number }>`with scoped as materialized (select f.id from files f where ${scopeSql(scope)}),
           counted as (
