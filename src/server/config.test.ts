@@ -45,7 +45,7 @@ describe('loadConfig', () => {
         limits: {
           documentBytes: 20 * 1024 * 1024,
           imageBytes: 10 * 1024 * 1024,
-          filesPerBot: 50,
+          filesPerBot: 500,
           bytesPerUser: 500 * 1024 * 1024,
         },
         embeddingModel: undefined,

@@ -80,7 +80,7 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   FILES_MAX_DOCUMENT_BYTES: positiveInt(20 * 1024 * 1024),
   FILES_MAX_IMAGE_BYTES: positiveInt(10 * 1024 * 1024),
-  FILES_MAX_PER_BOT: positiveInt(50),
+  FILES_MAX_PER_BOT: positiveInt(500),
   FILES_MAX_BYTES_PER_USER: positiveInt(500 * 1024 * 1024),
   LLM_EMBEDDING_MODEL: optionalString,
   // Reading knowledge files (issue 26): files read at once, each in a worker thread, leaving a core to requests.

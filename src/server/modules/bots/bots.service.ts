@@ -27,7 +27,7 @@ import {
   type BotRow,
   type ReplyBot,
 } from './bots.repository';
-import { findVersion, insertVersion } from './versions.repository';
+import { findVersion, insertVersion, isOpenKnowledgeVersion, replaceVersionSnapshot } from './versions.repository';
 
 export interface BotsDeps {
   db: Db;
@@ -124,6 +124,12 @@ function activitiesFor(before: Bot, after: Bot, changed: readonly string[]): Act
 }
 
 /** What a restore writes besides the new fields: which version it brought back. */
+/**
+ * Knowledge changes this close after a version that changed only knowledge join it: a drop of many files, whose
+ * uploads finish one by one, is one version in the history, until it is published or tested.
+ */
+export const KNOWLEDGE_VERSION_WINDOW_MS = 10 * 60_000;
+
 export interface UpdateOrigin {
   restoredFrom?: number;
 }
@@ -168,9 +174,16 @@ export async function updateBot(
     // The knowledge the version in force recorded: files come and go without a save of the bot's settings.
     const recorded = (await findVersion(tx, botId, before.version))?.snapshot.knowledge;
     const changed = changedFields({ ...snapshotOf(before), knowledge: recorded }, snapshot);
-    const version = changed.length ? before.version + 1 : before.version;
+    // Files dropped together (a folder, fifty files) make one version, not one each.
+    const since = new Date(deps.clock.now().getTime() - KNOWLEDGE_VERSION_WINDOW_MS).toISOString();
+    const joins =
+      changed.length === 1 &&
+      changed[0] === 'knowledge' &&
+      (await isOpenKnowledgeVersion(tx, botId, before.version, since));
+    const version = changed.length && !joins ? before.version + 1 : before.version;
     const after = toBot(await updateBotFields(tx, botId, fields, version, at));
-    if (changed.length) {
+    if (joins) await replaceVersionSnapshot(tx, botId, version, snapshot);
+    else if (changed.length) {
       await insertVersion(tx, { botId, number: version, changed, snapshot, restoredFrom: origin.restoredFrom }, at);
     }
     for (const type of activitiesFor(before, after, changed)) {

@@ -60,3 +60,39 @@ export async function findVersion(db: Executor, botId: number, number: number): 
     .executeTakeFirst();
   return row && toVersion(row);
 }
+
+/**
+ * Whether version `number` of the bot may still take in more knowledge changes rather than a version after it:
+ * it changed knowledge alone, since `since`, is not the published one and no evaluation tested it.
+ */
+export async function isOpenKnowledgeVersion(db: Executor, botId: number, number: number, since: string) {
+  const row = await db
+    .selectFrom('bot_versions as v')
+    .innerJoin('bots as b', 'b.id', 'v.bot_id')
+    .select('v.number')
+    .where('v.bot_id', '=', botId)
+    .where('v.number', '=', number)
+    .where('v.changed', '=', toJson(['knowledge']))
+    .where('v.created_at', '>=', since)
+    .where((eb) => eb.or([eb('b.published_version', 'is', null), eb('b.published_version', '!=', number)]))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('evaluations as e')
+            .select('e.id')
+            .where('e.bot_id', '=', botId)
+            .where('e.bot_version', '=', number),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export const replaceVersionSnapshot = (db: Executor, botId: number, number: number, snapshot: BotSnapshot) =>
+  db
+    .updateTable('bot_versions')
+    .set({ snapshot: toJson(snapshot) })
+    .where('bot_id', '=', botId)
+    .where('number', '=', number)
+    .execute();
