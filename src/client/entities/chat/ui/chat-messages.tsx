@@ -315,7 +315,8 @@ function useShowMessage(
       show(index);
     } else if (!left) sought.current = undefined;
     else if (!failed) void load(LIST_LIMIT_MAX);
-  }, [messages, left, failed, load, show]);
+    // `target` too: the same conversation asked to show another message seeks again.
+  }, [target, messages, left, failed, load, show]);
   useEffect(() => {
     if (found === null) return;
     const timer = setTimeout(() => setFound(null), HIGHLIGHT_MS);
