@@ -5,7 +5,8 @@ import type { ReplyUsage } from '../../ai/tasks/chat-reply';
 import { AppError } from '../../lib/errors';
 import type { RepliesInProgress } from './replies-in-progress';
 import { addReplyUsage, findLimitColumns } from './usage.repository';
-import { usageTodayFor, utcDay, type UsageDeps } from './usage.service';
+import { getAdminSettings } from '../settings/settings.service';
+import { limitsOf, usageTodayFor, utcDay, type UsageDeps } from './usage.service';
 
 /** Who a model call is charged to (a bot's owner), and whether someone else is asking (a guest, a visitor). */
 export interface Charge {
@@ -105,8 +106,10 @@ export function createUsageMeter(
     async admit({ ownerId, shared }) {
       const user = await findLimitColumns(deps.db.kysely, ownerId);
       if (!user) return NOTHING_HELD;
+      // Most accounts have no limit: their use today is not read before every reply.
+      const limits = limitsOf(user, (await getAdminSettings(deps)).defaultLimits);
+      if (limits.dailyReplies === null && limits.dailyTokens === null) return NOTHING_HELD;
       const today = (await usageTodayFor(deps, [user])).get(ownerId)!;
-      if (today.limits.dailyReplies === null && today.limits.dailyTokens === null) return NOTHING_HELD;
       const held = await inProgress.hold(ownerId);
       const reached = limitReached(today, held);
       if (!reached) return { giveBack: () => void release(ownerId, deps.log) };

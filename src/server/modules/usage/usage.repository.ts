@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { UsageRow, UsageTotal } from '@shared/contracts/admin';
 import type { Database, Executor } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-query';
 
 /** bigint columns come back as strings from PostgreSQL. */
 const toNumber = (value: unknown) => Number(value ?? 0);
@@ -29,15 +30,15 @@ export async function sumDayOfUsers(db: Executor, day: string, userIds: number[]
   return totals;
 }
 
-/** The role and limit columns of one user, for the limit check. */
-export const findLimitColumns = (db: Executor, userId: number) =>
-  db
-    .selectFrom('users')
-    .select(['id', 'role', 'daily_token_limit', 'daily_reply_limit'])
-    .where('id', '=', userId)
-    .executeTakeFirst();
+/** The role and limit columns of one user, for the limit check (before every reply: built once). */
+const limitColumns = preparedQuery((db, v: { userId: number }) =>
+  db.selectFrom('users').select(['id', 'role', 'daily_token_limit', 'daily_reply_limit']).where('id', '=', v.userId),
+);
 
-export interface UsageIncrement {
+export const findLimitColumns = async (db: Executor, userId: number) => (await limitColumns(db, { userId }))[0];
+
+// A type, not an interface: prepared queries take their values as a record.
+export type UsageIncrement = {
   day: string;
   userId: number;
   botId: number;
@@ -45,10 +46,9 @@ export interface UsageIncrement {
   inputTokens: number;
   outputTokens: number;
   estimated: boolean;
-}
+};
 
-/** One reply added to its day's row: one statement, whichever instance writes it. */
-export const addReplyUsage = (db: Executor, u: UsageIncrement) =>
+const addUsage = preparedQuery((db, u: UsageIncrement & { estimatedReplies: number }) =>
   db
     .insertInto('usage_daily')
     .values({
@@ -59,7 +59,7 @@ export const addReplyUsage = (db: Executor, u: UsageIncrement) =>
       replies: 1,
       input_tokens: u.inputTokens,
       output_tokens: u.outputTokens,
-      estimated_replies: u.estimated ? 1 : 0,
+      estimated_replies: u.estimatedReplies,
     })
     .onConflict((oc) =>
       oc.columns(['user_id', 'day', 'bot_id', 'model']).doUpdateSet((eb) => ({
@@ -68,8 +68,12 @@ export const addReplyUsage = (db: Executor, u: UsageIncrement) =>
         output_tokens: eb('usage_daily.output_tokens', '+', eb.ref('excluded.output_tokens')),
         estimated_replies: eb('usage_daily.estimated_replies', '+', eb.ref('excluded.estimated_replies')),
       })),
-    )
-    .execute();
+    ),
+);
+
+/** One reply added to its day's row: one statement, whichever instance writes it (after every reply: built once). */
+export const addReplyUsage = (db: Executor, u: UsageIncrement) =>
+  addUsage(db, { ...u, estimatedReplies: u.estimated ? 1 : 0 });
 
 interface UsageTotalRow {
   user_id: number;
