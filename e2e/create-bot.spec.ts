@@ -87,7 +87,7 @@ describe('create-bot wizard', () => {
     expect(await button(page, 'Utensils').getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('checkbox', { name: 'Web search' }).click();
     // Memory & context is the conversation memory switch of step 2, on unless turned off.
-    expect(await page.getByRole('checkbox', { name: 'Memory & context' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByRole('checkbox', { name: 'Memory & context' }).isChecked()).toBe(true);
     await next.click();
 
     // Step 2: web_search chosen in step 1 turned web browsing on; the switch turns the capability back off.
@@ -100,7 +100,7 @@ describe('create-bot wizard', () => {
       .getByRole('button', { name: /Define Bot/ })
       .click();
     await expectStep(page, 'Define Bot');
-    expect(await page.getByRole('checkbox', { name: 'Web search' }).getAttribute('aria-checked')).toBe('false');
+    expect(await page.getByRole('checkbox', { name: 'Web search' }).isChecked()).toBe(false);
     await page.getByRole('checkbox', { name: 'Web search' }).click();
     await button(page, 'Continue').click();
     await expectStep(page, 'Customize');
@@ -342,7 +342,7 @@ describe('create-bot wizard', () => {
     await page.goto(`/create-bot?edit=${bot.id}`);
     await expect.poll(() => heading(page, 'Edit Old Name').isVisible()).toBe(true);
     expect(await page.getByLabel('Name').inputValue()).toBe('Old Name');
-    expect(await page.getByRole('checkbox', { name: 'Web search' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByRole('checkbox', { name: 'Web search' }).isChecked()).toBe(true);
     await page.getByLabel('Name').fill('New Name');
     await button(page, 'Continue').click();
     await expectStep(page, 'Customize');

@@ -99,7 +99,7 @@ describe('knowledge files', () => {
     await stepNav(page)
       .getByRole('button', { name: /Define Bot/ })
       .click();
-    expect(await page.getByRole('checkbox', { name: 'Document analysis' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByRole('checkbox', { name: 'Document analysis' }).isChecked()).toBe(true);
     await button(page, 'Continue').click();
     await button(page, 'Continue').click();
     await button(page, 'Review Botty').click();

@@ -102,7 +102,7 @@ describe('tools from MCP servers', () => {
     await page.goto(`/create-bot?edit=${bot.id}`);
     // Step 1 offers Tools as a fifth capability, on for this botty.
     const capabilities = page.getByRole('group', { name: 'Capabilities' });
-    expect(await capabilities.getByRole('checkbox', { name: 'Tools' }).getAttribute('aria-checked')).toBe('true');
+    expect(await capabilities.getByRole('checkbox', { name: 'Tools' }).isChecked()).toBe(true);
     await page.setViewportSize(VIEWPORTS.phone);
     await snap(page, 'tools-capabilities-390');
     await page.setViewportSize(VIEWPORTS.desktop);

@@ -138,7 +138,7 @@ describe('the bot wizard', () => {
     await user.click(button('Back'));
     await stepTitle('Define Bot');
     expect(field('textbox', 'Name')).toHaveProperty('value', 'Chef');
-    expect(screen.getByRole('checkbox', { name: 'Web search' }).getAttribute('aria-checked')).toBe('false');
+    expect((screen.getByRole('checkbox', { name: 'Web search' }) as HTMLInputElement).checked).toBe(false);
 
     await user.click(button('Continue'));
     await stepTitle('Customize');
@@ -351,7 +351,7 @@ describe("the wizard's tool picker", () => {
     await stepTitle('Customize');
 
     await user.click(await screen.findByRole('checkbox', { name: 'Select all tools of Orders' }));
-    expect(screen.getByRole('checkbox', { name: /lookup_order/ }).getAttribute('aria-checked')).toBe('true');
+    expect((screen.getByRole('checkbox', { name: /lookup_order/ }) as HTMLInputElement).checked).toBe(true);
     // Only the tool that changes things can run without asking.
     expect(screen.queryByRole('switch', { name: 'Auto-approve lookup_order' })).toBeNull();
     await user.click(screen.getByRole('switch', { name: 'Auto-approve cancel_order' }));
