@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { KnowledgeFile } from '../src/shared/contracts/files';
+import { random, skewedWord } from './support/made-up-words';
 import { startNodeFlags } from './support/start-flags';
 
 const PDF_PAGES = 300;
@@ -51,24 +52,9 @@ const deadline = setTimeout(() => {
   process.exit(1);
 }, DEADLINE_MS);
 
-/** A seeded generator, so every run indexes and asks the same words. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-/** A vocabulary of made-up words used with a Zipf-like skew, as real prose repeats its common words. */
+/** Seeded, so every run indexes and asks the same words. */
 let rand = random(42);
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tu', 'sa', 'vor', 'el', 'qui', 'dan', 'fe', 'por', 'ny', 'zal', 'bri'];
-const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
-  let word = '';
-  for (let n = i + 7; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
-  return word;
-});
-const word = () => VOCABULARY[Math.floor(VOCABULARY.length * rand() ** 3)]!;
+const word = () => skewedWord(rand);
 const sentence = (words: number) => `${Array.from({ length: words }, word).join(' ')}.`;
 
 function textOfSize(bytes: number): string {

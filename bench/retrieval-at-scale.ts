@@ -24,6 +24,7 @@ import { searchChunks } from '../src/server/modules/files/retrieval';
 import { nearestPassages } from '../src/server/modules/files/vector-index';
 import { createTestDb } from '../tests/support/databases';
 import { insertUserWithBot } from '../tests/support/rows';
+import { random, skewedWord } from './support/made-up-words';
 
 const PASSAGES = Number(process.env.BENCH_PASSAGES ?? 100_000);
 const DIMENSIONS = (process.env.BENCH_DIMENSIONS ?? '1536').split(',').map(Number);
@@ -34,22 +35,6 @@ const QUERIES = 100;
 const EXACT_TODAY = 5;
 const TARGET_P95_MS = 50;
 const MODEL = 'bench/embed';
-
-/** A seeded generator, so every run writes and asks the same. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tu', 'sa', 'vor', 'el', 'qui', 'dan', 'fe', 'por', 'ny', 'zal', 'bri'];
-const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
-  let word = '';
-  for (let n = i + 7; n > 0; n = Math.floor(n / SYLLABLES.length)) word += SYLLABLES[n % SYLLABLES.length];
-  return word;
-});
 
 function normalised(v: Float32Array): Float32Array {
   let norm = 0;
@@ -66,8 +51,7 @@ function corpus(dims: number) {
   const centres = Array.from({ length: TOPICS }, () => Float32Array.from({ length: dims }, () => noise() + 0.2));
   const near = (topic: number, spread: number) =>
     normalised(Float32Array.from(centres[topic]!, (x) => x + noise() * spread));
-  const words = (n: number) =>
-    Array.from({ length: n }, () => VOCABULARY[Math.floor(VOCABULARY.length * rand() ** 3)]).join(' ');
+  const words = (n: number) => Array.from({ length: n }, () => skewedWord(rand)).join(' ');
   return {
     passage: (i: number) => ({ vector: near((i * 7919) % TOPICS, 1.6), text: `${words(60)}.` }),
     question: (q: number) => ({ vector: near((q * 31) % TOPICS, 1.8), text: `${words(6)}?` }),
