@@ -40,25 +40,10 @@ export async function createTestDb(kind: DatabaseKind): Promise<TestDb> {
   });
 }
 
-/**
- * Kysely's migrator looks at the tables of every schema of the database before it runs (introspection), and
- * PostgreSQL fails that look-up when another test file drops its schema at the same moment ("schema t_… does not
- * exist", or one of its tables): the migration is tried again then. Only tests share a database among many schemas that come and go.
- */
-async function migrateBesideOtherTests(db: Db) {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await migrateToLatest(db);
-    } catch (error) {
-      if (attempt >= 5 || !/(schema|relation) "t_[0-9a-f]+(\.\w+)?" does not exist/.test(String(error))) throw error;
-    }
-  }
-}
-
 /** Opens and migrates `target`; dropping closes it (if the test has not) and then removes its data. */
 async function migrated(target: TestDb['target'], removeData: () => Promise<void>): Promise<TestDb> {
   const db = openDatabase(target);
-  await migrateBesideOtherTests(db);
+  await migrateToLatest(db);
   return {
     db,
     target,

@@ -1,4 +1,4 @@
-import { Migrator, type Migration as KyselyMigration } from 'kysely';
+import { Migrator, type Migration as KyselyMigration, type MigrationResult } from 'kysely';
 import type { Db } from './database';
 import { accounts } from './migrations/0001-accounts';
 import { bots } from './migrations/0002-bots';
@@ -73,7 +73,18 @@ export async function migrateToLatest(db: Db): Promise<void> {
     // Kysely looks for its bookkeeping tables across all schemas unless told which one is ours.
     ...(db.schema ? { migrationTableSchema: db.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  for (let attempt = 1; ; attempt += 1) {
+    const { error, results } = await migrator.migrateToLatest();
+    // Kysely looks at the tables of every schema before it runs anything, and PostgreSQL fails that look-up when
+    // another schema is dropped at that moment (tests' schemas come and go; so may a shared server's): nothing
+    // has run then, so it is tried again.
+    const lookUpRaced = !results && /(schema|relation) "[^"]+" does not exist/.test(String(error));
+    if (lookUpRaced && attempt < 5) continue;
+    return reportFailure(error, results);
+  }
+}
+
+function reportFailure(error: unknown, results: MigrationResult[] | undefined) {
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(
