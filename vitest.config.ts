@@ -14,7 +14,17 @@ export default mergeConfig(
       hookTimeout: 30_000,
       setupFiles: ['tests/support/fail-on-console-error.ts'],
       projects: [
-        { extends: true, test: { name: 'node', include: ['src/**/*.test.ts', 'tests/**/*.test.ts'] } },
+        {
+          extends: true,
+          test: {
+            name: 'node',
+            include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
+            // Every file builds its own app, database and servers, so a worker keeps the modules it has imported
+            // for the next file instead of importing the server again (import was 277 of 651 test-seconds; the
+            // run went from 341 s to 234 s on two cores).
+            isolate: false,
+          },
+        },
         {
           extends: true,
           test: {

@@ -119,7 +119,15 @@ describe('chat panel', () => {
     expect(await input(page).inputValue()).toBe('Plan my week\n');
     expect(suite.fake.requests).toHaveLength(requestsBefore);
 
-    const release = heldReply({ text: MARKDOWN_REPLY, chunks: MARKDOWN_CHUNKS, chunkDelayMs: 400 });
+    // The stream waits after its heading until the test has looked at the reply part-way.
+    let goOn!: () => void;
+    const partWay = new Promise<void>((resolve) => (goOn = resolve));
+    const release = heldReply({
+      text: MARKDOWN_REPLY,
+      chunks: MARKDOWN_CHUNKS,
+      chunkDelayMs: 100,
+      beforeChunk: (index) => (index === 1 ? partWay : undefined),
+    });
     await input(page).press('Enter');
     expect(await input(page).inputValue()).toBe('');
     await visible(messages(page).getByText('Plan my week', { exact: true }));
@@ -130,6 +138,7 @@ describe('chat panel', () => {
     // Part-way: the heading is there, the rest is not yet.
     await visible(messages(page).getByRole('heading', { name: 'Weeknight plan' }));
     expect(await logText(page)).not.toContain('Lemon pasta');
+    goOn();
     await hidden(typing(page));
     await visible(messages(page).getByText('stays text', { exact: false }), 10_000);
     await visible(button(page, 'Send message'));

@@ -4,7 +4,6 @@ import type { Conversation } from '../src/shared/contracts/chat';
 import { createBot } from '../tests/support/factories';
 import { messageText } from '../tests/support/fake-llm';
 import { appInBrowser, hidden, signedInPage, visible } from './support/browser';
-import { scrollLogToTop, seededText, seedLongConversation } from './support/long-conversation';
 import { startTestAppWithModel } from '../tests/support/test-app';
 
 const suite = appInBrowser(startTestAppWithModel);
@@ -17,45 +16,7 @@ const shownConversation = (page: Page) => Number(new URL(page.url()).searchParam
 const conversationsOf = async (token: string, botId: number) =>
   (await suite.t.request<Conversation[]>('GET', `/api/bots/${botId}/conversations`, { token })).body;
 
-const LONG_CONVERSATION = 1_000;
-
 describe('conversations', () => {
-  it('opens a 1,000-message conversation at its newest messages, and scrolls to the top drawing only what is in view', async () => {
-    const { page, token, close } = await signedInPage(suite.browser, suite.t);
-    const bot = await createBot(suite.t, token, { name: 'Archivist' });
-    const conversation = await seedLongConversation(suite.t, token, bot.id, LONG_CONVERSATION);
-    const newest = seededText(LONG_CONVERSATION - 1);
-
-    await page.goto(`/chat/${bot.id}?c=${conversation.id}`);
-    // Time since navigation start, read in the page the moment the newest message is drawn.
-    const firstPaint = await page.waitForFunction(
-      (text) => {
-        const log = document.querySelector('[role="log"][aria-label="Messages"]');
-        return log?.textContent?.includes(text) ? performance.now() : false;
-      },
-      newest,
-      { polling: 'raf', timeout: 10_000 },
-    );
-    const firstPaintMs = (await firstPaint.jsonValue()) as number;
-    console.log(`1,000-message conversation: newest messages painted ${firstPaintMs.toFixed(0)} ms after navigation`);
-    expect(firstPaintMs).toBeLessThan(3_000);
-    await visible(messages(page).getByText(newest, { exact: true }));
-    const rows = () => messages(page).locator('[data-index]').count();
-    expect(await rows()).toBeLessThan(60);
-
-    const scroll = await scrollLogToTop(messages(page), seededText(0));
-    console.log(
-      `1,000-message conversation: top reached in ${scroll.steps} screens, frame p95 ${scroll.p95.toFixed(0)} ms, at most ${scroll.mostRows} messages in the page`,
-    );
-    expect(scroll.atTop).toBe(true);
-    await visible(messages(page).getByText('Question number 0000', { exact: true }));
-    expect(scroll.mostRows).toBeLessThan(60);
-    // Loose: two cores shared with other work; an unvirtualised or re-parsing list takes seconds a frame.
-    expect(scroll.p95).toBeLessThan(300);
-    await hidden(messages(page).getByText(newest, { exact: true }));
-    await close();
-  });
-
   it('edits a sent question for a new answer, and switches between the answers with ‹ 1/2 ›', async () => {
     const { page, token, close } = await signedInPage(suite.browser, suite.t);
     const bot = await createBot(suite.t, token, { name: 'Editor' });

@@ -41,33 +41,23 @@ export async function seedLongConversation(
 
 /**
  * Scrolls the message log a screenful at a time until `first` is drawn at its top, one frame each (harsher than a
- * wheel), waiting at the top while older messages load. Returns the screens it took, the most message rows the page
- * held at once and the frame p95, which says how smooth it was.
+ * wheel), waiting at the top while older messages load. Returns the screens it took and the most message rows the
+ * page held at once (how fast it went is the bench's to say: bench/long-conversations.ts).
  */
 export function scrollLogToTop(log: Locator, first: string) {
   return log.evaluate(async (element, first) => {
     const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
-    const frames: number[] = [];
     let mostRows = 0;
     let steps = 0;
-    let last = await frame();
     while ((element.scrollTop > 0 || !element.textContent?.includes(first)) && steps < 5_000) {
       // As a reader's wheel turn would: a scroll with no reader behind it leaves the list following the newest
       // message, and the rows measured once drawn then pull it back down (use-follow-latest.ts).
       element.dispatchEvent(new WheelEvent('wheel', { deltaY: -element.clientHeight }));
       element.scrollTop = Math.max(0, element.scrollTop - element.clientHeight);
-      const now = await frame();
-      frames.push(now - last);
-      last = now;
+      await frame();
       mostRows = Math.max(mostRows, element.querySelectorAll('[data-index]').length);
       steps += 1;
     }
-    frames.sort((a, b) => a - b);
-    return {
-      steps,
-      mostRows,
-      p95: frames[Math.floor(frames.length * 0.95)] ?? 0,
-      atTop: element.scrollTop === 0,
-    };
+    return { steps, mostRows, atTop: element.scrollTop === 0 };
   }, first);
 }

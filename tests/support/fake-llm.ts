@@ -42,6 +42,8 @@ export type FakeReply =
       chunks?: string[];
       chunkDelayMs?: number;
       hangAfterChunks?: number;
+      /** Awaited before chunk `index` is sent: holds the stream at a point until the test has seen it. */
+      beforeChunk?: (index: number) => Promise<void> | void;
       noUsage?: boolean;
       /** Instead of 'stop', e.g. 'length' for a reply cut at the output cap. */
       finishReason?: string;
@@ -223,6 +225,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
       chunks?: string[];
       chunkDelayMs?: number;
       hangAfterChunks?: number;
+      beforeChunk?: (index: number) => Promise<void> | void;
       toolCalls?: FakeToolCall[];
       noUsage?: boolean;
       finishReason?: string;
@@ -242,6 +245,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     for (const [i, chunk] of chunks.entries()) {
       if (reply.hangAfterChunks !== undefined && i >= reply.hangAfterChunks) return;
       if (delay > 0) await sleep(delay);
+      await reply.beforeChunk?.(i);
       if (request.aborted) return;
       event([{ index: 0, delta: { content: chunk }, ...logprobsOf(request, [chunk]), finish_reason: null }]);
     }

@@ -357,6 +357,10 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow,
     scrollMargin: listRef.current?.offsetTop ?? 0,
     // Older messages put in front keep the ones on screen where they are (the row at the top is the anchor).
     anchorTo: 'end',
+    // Following the newest message is useFollowLatest's alone. The virtualiser's own pinning at the end moves the
+    // list from the scroll offset it last heard of, so a row growing between a wheel turn and its scroll event
+    // put the reader back at the bottom (a reader scrolling up during a reply was pulled down): never "at end".
+    scrollEndThreshold: -1,
   });
 
   const { letGo } = follow;

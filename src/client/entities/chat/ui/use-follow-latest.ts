@@ -89,8 +89,10 @@ export function useFollowLatest() {
     const scroller = scrollRef.current;
     if (!scroller) return;
     const byReader = dragging.current || performance.now() - intentAt.current < INTENT_MS;
-    if (distanceFromBottom(scroller) <= BOTTOM_SLACK_PX) following.current = true;
-    else if (byReader && scroller.scrollTop < lastTop.current) following.current = false;
+    const readerMovesUp = byReader && scroller.scrollTop < lastTop.current;
+    // A wheel turn's first animated step can still end within the slack: it is leaving the bottom, not reaching it.
+    if (distanceFromBottom(scroller) <= BOTTOM_SLACK_PX) following.current = !readerMovesUp;
+    else if (readerMovesUp) following.current = false;
     lastTop.current = scroller.scrollTop;
     updateJump(scroller);
   }, [updateJump]);
