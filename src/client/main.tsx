@@ -3,9 +3,12 @@ import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
+import { checkStoredSession } from '@/lib/auth';
+import { queryClient } from '@/lib/query-client';
 import { initTheme } from '@/lib/theme';
 
 initTheme();
+checkStoredSession(queryClient);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The #root element is missing from index.html');

@@ -60,6 +60,11 @@ export const router = createBrowserRouter([
           },
           {
             path: '/chat/:id?',
+            // Its data is asked for while the page's code loads, not once the page has rendered.
+            loader: (args) => {
+              void import('@/features/chat/chat-page-loader').then(({ prefetchChatPage }) => prefetchChatPage(args));
+              return null;
+            },
             ...lazyPage(async () => (await import('@/features/chat/components/chat-page')).ChatPage),
           },
           {

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ChatStatus } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
 import { chatKeys } from './chat-keys';
@@ -6,4 +6,6 @@ import { chatKeys } from './chat-keys';
 const getChatStatus = () => apiRequest<ChatStatus>('GET', '/api/chat/status');
 
 /** Whether a language model is connected; offline replies only explain how to connect one. */
-export const useChatStatus = () => useQuery({ queryKey: chatKeys.status, queryFn: getChatStatus });
+export const chatStatusQueryOptions = queryOptions({ queryKey: chatKeys.status, queryFn: getChatStatus });
+
+export const useChatStatus = () => useQuery(chatStatusQueryOptions);

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Conversation, ConversationSummary } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
 import { chatKeys } from './chat-keys';
@@ -6,8 +6,10 @@ import { chatKeys } from './chat-keys';
 const getConversations = (botId: number) => apiRequest<Conversation[]>('GET', `/api/bots/${botId}/conversations`);
 
 /** A bot's conversations, the most recently active first. */
-export const useConversations = (botId: number) =>
-  useQuery({ queryKey: chatKeys.conversations(botId), queryFn: () => getConversations(botId) });
+export const conversationsQueryOptions = (botId: number) =>
+  queryOptions({ queryKey: chatKeys.conversations(botId), queryFn: () => getConversations(botId) });
+
+export const useConversations = (botId: number) => useQuery(conversationsQueryOptions(botId));
 
 /**
  * One of the caller's conversations with its bot's name and icon, readable even when the bot no longer is (no

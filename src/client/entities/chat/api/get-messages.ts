@@ -1,4 +1,4 @@
-import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { LIST_LIMIT_MAX, type Message } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
@@ -56,17 +56,18 @@ export function updateMessages(
  * Spec §4: messages load only once the conversation exists. The newest page first (issue 26); useOlderMessages
  * puts older pages in front as the reader scrolls up. Fetching again refreshes the newest page only.
  */
+export const messagesQueryOptions = (queryClient: QueryClient, conversationId: number) =>
+  queryOptions({
+    queryKey: chatKeys.messages(conversationId),
+    queryFn: async () => {
+      const page = await getMessagePage(conversationId, undefined, MESSAGES_PAGE);
+      return withNewestPage(queryClient.getQueryData(chatKeys.messages(conversationId)), page, MESSAGES_PAGE);
+    },
+  });
+
 export function useMessages(conversationId: number | undefined) {
   const queryClient = useQueryClient();
-  const id = conversationId ?? 0;
-  return useQuery({
-    queryKey: chatKeys.messages(id),
-    queryFn: async () => {
-      const page = await getMessagePage(id, undefined, MESSAGES_PAGE);
-      return withNewestPage(queryClient.getQueryData(chatKeys.messages(id)), page, MESSAGES_PAGE);
-    },
-    enabled: conversationId !== undefined,
-  });
+  return useQuery({ ...messagesQueryOptions(queryClient, conversationId ?? 0), enabled: conversationId !== undefined });
 }
 
 /**

@@ -17,9 +17,10 @@ import { isDraft, isDraftReply } from '../model/apply-stream-event';
 import { unsupportedMarks } from '../model/support';
 import type { useChatStream } from '../model/use-chat-stream';
 import type { useFollowLatest } from './use-follow-latest';
+import { loadMarkdown } from './load-markdown';
 
 // The markdown and highlighting code is most of the chat's weight; it loads with the first chat, not the app.
-const Markdown = lazy(() => import('./markdown'));
+const Markdown = lazy(loadMarkdown);
 
 const BUBBLE = 'max-w-[80%] rounded-2xl px-4 py-2.5 text-[0.9375rem] break-words';
 /** A first guess at a message's height; each is measured once drawn. */

@@ -6,8 +6,9 @@ import type { Snapshot } from '@shared/contracts/shares';
 import { cn } from '@/lib/cn';
 import { unsupportedMarks } from '../model/support';
 import { SupportScore } from './sources-list';
+import { loadMarkdown } from './load-markdown';
 
-const Markdown = lazy(() => import('./markdown'));
+const Markdown = lazy(loadMarkdown);
 
 /** What both a shared snapshot and a conversation that can no longer be continued show of a message. */
 type ReadOnlyMessage = Pick<Message | Snapshot['messages'][number], 'role' | 'content' | 'sources' | 'support'>;
