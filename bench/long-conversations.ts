@@ -44,6 +44,11 @@ const WHEEL_INTERVAL_MS = 50;
 /** The whole bench stops (with an error) past this, whatever the app does. */
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_MS ?? 15 * 60_000);
 const OPEN_TIMEOUT_MS = 30_000;
+/**
+ * Round-trip time Chromium adds to every request that reaches the server (BENCH_LATENCY_MS; none by default):
+ * loopback hides the requests an opening waits on one after another, a person's network does not.
+ */
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
 const SCROLL_TIMEOUT_MS = 120_000;
 const TARGET = { openMs: 600, framesOver50: 0, longTasks: 0, typingP95: 16 };
 
@@ -171,6 +176,15 @@ const remaining = (limit: number) => Math.max(1_000, Math.min(limit, deadline - 
 async function measure(context: BrowserContext, path: string, size: number): Promise<Run> {
   const page = await context.newPage();
   try {
+    if (LATENCY_MS > 0)
+      await (
+        await context.newCDPSession(page)
+      ).send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: LATENCY_MS,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
     let messageRequests = 0;
     let messageBytes = 0;
     const opening = (response: { url: () => string; body: () => Promise<Buffer> }) => {
@@ -311,7 +325,9 @@ function report(results: Map<number, Run[]>) {
         (missed ? `; the first message was NOT reached within ${SCROLL_TIMEOUT_MS / 1000} s in ${missed} run(s)` : ''),
     );
   }
-  console.log(`(median of ${RUNS} runs against the targets; ratios of medians)`);
+  console.log(
+    `(median of ${RUNS} runs against the targets; ratios of medians${LATENCY_MS > 0 ? `; ${LATENCY_MS} ms added to every request` : ''})`,
+  );
 }
 
 const startLoad = loadavg()[0]!;
