@@ -55,11 +55,15 @@ function reportUp(log: FastifyBaseLogger, part: string, { connection = false } =
 function logOutages(redis: Redis, log: FastifyBaseLogger, name: string) {
   const part = `connection "${name}"`;
   let down = false;
-  redis.on('error', (err: Error) => {
+  const lost = (err: Error) => {
     if (down) return;
     down = true;
     reportDown(log, part, err);
-  });
+  };
+  redis.on('error', lost);
+  // A connection that drops and is straight back may never fail an attempt: the drop itself is the outage, or
+  // the components that fell back meanwhile would be told of its return by nobody.
+  redis.on('reconnecting', () => lost(new Error('connection lost')));
   redis.on('ready', () => {
     if (!down) return;
     down = false;
