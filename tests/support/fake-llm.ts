@@ -37,21 +37,26 @@ export type ReceivedRequest = Received<ChatCompletionRequest>;
  */
 export type FakeReply =
   | string
-  | {
-      text: string;
-      chunks?: string[];
-      chunkDelayMs?: number;
-      hangAfterChunks?: number;
-      /** Awaited before chunk `index` is sent: holds the stream at a point until the test has seen it. */
-      beforeChunk?: (index: number) => Promise<void> | void;
-      noUsage?: boolean;
-      /** Instead of 'stop', e.g. 'length' for a reply cut at the output cap. */
-      finishReason?: string;
-    }
+  | FakeTextReply
   | { toolCalls: FakeToolCall[]; text?: string }
   | { status: number; message?: string; headers?: Record<string, string> }
   | { hang: true }
   | { raw: string };
+
+interface FakeTextReply {
+  text: string;
+  chunks?: string[];
+  chunkDelayMs?: number;
+  hangAfterChunks?: number;
+  /** Awaited before chunk `index` is sent: holds the stream at a point until the test has seen it. */
+  beforeChunk?: (index: number) => Promise<void> | void;
+  noUsage?: boolean;
+  /** Instead of 'stop', e.g. 'length' for a reply cut at the output cap. */
+  finishReason?: string;
+}
+
+/** What the fake answers with once a plan is read: text, and the tool calls after it if any. */
+type TextAnswer = FakeTextReply & { toolCalls?: FakeToolCall[] };
 
 export interface FakeToolCall {
   name: string;
@@ -217,20 +222,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     });
   }
 
-  async function stream(
-    res: ServerResponse,
-    request: ReceivedRequest,
-    reply: {
-      text: string;
-      chunks?: string[];
-      chunkDelayMs?: number;
-      hangAfterChunks?: number;
-      beforeChunk?: (index: number) => Promise<void> | void;
-      toolCalls?: FakeToolCall[];
-      noUsage?: boolean;
-      finishReason?: string;
-    },
-  ) {
+  async function stream(res: ServerResponse, request: ReceivedRequest, reply: TextAnswer) {
     const id = completionId();
     const created = Math.floor(Date.now() / 1000);
     const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
@@ -317,11 +309,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
     return answerWithText(res, request, reply);
   }
 
-  function answerWithText(
-    res: ServerResponse,
-    request: ReceivedRequest,
-    reply: { text: string; toolCalls?: FakeToolCall[]; noUsage?: boolean; finishReason?: string },
-  ) {
+  function answerWithText(res: ServerResponse, request: ReceivedRequest, reply: TextAnswer) {
     return request.body.stream
       ? stream(res, request, reply)
       : complete(res, request, reply.text, reply.toolCalls, reply.finishReason);
