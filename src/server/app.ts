@@ -7,13 +7,14 @@ import type { ChatTimeouts } from './ai/tasks/chat-reply';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { isoNow, systemClock, type Clock } from './lib/clock';
+import { appInstanceNotices } from './lib/instance-notices';
 import { openSecretBox } from './lib/secret-box';
 import { createMailer, type Mailer } from './mail/mailer';
 import { activitiesRoutes } from './modules/activities/activities.routes';
 import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { connectionsRoutes, modelsRoutes } from './modules/connections/connections.routes';
-import { modelSource } from './modules/connections/connections.service';
+import { forgetConnectionsOnChange, modelSource } from './modules/connections/connections.service';
 import { purgeExpired, type Session } from './modules/auth/auth.service';
 import { appSessionCache } from './modules/auth/session-cache';
 import { botTransferRoutes } from './modules/bots/bot-transfer.routes';
@@ -49,6 +50,7 @@ import { peopleRoutes } from './modules/people/people.routes';
 import { createMetrics } from './modules/metrics/metrics.service';
 import { preferencesRoutes } from './modules/preferences/preferences.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
+import { forgetSettingsOnChange } from './modules/settings/settings.service';
 import { keysRoutes } from './modules/keys/keys.routes';
 import { appRepliesInProgress } from './modules/usage/replies-in-progress';
 import { createUsageMeter } from './modules/usage/usage-meter';
@@ -162,7 +164,11 @@ export async function buildApp(options: AppOptions) {
   const authDeps = { db, mailer, config, clock, log: app.log, sessions };
   // Stops the start with one line when SECRET_KEY cannot open the keys already stored.
   const secrets = await openSecretBox({ db, config, log: app.log }, isoNow(clock));
-  const connectionsDeps = { db, clock, llm: config.llm, secrets, log: app.log };
+  // Before the runners that use them, so they are closed after the runners stop (onClose hooks run last first).
+  const notices = await appInstanceNotices(app, config);
+  forgetSettingsOnChange(notices, db);
+  forgetConnectionsOnChange(notices, db);
+  const connectionsDeps = { db, clock, llm: config.llm, secrets, log: app.log, notices };
   // Bots' MCP tools: pooled connections with the web research's address rules, closed with the app.
   const mcp = createMcpServers({
     db,
@@ -183,7 +189,7 @@ export async function buildApp(options: AppOptions) {
     },
   };
   const fileJobs = createFileJobs(
-    { db, clock, storage, embeddings, log: app.log },
+    { db, clock, storage, embeddings, log: app.log, notices },
     {
       ...DEFAULT_FILE_JOBS,
       workers: config.files.extractionWorkers,
@@ -238,7 +244,7 @@ export async function buildApp(options: AppOptions) {
   };
   const chatDeps = { ...replyPipeline, replyStore, background: chatBackground, ...sharing };
   // Evaluations are jobs any instance may run (decision 0042), answering through the chat's pipeline.
-  const evaluationsDeps: EvaluationsDeps = { ...replyPipeline, signals: evaluationSignals() };
+  const evaluationsDeps: EvaluationsDeps = { ...replyPipeline, signals: evaluationSignals(notices) };
   // A run of a release moves the release on (its next run, or the gate's decision), on whichever instance ran it.
   evaluationsDeps.evaluationFinished = (evaluation) => decideWhenRun(evaluationsDeps, evaluation);
   const evaluationJobs = createEvaluationJobs({ ...evaluationsDeps, log: app.log });
@@ -271,7 +277,7 @@ export async function buildApp(options: AppOptions) {
       await api.register(releasesRoutes, { deps: evaluationsDeps, modelCallRateLimit });
       await api.register(activitiesRoutes, { deps: { db } });
       await api.register(preferencesRoutes, { deps: { db } });
-      await api.register(settingsRoutes, { deps: { db, clock, models } });
+      await api.register(settingsRoutes, { deps: { db, clock, models, notices } });
       await api.register(connectionsRoutes, { deps: connectionsDeps });
       await api.register(modelsRoutes, { models });
       await api.register(peopleRoutes, { deps: authDeps });

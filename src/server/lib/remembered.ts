@@ -1,8 +1,9 @@
 /**
  * A value read from the database that every reply needs and that rarely changes (the instance's settings, its
  * model connections): read once per `ttlMs` for each owner (a database), and once for all the callers that ask
- * at the same time. A write on this instance calls forget, so it reads its own writes at once; another instance
- * sharing the database sees them within `ttlMs`.
+ * at the same time. A write calls forget, so this instance reads its own writes at once; other instances sharing
+ * the database are told to forget too (lib/instance-notices.ts), and see them within `ttlMs` when that notice is
+ * lost (Redis away).
  */
 export interface Remembered<K extends object, T> {
   get(owner: K): Promise<T>;

@@ -14,6 +14,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import type { InstanceNotices } from '../../lib/instance-notices';
 import { remembered } from '../../lib/remembered';
 import type { SecretBox } from '../../lib/secret-box';
 import { getAdminSettings, SETTINGS_REMEMBERED_MS } from '../settings/settings.service';
@@ -36,10 +37,21 @@ export interface ConnectionsDeps {
   llm: Config['llm'];
   secrets: SecretBox;
   log: FastifyBaseLogger;
+  notices: InstanceNotices;
 }
 
 /** The stored connections as every reply's model resolution reads them: remembered as the settings are. */
 const catalogConnections = remembered(SETTINGS_REMEMBERED_MS, (db: Db) => findConnections(db.kysely));
+
+/** `db`'s connections are read again after a change on any instance, not at the end of their lifetime. */
+export const forgetConnectionsOnChange = (notices: InstanceNotices, db: Db) =>
+  notices.on('connections-changed', () => catalogConnections.forget(db));
+
+/** After a write: this instance reads the connections again at once, and the others are told to. */
+async function connectionsChanged(deps: ConnectionsDeps) {
+  catalogConnections.forget(deps.db);
+  await deps.notices.tell('connections-changed');
+}
 
 /** Where OpenAI and Anthropic connections go when no base URL is given: their public APIs. */
 const PUBLIC_BASE_URLS = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com/v1' } as const;
@@ -129,7 +141,7 @@ export async function createConnection(deps: ConnectionsDeps, body: CreateConnec
   };
   await requireAllowedAddress(values);
   const id = await insertConnection(deps.db.kysely, values, isoNow(deps.clock));
-  catalogConnections.forget(deps.db);
+  await connectionsChanged(deps);
   return toConnection((await findConnection(deps.db.kysely, id))!);
 }
 
@@ -149,14 +161,14 @@ export async function changeConnection(
   };
   await requireAllowedAddress(values);
   await updateConnection(deps.db.kysely, id, values, isoNow(deps.clock));
-  catalogConnections.forget(deps.db);
+  await connectionsChanged(deps);
   return toConnection((await findConnection(deps.db.kysely, id))!);
 }
 
 export async function removeConnection(deps: ConnectionsDeps, id: number): Promise<{ message: string }> {
   await requireStored(deps, id);
   await deleteConnection(deps.db.kysely, id);
-  catalogConnections.forget(deps.db);
+  await connectionsChanged(deps);
   return { message: 'Connection deleted' };
 }
 

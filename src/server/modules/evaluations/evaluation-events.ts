@@ -1,15 +1,16 @@
 import { EventEmitter } from 'node:events';
 import { isEvaluationActive, type EvaluationEvent } from '@shared/contracts/evaluations';
 import type { Executor } from '../../db/database';
+import type { InstanceNotices } from '../../lib/instance-notices';
 import { findResults, findSummary } from './evaluations.repository';
 
 /**
- * Within one instance: "evaluation N changed" (a result stored, a run ended or cancelled), "N was cancelled" and
- * "a run was queued",
+ * Within one instance: "evaluation N changed" (a result stored, a run ended or cancelled) and "N was cancelled",
  * so watchers and the runner here react at once. Across instances the database is the truth: watchers read it
  * again every `pollMs` whatever they hear, so a run on another instance is followed with at most that delay.
+ * "A run was queued" reaches every instance's runner (decision 0051), which also polls.
  */
-export function evaluationSignals() {
+export function evaluationSignals(notices: InstanceNotices) {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
@@ -22,11 +23,8 @@ export function evaluationSignals() {
       emitter.on(`cancelled:${id}`, listener);
       return () => emitter.off(`cancelled:${id}`, listener);
     },
-    queued: () => emitter.emit('queued'),
-    onQueued(listener: () => void) {
-      emitter.on('queued', listener);
-      return () => emitter.off('queued', listener);
-    },
+    queued: () => void notices.tell('evaluation-queued'),
+    onQueued: (listener: () => void) => notices.on('evaluation-queued', listener),
     /** Resolves at the next change of `id`, after `ms`, or when `signal` aborts, whichever comes first. */
     next(id: number, ms: number, signal: AbortSignal) {
       return new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FileProgress } from '@shared/contracts/files';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
+import type { InstanceNotices } from '../../lib/instance-notices';
 import type { Chunk } from './chunk';
 import { vectorToBytes, type Embeddings } from './embeddings';
 import {
@@ -58,6 +59,8 @@ export interface FileJobsDeps {
   storage: FileStorage;
   embeddings: Embeddings | null;
   log: FastifyBaseLogger;
+  /** Wakes the runners of every instance, this one's included (decision 0051). */
+  notices: InstanceNotices;
 }
 
 const GAVE_UP_MESSAGE = 'This file could not be processed. Try uploading it again.';
@@ -196,19 +199,27 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
   }
 
   const jobs = jobLoop({ pollMs: options.pollMs, log, what: 'file job runner', pass: drain });
+  let stopListening = () => {};
 
   return {
     /** Picks up files left processing by an earlier run, then waits for work. */
     start() {
-      jobs.start();
+      if (!jobs.start()) return;
+      stopListening = deps.notices.on('files-queued', () => {
+        claimable();
+        jobs.wake();
+      });
     },
-    /** Work is waiting (a new upload, a deleted file): look now rather than at the next poll or job's end. */
+    /**
+     * Work is waiting (a new upload, a deleted file): every instance's runner looks now rather than at its next
+     * poll or job's end, so a runner with a worker free takes it even when this one's are busy or not running.
+     */
     wake() {
-      claimable();
-      jobs.wake();
+      void deps.notices.tell('files-queued');
     },
     /** Stops after releasing the files in hand, so the next start (or another instance) takes them up at once. */
     async stop() {
+      stopListening();
       await jobs.stop();
       await extractors.close();
     },

@@ -8,12 +8,14 @@ import type { Role } from '@shared/contracts/auth';
 import { requireEnabledModel, type ModelCatalog } from '../../ai/model-catalog';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
+import type { InstanceNotices } from '../../lib/instance-notices';
 import { remembered } from '../../lib/remembered';
 import { readSettings, writeSetting } from './settings.repository';
 
 export interface SettingsDeps {
   db: Db;
   clock: Clock;
+  notices: InstanceNotices;
 }
 
 const NO_LIMITS: Limits = { dailyTokens: null, dailyReplies: null };
@@ -27,11 +29,16 @@ export const DEFAULT_SETTINGS: AdminSettings = {
 
 /**
  * Every reply reads the settings (its model's default, its author's limits): remembered this long per database,
- * as sessions are (decision 0020). Another instance's change shows within it; this instance's at once.
+ * as sessions are (decision 0020). A change shows at once on every instance (decision 0051); within this lifetime
+ * on the others when Redis is away.
  */
 export const SETTINGS_REMEMBERED_MS = 5_000;
 
 const settingsOf = remembered(SETTINGS_REMEMBERED_MS, async (db: Db) => parseSettings(await readSettings(db.kysely)));
+
+/** `db`'s settings are read again after a change on any instance, not at the end of their lifetime. */
+export const forgetSettingsOnChange = (notices: InstanceNotices, db: Db) =>
+  notices.on('settings-changed', () => settingsOf.forget(db));
 
 /**
  * The instance's settings, each key over its default. A stored value that no longer parses (a field added or
@@ -75,5 +82,6 @@ export async function updateAdminSettings(
     await writeSetting(db, 'defaultLimits', merged, now);
   }
   settingsOf.forget(deps.db);
+  await deps.notices.tell('settings-changed');
   return getAdminSettings(deps);
 }
