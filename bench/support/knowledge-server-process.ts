@@ -26,7 +26,14 @@ const config = loadConfig({
   ...(process.env.FILES_EXTRACTION_WORKERS ? { FILES_EXTRACTION_WORKERS: process.env.FILES_EXTRACTION_WORKERS } : {}),
 });
 const limit = { max: 1_000_000, timeWindow: 60_000 };
-const app = await buildApp({ config, db: testDb.db, authRateLimit: limit, chatRateLimit: limit });
+// Started as the server starts (src/server/main.ts), with an extraction worker ready.
+const app = await buildApp({
+  config,
+  db: testDb.db,
+  authRateLimit: limit,
+  chatRateLimit: limit,
+  fileJobs: { warmWorker: true },
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 async function call(url: string, payload: object, token?: string) {

@@ -1,4 +1,5 @@
-import { getDocumentProxy } from 'unpdf';
+import type { getDocumentProxy } from 'unpdf';
+import type { FileProgress } from '@shared/contracts/files';
 import { jsonDepth } from '../../lib/json-depth';
 import type { OCR_LIMITS, OcrProgressListener, OcrResult } from './extract-ocr';
 import { ExtractionError } from './extraction-error';
@@ -44,17 +45,20 @@ async function pdfjsPages(pdf: PdfDocument, onPage: (done: number) => void): Pro
 }
 
 /**
- * Tells of a PDF's pages read once pdf.js has counted them (pdftotext may be ahead by then), never going back:
- * pdf.js reading after a pdftotext that failed half-way starts again from page 1.
+ * Tells of a PDF's pages read once they are counted (by pdfinfo or pdf.js; pdftotext may be ahead by then), never
+ * going back: pdf.js reading after a pdftotext that failed half-way starts again from page 1.
  */
 function pageProgress(onProgress?: OcrProgressListener) {
   let total: number | null = null;
   let read = 0;
-  let told = -1;
+  let told: FileProgress | null = null;
   const tell = () => {
-    if (total === null || read <= told) return;
-    told = read;
-    onProgress?.({ stage: 'pages', done: read, total });
+    if (total === null) return;
+    // Never more pages read than counted: pdfinfo's count may be the one pdf.js corrects.
+    const now = { stage: 'pages' as const, done: Math.min(read, total), total };
+    if (told && now.done <= told.done && now.total === told.total) return;
+    told = now;
+    onProgress?.(now);
   };
   return {
     counted(pages: number) {
@@ -68,42 +72,66 @@ function pageProgress(onProgress?: OcrProgressListener) {
   };
 }
 
-async function extractPdf(bytes: Uint8Array, reading: PdfReading): Promise<ExtractedDocument> {
-  const progress = pageProgress(reading.onProgress);
-  // Started before pdf.js opens the file, so both run at once: pdftotext is a process of its own.
-  const poppler = reading.pdftotext
-    ? pdftotextPages(bytes, { command: reading.pdftotext, onPage: progress.read }).catch(() => null)
-    : Promise.resolve(null);
-  let pdf;
+/** pdf.js, loaded only when a PDF needs it (poppler missing or failed, pages to OCR): it is most of the worker. */
+async function openWithPdfjs(bytes: Uint8Array): Promise<PdfDocument> {
+  const { getDocumentProxy } = await import('unpdf');
   try {
-    // Verbosity 0: pdf.js would print its repair attempts on damaged files to the server's stdout. A copy when
-    // pdftotext reads the bytes too: pdf.js may transfer (and so detach) the buffer it is given.
-    pdf = await getDocumentProxy(reading.pdftotext ? bytes.slice() : bytes, { verbosity: 0 });
+    // Verbosity 0: pdf.js would print its repair attempts on damaged files to the server's stdout.
+    return await getDocumentProxy(bytes, { verbosity: 0 });
   } catch (err) {
     if ((err as Error | undefined)?.name === 'PasswordException') {
       throw new ExtractionError('This PDF is password-protected');
     }
     throw new ExtractionError('This PDF could not be read: it is damaged or incomplete.');
   }
+}
+
+/** Runs `read` on the PDF opened by pdf.js, closing it after; damage found while reading pages is the file's. */
+async function withPdfjs<T>(bytes: Uint8Array, read: (pdf: PdfDocument) => Promise<T>): Promise<T> {
+  const pdf = await openWithPdfjs(bytes);
   try {
-    progress.counted(pdf.numPages);
-    // pdftotext's pages when it read them all; pdf.js's when it is not installed, failed, or counted otherwise
-    // (the OCR of blank pages goes by pdf.js's page numbers).
-    const fast = await poppler;
-    const text = fast?.length === pdf.numPages ? fast : await pdfjsPages(pdf, progress.read);
-    const blank = text.flatMap((page, i) => (page.trim() === '' ? [i] : []));
-    if (blank.length === 0) return { kind: 'pages', pages: text };
-    const { ocrPages, OCR_LIMITS } = await import('./extract-ocr');
-    const ocr = await ocrPages(pdf, blank, OCR_LIMITS, reading.onProgress);
-    const pages = text.map((page, i) => ocr.texts.get(i) ?? page);
-    if (pages.every((page) => page.trim() === '')) throw new ExtractionError('This PDF has no text layer (scanned?)');
-    return { kind: 'pages', pages, notice: ocrNotice(ocr, OCR_LIMITS) };
+    return await read(pdf);
   } catch (err) {
     if (err instanceof ExtractionError) throw err;
     throw new ExtractionError('This PDF could not be read: some of its pages are damaged.');
   } finally {
     await pdf.destroy();
   }
+}
+
+const blankPages = (text: string[]) => text.flatMap((page, i) => (page.trim() === '' ? [i] : []));
+
+/** The pages with text as they are, those without read by OCR from their pictures. */
+async function withBlankPagesRead(pdf: PdfDocument, text: string[], reading: PdfReading): Promise<ExtractedDocument> {
+  const blank = blankPages(text);
+  if (blank.length === 0) return { kind: 'pages', pages: text };
+  const { ocrPages, OCR_LIMITS } = await import('./extract-ocr');
+  const ocr = await ocrPages(pdf, blank, OCR_LIMITS, reading.onProgress);
+  const pages = text.map((page, i) => ocr.texts.get(i) ?? page);
+  if (pages.every((page) => page.trim() === '')) throw new ExtractionError('This PDF has no text layer (scanned?)');
+  return { kind: 'pages', pages, notice: ocrNotice(ocr, OCR_LIMITS) };
+}
+
+async function extractPdf(bytes: Uint8Array, reading: PdfReading): Promise<ExtractedDocument> {
+  const progress = pageProgress(reading.onProgress);
+  const poppler = reading.pdftotext
+    ? await pdftotextPages(bytes, {
+        command: reading.pdftotext,
+        onCount: progress.counted,
+        onPage: progress.read,
+      }).catch(() => null)
+    : null;
+  // pdftotext's pages when pdfinfo's count agrees (a page it skipped would shift every later page number): pdf.js
+  // then opens the file only for pages without text. Otherwise pdf.js counts them, and reads them too when
+  // poppler is missing, failed or read another number of pages.
+  const agreed = poppler && poppler.pages.length === poppler.pageCount ? poppler.pages : null;
+  if (agreed && blankPages(agreed).length === 0) return { kind: 'pages', pages: agreed };
+  return withPdfjs(bytes, async (pdf) => {
+    progress.counted(pdf.numPages);
+    const text =
+      agreed ?? (poppler?.pages.length === pdf.numPages ? poppler.pages : await pdfjsPages(pdf, progress.read));
+    return withBlankPagesRead(pdf, text, reading);
+  });
 }
 
 const pagesOf = (n: number) => `${n} ${n === 1 ? 'page' : 'pages'}`;

@@ -37,6 +37,11 @@ export interface FileJobsOptions extends ExtractionLimits {
   workers: number;
   /** poppler's `pdftotext` command, tried first for PDFs (FILES_PDFTOTEXT); null: pdf.js only. */
   pdftotext: string | null;
+  /**
+   * Start one extraction worker with the runner rather than with the first file, which then does not wait for it:
+   * the server does; embedded apps (tests) leave it off, as most never read a file.
+   */
+  warmWorker: boolean;
 }
 
 /**
@@ -51,6 +56,7 @@ export const DEFAULT_FILE_JOBS: FileJobsOptions = {
   maxAttempts: 3,
   workers: 1,
   pdftotext: null,
+  warmWorker: false,
 };
 
 export interface FileJobsDeps {
@@ -205,6 +211,7 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
     /** Picks up files left processing by an earlier run, then waits for work. */
     start() {
       if (!jobs.start()) return;
+      if (options.warmWorker) extractors.warm();
       stopListening = deps.notices.on('files-queued', () => {
         claimable();
         jobs.wake();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,8 @@ afterAll(() => rmSync(runs, { recursive: true, force: true }));
 /**
  * pdftotext itself, held at a gate per file until the test has seen that file's progress in the API: the real
  * command then reads it. A file is known by its bytes' SHA-256 (what the test uploaded), since the command only
- * gets a temporary path. Without the gate a small PDF is read in milliseconds, between two looks.
+ * gets a temporary path. Without the gate a small PDF is read in milliseconds, between two looks. poppler's
+ * `pdfinfo`, beside it as it is installed, counts the pages meanwhile.
  */
 function gatedPdftotext(gates: string): string {
   const pdftotext = execFileSync('sh', ['-c', 'command -v pdftotext'], { encoding: 'utf8' }).trim();
@@ -37,6 +38,7 @@ exec '${pdftotext}' "$@"
 `,
   );
   chmodSync(path, 0o755);
+  symlinkSync(execFileSync('sh', ['-c', 'command -v pdfinfo'], { encoding: 'utf8' }).trim(), join(gates, 'pdfinfo'));
   return path;
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -55,10 +55,35 @@ describe('PDF text', () => {
     const { outcome, progress } = await read(await pdfWithPages(PAGES), markedPdftotext(marker));
     expect(existsSync(marker)).toBe(true);
     expect(pagesOf(outcome)).toEqual(EXPECTED);
-    // Told once pdf.js has counted the pages, which pdftotext, started beside it, may have read by then.
+    // Told once the pages are counted (here by pdf.js: no pdfinfo beside this script), never going back.
     expect(progress.every((p) => p.stage === 'pages' && p.total === 3)).toBe(true);
     expect(progress.map((p) => p.done).every((done, i, all) => i === 0 || done > all[i - 1]!)).toBe(true);
     expect(progress.at(-1)).toEqual({ stage: 'pages', done: 3, total: 3 });
+  });
+
+  it('is counted by pdfinfo beside pdftotext, and read by pdf.js when the two disagree', async () => {
+    const PDFINFO = execFileSync('sh', ['-c', 'command -v pdfinfo'], { encoding: 'utf8' }).trim();
+    const poppler = (name: string, pdfinfo: string) => {
+      const bin = join(dir, name);
+      mkdirSync(bin);
+      writeFileSync(join(bin, 'pdftotext'), `#!/bin/sh\nexec '${PDFTOTEXT}' "$@"\n`, { mode: 0o755 });
+      writeFileSync(join(bin, 'pdfinfo'), `#!/bin/sh\ntouch '${join(bin, 'counted')}'\n${pdfinfo}\n`, { mode: 0o755 });
+      return bin;
+    };
+    const pdf = await pdfWithPages(PAGES);
+    const agrees = poppler('agrees', `exec '${PDFINFO}' "$@"`);
+    const counted = await read(pdf, join(agrees, 'pdftotext'));
+    expect(existsSync(join(agrees, 'counted'))).toBe(true);
+    expect(pagesOf(counted.outcome)).toEqual(EXPECTED);
+    expect(counted.progress.every((p) => p.stage === 'pages' && p.total === 3)).toBe(true);
+    expect(counted.progress.at(-1)).toEqual({ stage: 'pages', done: 3, total: 3 });
+
+    // pdftotext's three pages against a count of four: which page is missing is unknown, so pdf.js reads them.
+    const disagrees = poppler('disagrees', "echo 'Pages:          4'");
+    const recounted = await read(pdf, join(disagrees, 'pdftotext'));
+    expect(existsSync(join(disagrees, 'counted'))).toBe(true);
+    expect(pagesOf(recounted.outcome)).toEqual(EXPECTED);
+    expect(recounted.progress.at(-1)).toEqual({ stage: 'pages', done: 3, total: 3 });
   });
 
   it('is read by pdf.js, with the same pages and progress, when pdftotext is missing, fails or is off', async () => {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * Bounds of one run: well within the extraction timeout, so pdf.js still has time when poppler gives up, and far
@@ -9,42 +9,80 @@ import { join } from 'node:path';
  */
 const PDFTOTEXT_LIMITS = { timeoutMs: 45_000, maxTextBytes: 64 * 1024 * 1024 };
 
+/** What poppler read of a PDF: the text of each page, and the page count `pdfinfo` gave (null when it could not). */
+export interface PopplerText {
+  pages: string[];
+  pageCount: number | null;
+}
+
+/**
+ * poppler's `pdfinfo`, installed beside `pdftotext` (the same Debian package): on the same path when the command
+ * was given as one, found on PATH otherwise.
+ */
+export const pdfinfoBeside = (pdftotext: string) =>
+  basename(pdftotext) === pdftotext ? 'pdfinfo' : join(dirname(pdftotext), 'pdfinfo');
+
+function run(
+  command: string,
+  args: string[],
+  limits: typeof PDFTOTEXT_LIMITS,
+  onOutput?: (chunk: string) => void,
+): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const child = execFile(
+      command,
+      args,
+      { encoding: 'utf8', timeout: limits.timeoutMs, maxBuffer: limits.maxTextBytes, killSignal: 'SIGKILL' },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+    );
+    if (onOutput) child.stdout?.on('data', onOutput);
+  });
+}
+
+/** The page count `pdfinfo` prints, or null when it is missing, fails or prints none. */
+async function pdfinfoPages(command: string, path: string, limits: typeof PDFTOTEXT_LIMITS) {
+  try {
+    const count = /^Pages:\s+(\d+)\s*$/m.exec(await run(command, [path], limits))?.[1];
+    return count === undefined ? null : Number(count);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The text of each page of a PDF, read by poppler's `pdftotext` (`command`: its name on PATH or its path): several
- * times faster than pdf.js, in a process of its own. It ends every page with a form feed, so `onPage` hears of
+ * times faster than pdf.js, in a process of its own; meanwhile `pdfinfo` counts the pages (`onCount`), so the
+ * document need not be opened by pdf.js at all. pdftotext ends every page with a form feed, so `onPage` hears of
  * each page as it is written, and the pages come out split in order (1-based page n is index n - 1). Rejects when
- * the command is missing, fails or overruns its bounds: the caller then reads the file with pdf.js.
+ * pdftotext is missing, fails or overruns its bounds: the caller then reads the file with pdf.js.
  */
 export async function pdftotextPages(
   bytes: Uint8Array,
-  { command, onPage }: { command: string; onPage?: (done: number) => void },
+  { command, onCount, onPage }: { command: string; onCount?: (pages: number) => void; onPage?: (done: number) => void },
   limits = PDFTOTEXT_LIMITS,
-): Promise<string[]> {
+): Promise<PopplerText> {
   // A file, not stdin: poppler reads a PDF's cross-reference table from its end, which a pipe cannot seek to.
   const dir = await mkdtemp(join(tmpdir(), 'botty-pdf-'));
   try {
     const path = join(dir, 'document.pdf');
     await writeFile(path, bytes);
-    const text = await new Promise<string>((resolve, reject) => {
-      const child = execFile(
-        command,
-        ['-q', '-enc', 'UTF-8', path, '-'],
-        { encoding: 'utf8', timeout: limits.timeoutMs, maxBuffer: limits.maxTextBytes, killSignal: 'SIGKILL' },
-        (err, stdout) => (err ? reject(err) : resolve(stdout)),
-      );
-      let done = 0;
-      // Decoded as UTF-8 already (`encoding`), where a form feed is never part of another character.
-      child.stdout?.on('data', (chunk: string) => {
-        const ended = chunk.split('\f').length - 1;
-        if (ended === 0) return;
-        done += ended;
-        onPage?.(done);
-      });
+    const counting = pdfinfoPages(pdfinfoBeside(command), path, limits).then((count) => {
+      if (count !== null) onCount?.(count);
+      return count;
     });
+    let done = 0;
+    // Decoded as UTF-8 already (`encoding`), where a form feed is never part of another character.
+    const reading = run(command, ['-q', '-enc', 'UTF-8', path, '-'], limits, (chunk) => {
+      const ended = chunk.split('\f').length - 1;
+      if (ended === 0) return;
+      done += ended;
+      onPage?.(done);
+    });
+    const [text, pageCount] = await Promise.all([reading, counting]);
     const pages = text.split('\f');
     // The last page's form feed leaves an empty tail.
     pages.pop();
-    return pages;
+    return { pages, pageCount };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
