@@ -48,21 +48,51 @@ function markdownTokens(): string[] {
   return tokens.slice(0, TOKENS);
 }
 
-/** BENCH_PROFILE=1: the page's functions that took the most main-thread time while the reply streamed. */
-function printProfile(profile: {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
   samples?: number[];
   timeDeltas?: number[];
-}) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+}
+
+/**
+ * BENCH_PROFILE=1: the page's functions that took the most main-thread time while the reply streamed, on their own
+ * (self) and with what they called (total; a build without minifying, BENCH_CLIENT_DIR, names them).
+ */
+function printProfile(profile: CpuProfile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const nameOf = (id: number) => {
+    const frame = byId.get(id)!.callFrame;
+    return `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+  };
+  const selfById = new Map<number, number>();
+  profile.samples?.forEach((id, i) =>
+    selfById.set(id, (selfById.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000),
+  );
   const self = new Map<string, number>();
-  profile.samples?.forEach((id, i) => {
-    const frame = byId.get(id)!;
-    const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
-    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
-  });
-  for (const [name, total] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20))
-    console.log(`${total.toFixed(0).padStart(7)} ms  ${name}`);
+  for (const [id, ms] of selfById) self.set(nameOf(id), (self.get(nameOf(id)) ?? 0) + ms);
+  // A function's total counts once however deep it recurses.
+  const total = new Map<string, number>();
+  const open = new Set<string>();
+  const walk = (id: number): number => {
+    const name = nameOf(id);
+    const outermost = !open.has(name);
+    open.add(name);
+    const ms = (byId.get(id)!.children ?? []).reduce((sum, child) => sum + walk(child), selfById.get(id) ?? 0);
+    if (outermost) {
+      open.delete(name);
+      total.set(name, (total.get(name) ?? 0) + ms);
+    }
+    return ms;
+  };
+  walk(profile.nodes[0]!.id);
+  for (const [label, times] of [
+    ['self', self],
+    ['total', total],
+  ] as const) {
+    console.log(`${label}:`);
+    for (const [name, ms] of [...times].sort((x, y) => y[1] - x[1]).slice(0, 25))
+      console.log(`${ms.toFixed(0).padStart(7)} ms  ${name}`);
+  }
 }
 
 interface Figures {
@@ -98,9 +128,11 @@ try {
   await startRecording(page);
   const cdp = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : undefined;
   if (cdp) {
+    await cdp.send('Performance.enable');
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.start');
   }
+  const metricsBefore = cdp ? (await cdp.send('Performance.getMetrics')).metrics : [];
   const started = Date.now();
   await input.fill('Write the long plan');
   await input.press('Enter');
@@ -113,7 +145,14 @@ try {
     await input.fill('');
   }
   const elapsedMs = Date.now() - started;
-  if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
+  if (cdp) {
+    printProfile((await cdp.send('Profiler.stop')).profile);
+    // The renderer's own split of the time (seconds): script, style, layout, and the rest (paint among it).
+    for (const { name, value } of (await cdp.send('Performance.getMetrics')).metrics) {
+      const before = metricsBefore.find((metric) => metric.name === name)?.value ?? 0;
+      if (/Duration$/.test(name)) console.log(`  ${name}: ${(value - before).toFixed(2)} s`);
+    }
+  }
   const raw = await stopRecording(page);
   const frameTotal = raw.frames.reduce((sum, frame) => sum + frame, 0);
   const after: Figures = {

@@ -50,6 +50,16 @@ describe('Markdown while streaming', () => {
     );
     expect(view.container.querySelector('table td a.md-cite')?.textContent).toBe('[1]');
   });
+  it('keeps every block but the last one’s DOM when the reply ends, and draws that one with its code highlighted', () => {
+    const streamed = '# Title\n\nSome text.\n\n```js\nconst a = 1;\n```';
+    const view = render(<Markdown streaming>{streamed}</Markdown>);
+    const [heading, paragraph] = [view.container.querySelector('h1'), view.container.querySelector('p')];
+    expect(view.container.querySelector('code.hljs')).toBeNull();
+    view.rerender(<Markdown cacheId={7}>{streamed}</Markdown>);
+    expect(view.container.querySelector('h1')).toBe(heading);
+    expect(view.container.querySelector('p')).toBe(paragraph);
+    expect(view.container.querySelector('code.hljs')).not.toBeNull();
+  });
 });
 
 describe('Markdown of a finished reply', () => {

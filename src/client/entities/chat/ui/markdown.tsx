@@ -4,7 +4,6 @@ import { ImageIcon } from 'lucide-react';
 import {
   type ComponentProps,
   createContext,
-  Fragment,
   isValidElement,
   memo,
   type ReactElement,
@@ -200,6 +199,11 @@ const components: Components = {
 
 const highlighting = [rehypeHighlight];
 const nothing: [] = [];
+/**
+ * A fence anywhere in a block (nested in a list item too): only such blocks need the highlighter, whose setup
+ * (registering its languages, on every parse) cost more than most blocks' parsing.
+ */
+const FENCE = /```|~~~/;
 
 /** What one block is drawn from: the numbers in strings, so equal blocks compare equal. */
 interface BlockProps {
@@ -224,14 +228,27 @@ const renderBlock = ({ source, citations, ends, open }: BlockProps): ReactElemen
       [remarkUnsupported, { ends: numbers(ends), source }],
       [remarkCitations, { sources: new Set(numbers(citations)) }],
     ],
-    rehypePlugins: open ? nothing : highlighting,
+    rehypePlugins: open || !FENCE.test(source) ? nothing : highlighting,
     components,
     urlTransform: defaultUrlTransform,
   });
 
+/**
+ * Finished blocks' rendered markdown by what they are drawn from: a reply that scrolls back into view in the
+ * virtualised list, or whose stream has just ended, is drawn again without parsing. Bounded, the least recently
+ * shown dropped first.
+ */
+const renderedBlocks = recentlyUsed<string, ReactElement>(4000);
+
 /** A block parsed once: while a reply streams, its finished blocks are kept as they are and only the last grows. */
 const Block = memo(function Block(props: BlockProps) {
-  return renderBlock(props);
+  if (props.open) return renderBlock(props);
+  const from = `${props.citations}|${props.ends}|${props.source}`;
+  const kept = renderedBlocks.get(from);
+  if (kept) return kept;
+  const element = renderBlock(props);
+  renderedBlocks.set(from, element);
+  return element;
 });
 
 /** Each block's props, from the reply's blocks, its citations and where its unsupported sentences end. */
@@ -246,19 +263,17 @@ function blockProps(blocks: MarkdownBlocks, citations: string, ends: readonly nu
   }));
 }
 
-/**
- * Finished replies' rendered markdown by message id, with what it was drawn from: a row that scrolls back into
- * view in the virtualised list is drawn again without parsing. Bounded, the least recently shown dropped first.
- */
-const rendered = recentlyUsed<number, { from: string; elements: ReactElement[] }>(300);
+/** Finished replies' blocks by message id, so a reply drawn again is not lexed again either. */
+const replyBlocks = recentlyUsed<number, MarkdownBlocks>(300);
 
-function renderedReply(id: number, source: string, citations: string, ends: readonly number[]): ReactElement[] {
-  const from = `${citations}|${ends.join(',')}|${source}`;
-  const kept = rendered.get(id);
-  if (kept?.from === from) return kept.elements;
-  const elements = blockProps(splitBlocks(source), citations, ends, false).map(renderBlock);
-  rendered.set(id, { from, elements });
-  return elements;
+/** The blocks of a reply, from those it had a moment ago when it only grew (a stream, or one just ended). */
+function blocksOf(source: string, cacheId: number | undefined, previous: MarkdownBlocks | undefined) {
+  if (cacheId === undefined) return splitBlocks(source, previous);
+  const kept = replyBlocks.get(cacheId);
+  if (kept?.text === source) return kept;
+  const blocks = splitBlocks(source, previous);
+  replyBlocks.set(cacheId, blocks);
+  return blocks;
 }
 
 export interface MarkdownProps {
@@ -270,7 +285,7 @@ export interface MarkdownProps {
   unsupported?: { ends: readonly number[]; method: SupportMethod };
   /** The reply is still being written: its last block is open, parsed again as it grows and not highlighted yet. */
   streaming?: boolean;
-  /** A finished reply's message id: its rendered markdown is kept under it (see renderedReply). */
+  /** A finished reply's message id: its blocks are kept under it (see blocksOf). */
   cacheId?: number;
 }
 
@@ -280,7 +295,8 @@ const NO_ENDS: readonly number[] = [];
  * A reply rendered as GitHub-flavoured markdown with highlighted code. Links keep to react-markdown's default
  * allowlist, which is exactly the spec's (§5): http, https, irc, ircs, mailto, xmpp and relative addresses.
  * The reply is rendered block by block (decision record 0046): while it streams, finished blocks keep their
- * elements and DOM, and only the growing last block is parsed again; a finished reply's blocks are kept by id.
+ * elements and DOM, and only the growing last block is parsed again; when it ends only that block is drawn again;
+ * a finished reply's blocks are kept by id and their rendered markdown by source.
  * Memoised: while one reply streams, the others in the conversation are not parsed again on every token.
  */
 export default memo(function Markdown({
@@ -296,13 +312,9 @@ export default memo(function Markdown({
   const method = unsupported?.method;
   const reply = useMemo(() => ({ onCite, method }), [onCite, method]);
   const blocks = useRef<MarkdownBlocks | undefined>(undefined);
-  let content: ReactNode;
-  if (!streaming && cacheId !== undefined)
-    content = renderedReply(cacheId, children, key, ends).map((element, i) => <Fragment key={i}>{element}</Fragment>);
-  else {
-    blocks.current = splitBlocks(children, blocks.current);
-    content = blockProps(blocks.current, key, ends, streaming).map((props, i) => <Block key={i} {...props} />);
-  }
+  blocks.current = blocksOf(children, streaming ? undefined : cacheId, blocks.current);
+  // The same Block at each index whether the reply streams or has ended: its finished blocks keep their DOM.
+  const content = blockProps(blocks.current, key, ends, streaming).map((props, i) => <Block key={i} {...props} />);
   return (
     <ReplyContext value={reply}>
       <div className="md">{content}</div>
