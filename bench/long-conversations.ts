@@ -85,28 +85,34 @@ function code(i: number) {
   }
 }
 
-/** A reply: always a paragraph and a list; a code block, a numbered list or a quote in some, as replies vary. */
+/**
+ * A reply: always a paragraph and a list; a code block, a numbered list or a quote in some, as replies vary. No
+ * block is the same in two replies (each names its step), as in a real conversation: the client keeps rendered
+ * blocks by their text, and repeated ones would flatter scrolling back.
+ */
 function reply(i: number, size: number, last: boolean) {
   const topic = TOPICS[i % TOPICS.length]!;
   return [
     `Here is how I would approach **${topic}** (step ${i}). The short version: check what is already in place, change one thing at a time, and keep a way back. The details follow the order I would work in, with the \`config\` values you mentioned.`,
-    `### What to check first`,
+    `### What to check first for step ${i}`,
     `- Make sure the current state is written down, including the [release notes](https://example.com/notes/${i}) and any open incidents.\n- Confirm that backups ran in the last 24 hours and that one of them was restored somewhere to prove it works.\n- Read the [runbook](https://example.com/runbook/${i}#checks) once end to end before starting.`,
     ...(i % 2 === 0
-      ? [`A small script keeps the checks repeatable, so the second run looks like the first:`, code(i)]
+      ? [`A small script keeps the checks of step ${i} repeatable, so the second run looks like the first:`, code(i)]
       : []),
     ...(i % 3 === 0
       ? [
-          `### What can wait`,
-          `1. Tidying the naming of the older items: it is cosmetic and touches many files.\n2. The dashboard changes, until the numbers have been stable for a week.\n3. Removing the fallback path, once nobody has needed it for a full release cycle.`,
+          `### What can wait after step ${i}`,
+          `1. Tidying the naming of the older items of step ${i}: it is cosmetic and touches many files.\n2. The dashboard changes, until the numbers have been stable for a week.\n3. Removing the fallback path, once nobody has needed it for a full release cycle.`,
         ]
       : []),
     ...(i % 4 === 1
-      ? [`> If anything looks different from what the runbook describes, stop and compare before going on.`]
+      ? [
+          `> If anything in step ${i} looks different from what the runbook describes, stop and compare before going on.`,
+        ]
       : []),
     last
       ? `That covers it. ${lastMarker(size)}.`
-      : `Let me know how the first check goes and I can help with the next part, or go deeper into any step above.`,
+      : `Let me know how the first check of step ${i} goes and I can help with the next part, or go deeper into any point above.`,
   ].join('\n\n');
 }
 
