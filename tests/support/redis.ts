@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
+import { afterEach } from 'vitest';
 import { connectRedis } from '../../src/server/lib/redis';
 import { startTcpProxy } from './tcp-proxy';
 
@@ -47,6 +48,27 @@ export function redisTestSpace() {
       if (keys.length > 0) await admin.del(...keys);
       admin.disconnect();
       for (const redis of connections) redis.disconnect();
+    },
+  };
+}
+
+/**
+ * What the tests of a file set up (key spaces, connections, proxies, registries), undone after each test, last
+ * first: `add` one, or take a key space of the test's own with `redisSpace`.
+ */
+export function cleanupsAfterEach() {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    add(cleanup: () => unknown) {
+      cleanups.push(cleanup);
+    },
+    redisSpace() {
+      const space = redisTestSpace();
+      cleanups.push(space.cleanup);
+      return space;
     },
   };
 }

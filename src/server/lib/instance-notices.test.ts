@@ -1,21 +1,12 @@
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
-import { recordingLogger, redisTestSpace, startRedisProxy } from '../../../tests/support/redis';
+import { describe, expect, it } from 'vitest';
+import { cleanupsAfterEach, recordingLogger, type redisTestSpace, startRedisProxy } from '../../../tests/support/redis';
 import { until } from '../../../tests/support/wait';
 import { instanceNotices, type InstanceNotices, type NoticeKind } from './instance-notices';
 import { REDIS_DEGRADED_MEANING } from './redis';
 
 const silent = pino({ level: 'silent' });
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function redisSpace() {
-  const space = redisTestSpace();
-  cleanups.push(space.cleanup);
-  return space;
-}
+const cleanups = cleanupsAfterEach();
 
 /** An instance's notices on `space`, and every kind it hears, in order. */
 async function redisInstance(
@@ -25,7 +16,7 @@ async function redisInstance(
   const log = options.log ?? silent;
   const redis = await space.connect(options.url, log);
   const notices = await instanceNotices({ log, redis, keyPrefix: space.prefix });
-  cleanups.push(notices.close);
+  cleanups.add(notices.close);
   return { redis, notices, heard: hearing(notices) };
 }
 
@@ -39,7 +30,7 @@ function hearing(notices: InstanceNotices) {
 
 describe.each([
   ['in-process', () => instanceNotices({ log: silent })],
-  ['Redis', async () => (await redisInstance(redisSpace())).notices],
+  ['Redis', async () => (await redisInstance(cleanups.redisSpace())).notices],
 ] satisfies [string, () => Promise<InstanceNotices>][])('%s notices', (_name, create) => {
   it("call this instance's listeners of the kind told before telling resolves, until they stop listening", async () => {
     const notices = await create();
@@ -61,7 +52,7 @@ describe.each([
 
 describe('notices through Redis', () => {
   it('reach the other instances, each heard once where it was told', async () => {
-    const space = redisSpace();
+    const space = cleanups.redisSpace();
     const a = await redisInstance(space);
     const b = await redisInstance(space);
 
@@ -79,9 +70,9 @@ describe('notices through Redis', () => {
   });
 
   it('still reach this instance while Redis is away, and the others again once it is back', async () => {
-    const space = redisSpace();
+    const space = cleanups.redisSpace();
     const proxy = await startRedisProxy();
-    cleanups.push(proxy.close);
+    cleanups.add(proxy.close);
     const { log, warnings } = recordingLogger();
     const a = await redisInstance(space, { url: proxy.url, log });
     const b = await redisInstance(space);

@@ -1,20 +1,17 @@
-import { afterEach, expect, it } from 'vitest';
-import { recordingLogger, startRedisProxy } from '../../../tests/support/redis';
+import { expect, it } from 'vitest';
+import { cleanupsAfterEach, recordingLogger, startRedisProxy } from '../../../tests/support/redis';
 import { until } from '../../../tests/support/wait';
 import { connectRedis, REDIS_DEGRADED_MEANING } from './redis';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 it('fails calls at once while Redis is away, logs the outage once, and reconnects by itself', async () => {
   const proxy = await startRedisProxy();
-  cleanups.push(proxy.close);
+  cleanups.add(proxy.close);
   const { log, lines } = recordingLogger();
   // Reconnection attempts every 10 ms instead of backing off from 100 ms: the same path, in less time.
   const redis = await connectRedis(proxy.url, { log, name: 'main', overrides: { retryStrategy: () => 10 } });
-  cleanups.push(() => redis.disconnect());
+  cleanups.add(() => redis.disconnect());
   expect(await redis.ping()).toBe('PONG');
   let attempts = 0;
   redis.on('reconnecting', () => (attempts += 1));
@@ -40,7 +37,7 @@ it('does not hold start-up when Redis is away', async () => {
   const started = Date.now();
   // Nothing listens on port 1.
   const redis = await connectRedis('redis://127.0.0.1:1', { log, name: 'main' });
-  cleanups.push(() => redis.disconnect());
+  cleanups.add(() => redis.disconnect());
   expect(Date.now() - started).toBeLessThan(2500);
   await expect(redis.ping()).rejects.toThrow();
 });

@@ -1,18 +1,20 @@
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatStreamEvent } from '@shared/contracts/chat';
 import { REDIS_DEGRADED_MEANING } from '../../lib/redis';
 import { manualTime } from '../../../../tests/support/manual-time';
-import { recordingLogger, redisTestSpace, startRedisProxy } from '../../../../tests/support/redis';
+import {
+  cleanupsAfterEach,
+  recordingLogger,
+  type redisTestSpace,
+  startRedisProxy,
+} from '../../../../tests/support/redis';
 import { until } from '../../../../tests/support/wait';
 import { redisReplyEvents, type RedisReplyEventsOptions } from './redis-reply-events';
 import { inProcessReplyEvents, parseReplyEventId, type ReplyEventEntry, type ReplyEvents } from './reply-events';
 
 const silent = pino({ level: 'silent' });
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupsAfterEach();
 
 /** How long events wait before they go to Redis (the default); the tests' clocks move by it to let them go. */
 const FLUSH_MS = 25;
@@ -23,14 +25,8 @@ async function redisEvents(
 ) {
   const redis = await space.connect(options.url, options.log);
   const events = redisReplyEvents(redis, { log: silent, keyPrefix: space.prefix, flushMs: FLUSH_MS, ...options });
-  cleanups.push(() => events.close());
+  cleanups.add(() => events.close());
   return { redis, events };
-}
-
-function newSpace() {
-  const space = redisTestSpace();
-  cleanups.push(space.cleanup);
-  return space;
 }
 
 /** Where the reply is written, and where a reconnecting client follows it (the same or another instance). */
@@ -43,7 +39,7 @@ interface Pair {
 
 /** Both instances of a pair share one clock, moved by hand: batches leave when the test says so. */
 async function redisPair(instances: 1 | 2): Promise<Pair> {
-  const space = newSpace();
+  const space = cleanups.redisSpace();
   const time = manualTime();
   const { events: writer } = await redisEvents(space, { timers: time });
   const reader = instances === 1 ? writer : (await redisEvents(space, { timers: time })).events;
@@ -202,7 +198,7 @@ describe('in-process reply events over time', () => {
 
 describe('Redis reply events across instances', () => {
   it('batches writes: a reply of 42 events is one stream entry, kept for keepMs after the last', async () => {
-    const space = newSpace();
+    const space = cleanups.redisSpace();
     const time = manualTime();
     const { events, redis } = await redisEvents(space, { keepMs: 5000, timers: time });
     const out = events.open(5, 'r1');
@@ -217,7 +213,7 @@ describe('Redis reply events across instances', () => {
   });
 
   it("renews a running reply's expiry once a quarter of keepMs has passed, not at every batch", async () => {
-    const space = newSpace();
+    const space = cleanups.redisSpace();
     const time = manualTime();
     const { events, redis } = await redisEvents(space, { keepMs: 60_000, timers: time });
     const keys = [`${space.prefix}reply-events:5:r1`, `${space.prefix}reply-events:5`];
@@ -243,7 +239,7 @@ describe('Redis reply events across instances', () => {
   });
 
   it('ends a follower when the instance writing the reply died', async () => {
-    const space = newSpace();
+    const space = cleanups.redisSpace();
     const time = manualTime();
     const idleMs = 120_000;
     const a = await redisEvents(space, { timers: time });
@@ -261,9 +257,9 @@ describe('Redis reply events across instances', () => {
   });
 
   it('keeps events written while Redis is away and stores them when it is back, with one warning', async () => {
-    const space = newSpace();
+    const space = cleanups.redisSpace();
     const proxy = await startRedisProxy();
-    cleanups.push(proxy.close);
+    cleanups.add(proxy.close);
     const { log, warnings } = recordingLogger();
     const time = manualTime();
     const a = await redisEvents(space, { url: proxy.url, log, timers: time });
@@ -292,9 +288,9 @@ describe('Redis reply events across instances', () => {
   });
 
   it('ends a follower on another instance quickly while Redis is away', async () => {
-    const space = newSpace();
+    const space = cleanups.redisSpace();
     const proxy = await startRedisProxy();
-    cleanups.push(proxy.close);
+    cleanups.add(proxy.close);
     const time = manualTime();
     const a = await redisEvents(space, { timers: time });
     const b = await redisEvents(space, { url: proxy.url });

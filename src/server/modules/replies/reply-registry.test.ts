@@ -1,9 +1,14 @@
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Timers } from '../../lib/timers';
 import { REDIS_DEGRADED_MEANING } from '../../lib/redis';
 import { manualTime } from '../../../../tests/support/manual-time';
-import { recordingLogger, redisTestSpace, startRedisProxy } from '../../../../tests/support/redis';
+import {
+  cleanupsAfterEach,
+  recordingLogger,
+  type redisTestSpace,
+  startRedisProxy,
+} from '../../../../tests/support/redis';
 import { until } from '../../../../tests/support/wait';
 import { redisReplyRegistry } from './redis-reply-registry';
 import { inProcessReplyRegistry, type ReplyRegistry } from './reply-registry';
@@ -12,16 +17,7 @@ const silent = pino({ level: 'silent' });
 /** A's lock in the tests that move its time by hand, renewed every third of it. */
 const LOCK_TTL_MS = 15_000;
 const RENEW_MS = LOCK_TTL_MS / 3;
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-function redisSpace() {
-  const space = redisTestSpace();
-  cleanups.push(space.cleanup);
-  return space;
-}
+const cleanups = cleanupsAfterEach();
 
 async function redisInstance(
   space: ReturnType<typeof redisTestSpace>,
@@ -35,13 +31,13 @@ async function redisInstance(
     keyPrefix: space.prefix,
     timers: options.timers,
   });
-  cleanups.push(() => registry.close());
+  cleanups.add(() => registry.close());
   return { redis, registry };
 }
 
 describe.each([
   ['in-process', async () => inProcessReplyRegistry()],
-  ['Redis', async () => (await redisInstance(redisSpace())).registry],
+  ['Redis', async () => (await redisInstance(cleanups.redisSpace())).registry],
 ] satisfies [string, () => Promise<ReplyRegistry>][])('%s reply registry', (_name, create) => {
   it('lets one reply run per conversation until it is released', async () => {
     const registry = await create();
@@ -72,7 +68,7 @@ describe.each([
 
 describe('Redis reply registry across instances', () => {
   it('refuses a second reply on another instance, and allows it once the first is released', async () => {
-    const space = redisSpace();
+    const space = cleanups.redisSpace();
     const a = await redisInstance(space, { instanceId: 'a' });
     const b = await redisInstance(space, { instanceId: 'b' });
     const claim = (await a.registry.claim(7))!;
@@ -84,7 +80,7 @@ describe('Redis reply registry across instances', () => {
   });
 
   it('delivers Stop sent to one instance to the instance running the reply', async () => {
-    const space = redisSpace();
+    const space = cleanups.redisSpace();
     const a = await redisInstance(space, { instanceId: 'a' });
     const b = await redisInstance(space, { instanceId: 'b' });
     expect(await b.registry.stop(7)).toBe(false);
@@ -96,7 +92,7 @@ describe('Redis reply registry across instances', () => {
   });
 
   it('keeps the lock of a long reply by renewing it, and frees it when its owner stops renewing', async () => {
-    const space = redisSpace();
+    const space = cleanups.redisSpace();
     const proxy = await proxyToRedis();
     const { log, warnings } = recordingLogger();
     const time = manualTime();
@@ -146,7 +142,7 @@ describe('Redis reply registry across instances', () => {
   });
 
   it('falls back to this instance while Redis is away, with one warning, and shares again when it is back', async () => {
-    const space = redisSpace();
+    const space = cleanups.redisSpace();
     const proxy = await proxyToRedis();
     const { log, warnings } = recordingLogger();
     const time = manualTime();
@@ -184,7 +180,7 @@ describe('Redis reply registry across instances', () => {
   });
 
   it('starts with Redis away and joins it when it comes', async () => {
-    const space = redisSpace();
+    const space = cleanups.redisSpace();
     const proxy = await proxyToRedis();
     proxy.cut();
     const started = Date.now();
@@ -208,6 +204,6 @@ describe('Redis reply registry across instances', () => {
 
 async function proxyToRedis() {
   const proxy = await startRedisProxy();
-  cleanups.push(proxy.close);
+  cleanups.add(proxy.close);
   return proxy;
 }
