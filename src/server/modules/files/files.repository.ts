@@ -1,7 +1,9 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { FileProgress, KnowledgeFile } from '@shared/contracts/files';
 import type { Db, DbScope, Executor, FilesTable, FileStatus } from '../../db/database';
+import { recentlyUsed } from '@shared/recently-used';
 import type { Chunk } from './chunk';
+import { readKnowledgeGeneration } from './vector-index.repository';
 
 export type FileRow = Selectable<FilesTable>;
 
@@ -237,29 +239,55 @@ const scopeSql = (s: SearchScope) =>
  */
 const RANKED_PASSAGES = 2000;
 
+/** Per database handle: how many passages of a bot's knowledge hold a word, at a knowledge generation. */
+const termCounts = new WeakMap<Db, ReturnType<typeof recentlyUsed<string, number>>>();
+
+/** Words counted per instance: a few hundred kilobytes, where most questions share their common words. */
+const COUNTED_TERMS = 20_000;
+
 /**
- * On SQLite, the question's words that bm25 ranks by, rarest first as on PostgreSQL: each word's passages in scope
- * are counted (up to RANKED_PASSAGES and one), and words are kept while their passages add up to no more than
- * RANKED_PASSAGES, or to fewer than `limit`. bm25 scores every passage that holds a word of the query, and a
- * common word is in nearly every passage of a large bot (decision 0048).
+ * How many of the bot's knowledge passages hold each of `terms` (up to RANKED_PASSAGES and one). Kept per
+ * knowledge generation (migration 0027), which moves whenever the bot's ready knowledge changes on any instance:
+ * counting a common word is most of a question's full-text time at 100,000 passages (25 of 32 ms).
  */
-async function rarestTerms(db: Db, scope: SearchScope, terms: string[], limit: number): Promise<string[]> {
-  const counted = await Promise.all(
+async function knowledgeTermCounts(db: Db, scope: SearchScope, terms: string[]): Promise<number[]> {
+  const generation = await readKnowledgeGeneration(db.kysely, scope.botId);
+  let counts = termCounts.get(db);
+  if (!counts) termCounts.set(db, (counts = recentlyUsed<string, number>(COUNTED_TERMS)));
+  const knowledge = { ...scope, conversationId: null };
+  return Promise.all(
     terms.map(async (term) => {
+      const key = `${scope.botId}:${generation}:${term}`;
+      const kept = counts.get(key);
+      if (kept !== undefined) return kept;
       const { rows } = await sql<{ n: number }>`select count(*) as n from (select c.id from file_chunks_fts
           join file_chunks c on c.id = file_chunks_fts.rowid
           join files f on f.id = c.file_id
-          where file_chunks_fts match ${`"${term}"`} and ${scopeSql(scope)} limit ${RANKED_PASSAGES + 1})`.execute(
+          where file_chunks_fts match ${`"${term}"`} and ${scopeSql(knowledge)} limit ${RANKED_PASSAGES + 1})`.execute(
         db.kysely,
       );
-      return { term, passages: Number(rows[0]!.n) };
+      const n = Number(rows[0]!.n);
+      counts.set(key, n);
+      return n;
     }),
   );
+}
+
+/**
+ * On SQLite, the question's words that bm25 ranks by, rarest first as on PostgreSQL: each word's passages in the
+ * bot's knowledge are counted, and words are kept while their passages add up to no more than RANKED_PASSAGES, or
+ * to fewer than `limit`. bm25 scores every passage that holds a word of the query, and a common word is in nearly
+ * every passage of a large bot (decision 0048). A conversation's attachments (a few files) are not counted: a
+ * word in none of the knowledge is kept for them.
+ */
+async function rarestTerms(db: Db, scope: SearchScope, terms: string[], limit: number): Promise<string[]> {
+  const passagesOf = await knowledgeTermCounts(db, scope, terms);
+  const counted = terms.map((term, i) => ({ term, passages: passagesOf[i]! }));
   counted.sort((a, b) => a.passages - b.passages || a.term.localeCompare(b.term));
   const kept: string[] = [];
   let passages = 0;
   for (const word of counted) {
-    if (word.passages === 0) continue;
+    if (word.passages === 0 && scope.conversationId === null) continue;
     if (passages + word.passages > RANKED_PASSAGES && passages >= limit) break;
     kept.push(word.term);
     passages += word.passages;

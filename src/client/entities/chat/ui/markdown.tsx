@@ -16,7 +16,7 @@ import renderMarkdown, { type Components, defaultUrlTransform } from 'react-mark
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import type { SupportMethod } from '@shared/contracts/chat';
-import { recentlyUsed } from '@/lib/recently-used';
+import { recentlyUsed } from '@shared/recently-used';
 import { CopyButton } from './copy-button';
 import { blockSources, type MarkdownBlocks, offsetsByBlock, splitBlocks } from './markdown-blocks';
 import { UnsupportedMarker } from './unsupported-marker';
