@@ -24,7 +24,7 @@ import {
 /** Passages the bits hand on to the bytes. */
 const SHORTLIST = 2000;
 /** Passages the bytes hand on to exact cosine. */
-export const RERANK = 200;
+export const RERANK = 100;
 /** Vectors read per statement while loading. */
 const LOAD_BATCH = 1000;
 /** Copies kept per instance at most, all bots together; the least recently searched bot goes first. */
