@@ -14,6 +14,7 @@ import { toast } from '@/components/ui/use-toast';
 import { rememberActiveBot } from '@/entities/bot/model/active-bot';
 import { cn } from '@/lib/cn';
 import { ChatComposer } from './chat-composer';
+import { createDraft, type Draft } from '../model/draft';
 import { ChatHeader } from './chat-header';
 import { ShareConversationButton } from './share-dialog';
 import { ChatMessages } from './chat-messages';
@@ -85,21 +86,20 @@ function UnavailableModelNotice({ modelId }: { modelId: string }) {
 interface ConversationViewProps {
   bot: ChatBot;
   conversationId: number | undefined;
-  text: string;
-  onTextChange: (text: string) => void;
+  draft: Draft;
   messageId?: number;
 }
 
 /** One conversation's messages and input; remounted per conversation so no reply state leaks across. */
-function ConversationView({ bot, conversationId, text, onTextChange, messageId }: ConversationViewProps) {
+function ConversationView({ bot, conversationId, draft, messageId }: ConversationViewProps) {
   const chat = useChatStream({ botId: bot.id, conversationId });
   const follow = useFollowLatest();
   const attachments = useAttachments(conversationId);
   const greeting = bot.config.greeting?.trim() || greetingFor(bot);
 
   const send = () => {
-    chat.send(text, attachments.ready);
-    onTextChange('');
+    chat.send(draft.get(), attachments.ready);
+    draft.set('');
     attachments.clear();
     follow.jumpToLatest();
   };
@@ -130,8 +130,7 @@ function ConversationView({ bot, conversationId, text, onTextChange, messageId }
           },
           onRemove: attachments.remove,
         }}
-        value={text}
-        onChange={onTextChange}
+        draft={draft}
         onSend={send}
         onStop={chat.stop}
         canSend={chat.canSend && bot.active}
@@ -163,7 +162,7 @@ export function ChatPanel({
   const messages = useMessages(conversation.conversationId).data?.messages;
   const latestModel = messages?.findLast((message) => message.role === 'assistant' && message.model)?.model;
   // Kept here, above the per-conversation view, so a draft survives the conversation arriving.
-  const [text, setText] = useState('');
+  const [draft] = useState(createDraft);
 
   useEffect(() => rememberActiveBot(bot.id), [bot.id]);
 
@@ -219,8 +218,7 @@ export function ChatPanel({
         key={conversation.conversationId ?? 'new'}
         bot={bot}
         conversationId={conversation.conversationId}
-        text={text}
-        onTextChange={setText}
+        draft={draft}
         messageId={conversation.conversationId === chosenId ? messageId : undefined}
       />
     </section>
