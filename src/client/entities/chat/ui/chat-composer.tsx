@@ -1,14 +1,5 @@
 import { ArrowUp, Paperclip, Square } from 'lucide-react';
-import {
-  type ClipboardEvent,
-  type DragEvent,
-  type FormEvent,
-  type KeyboardEvent,
-  useEffect,
-  useRef,
-  useSyncExternalStore,
-} from 'react';
-import type { Draft } from '../model/draft';
+import { type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent, useEffect, useRef } from 'react';
 import type { PendingAttachment } from '../model/use-attachments';
 import { AttachmentChips } from './attachment-chips';
 import { CHAT_MESSAGE_MAX } from '@shared/constants';
@@ -17,8 +8,8 @@ import { Spinner } from '@/components/ui/spinner';
 import { WithTooltip } from '@/components/ui/tooltip';
 
 interface ChatComposerProps {
-  /** The text being written; the composer alone re-renders as it changes. */
-  draft: Draft;
+  value: string;
+  onChange: (value: string) => void;
   onSend: () => void;
   onStop: () => void;
   /** False while there is no conversation yet, a reply is running, or the bot cannot chat. */
@@ -97,9 +88,17 @@ function AttachButton({
   );
 }
 
-export function ChatComposer({ draft, onSend, onStop, canSend, running, stopping, attachments }: ChatComposerProps) {
+export function ChatComposer({
+  value,
+  onChange,
+  onSend,
+  onStop,
+  canSend,
+  running,
+  stopping,
+  attachments,
+}: ChatComposerProps) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const value = useSyncExternalStore(draft.subscribe, draft.get);
   const sendable = canSend && value.trim() !== '' && !attachments.uploading;
 
   // Ready to type on opening, except on touch screens, where focus would throw up the keyboard over the chat.
@@ -151,7 +150,7 @@ export function ChatComposer({ draft, onSend, onStop, canSend, running, stopping
           rows={1}
           maxLength={CHAT_MESSAGE_MAX}
           value={value}
-          onChange={(event) => draft.set(event.target.value)}
+          onChange={(event) => onChange(event.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           className="field-sizing-content max-h-40 min-h-11 min-w-0 flex-1 resize-none bg-transparent px-1 py-2.5 text-base placeholder:text-muted-foreground focus:outline-none md:min-h-10 md:py-2 md:text-sm"

@@ -14,7 +14,6 @@ import { toast } from '@/components/ui/use-toast';
 import { rememberActiveBot } from '@/entities/bot/model/active-bot';
 import { cn } from '@/lib/cn';
 import { ChatComposer } from './chat-composer';
-import { createDraft, type Draft } from '../model/draft';
 import { ChatHeader } from './chat-header';
 import { ShareConversationButton } from './share-dialog';
 import { ChatMessages } from './chat-messages';
@@ -86,20 +85,21 @@ function UnavailableModelNotice({ modelId }: { modelId: string }) {
 interface ConversationViewProps {
   bot: ChatBot;
   conversationId: number | undefined;
-  draft: Draft;
+  text: string;
+  onTextChange: (text: string) => void;
   messageId?: number;
 }
 
 /** One conversation's messages and input; remounted per conversation so no reply state leaks across. */
-function ConversationView({ bot, conversationId, draft, messageId }: ConversationViewProps) {
+function ConversationView({ bot, conversationId, text, onTextChange, messageId }: ConversationViewProps) {
   const chat = useChatStream({ botId: bot.id, conversationId });
   const follow = useFollowLatest();
   const attachments = useAttachments(conversationId);
   const greeting = bot.config.greeting?.trim() || greetingFor(bot);
 
   const send = () => {
-    chat.send(draft.get(), attachments.ready);
-    draft.set('');
+    chat.send(text, attachments.ready);
+    onTextChange('');
     attachments.clear();
     follow.jumpToLatest();
   };
@@ -130,7 +130,8 @@ function ConversationView({ bot, conversationId, draft, messageId }: Conversatio
           },
           onRemove: attachments.remove,
         }}
-        draft={draft}
+        value={text}
+        onChange={onTextChange}
         onSend={send}
         onStop={chat.stop}
         canSend={chat.canSend && bot.active}
@@ -162,7 +163,7 @@ export function ChatPanel({
   const messages = useMessages(conversation.conversationId).data?.messages;
   const latestModel = messages?.findLast((message) => message.role === 'assistant' && message.model)?.model;
   // Kept here, above the per-conversation view, so a draft survives the conversation arriving.
-  const [draft] = useState(createDraft);
+  const [text, setText] = useState('');
 
   useEffect(() => rememberActiveBot(bot.id), [bot.id]);
 
@@ -218,7 +219,8 @@ export function ChatPanel({
         key={conversation.conversationId ?? 'new'}
         bot={bot}
         conversationId={conversation.conversationId}
-        draft={draft}
+        text={text}
+        onTextChange={setText}
         messageId={conversation.conversationId === chosenId ? messageId : undefined}
       />
     </section>
