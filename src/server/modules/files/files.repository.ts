@@ -239,7 +239,7 @@ const scopeSql = (s: SearchScope) =>
  */
 const RANKED_PASSAGES = 2000;
 
-/** Per database handle: how many passages of a bot's knowledge hold a word, at a knowledge generation. */
+/** Per database handle: how many passages of an owner's bot's knowledge hold a word, at a knowledge generation. */
 const termCounts = new WeakMap<Db, ReturnType<typeof recentlyUsed<string, number>>>();
 
 /** Words counted per instance: a few hundred kilobytes, where most questions share their common words. */
@@ -257,7 +257,7 @@ async function knowledgeTermCounts(db: Db, scope: SearchScope, terms: string[]):
   const knowledge = { ...scope, conversationId: null };
   return Promise.all(
     terms.map(async (term) => {
-      const key = `${scope.botId}:${generation}:${term}`;
+      const key = `${scope.ownerId}:${scope.botId}:${generation}:${term}`;
       const kept = counts.get(key);
       if (kept !== undefined) return kept;
       const { rows } = await sql<{ n: number }>`select count(*) as n from (select c.id from file_chunks_fts

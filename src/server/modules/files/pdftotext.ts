@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 const PDFTOTEXT_LIMITS = { timeoutMs: 45_000, maxTextBytes: 64 * 1024 * 1024 };
 
 /** What poppler read of a PDF: the text of each page, and the page count `pdfinfo` gave (null when it could not). */
-export interface PopplerText {
+interface PopplerText {
   pages: string[];
   pageCount: number | null;
 }
@@ -19,7 +19,7 @@ export interface PopplerText {
  * poppler's `pdfinfo`, installed beside `pdftotext` (the same Debian package): on the same path when the command
  * was given as one, found on PATH otherwise.
  */
-export const pdfinfoBeside = (pdftotext: string) =>
+const pdfinfoBeside = (pdftotext: string) =>
   basename(pdftotext) === pdftotext ? 'pdfinfo' : join(dirname(pdftotext), 'pdfinfo');
 
 function run(
@@ -78,11 +78,13 @@ export async function pdftotextPages(
       done += ended;
       onPage?.(done);
     });
-    const [text, pageCount] = await Promise.all([reading, counting]);
-    const pages = text.split('\f');
+    // pdfinfo awaited even when pdftotext fails: a count told after pdf.js has taken over would undo pdf.js's own.
+    const [text, pageCount] = await Promise.allSettled([reading, counting]);
+    if (text.status === 'rejected') throw text.reason;
+    const pages = text.value.split('\f');
     // The last page's form feed leaves an empty tail.
     pages.pop();
-    return { pages, pageCount };
+    return { pages, pageCount: pageCount.status === 'fulfilled' ? pageCount.value : null };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
