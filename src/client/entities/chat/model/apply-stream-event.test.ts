@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatStreamEvent, Message, Source } from '@shared/contracts/chat';
-import { applyStreamEvent, draftMessage, isDraft, isDraftReply, withoutLastReplies } from './apply-stream-event';
+import {
+  applyStreamEvent,
+  draftMessage,
+  isDraft,
+  isDraftReply,
+  rowKey,
+  withoutLastReplies,
+} from './apply-stream-event';
 
 const AT = '2025-01-01T00:00:00.000Z';
 const message = (id: number, role: Message['role'], content: string): Message => ({
@@ -163,7 +170,7 @@ describe('withoutLastReplies', () => {
 });
 
 describe('draftMessage', () => {
-  it('counts down from -1 below every id already in the list', () => {
+  it('counts down below every id of the list negated, so no draft keys as a saved message', () => {
     expect(draftMessage([], { conversationId: 7, role: 'user', content: 'a', createdAt: AT }).id).toBe(-1);
     const first = draftMessage([message(5, 'user', 'a')], {
       conversationId: 7,
@@ -171,7 +178,28 @@ describe('draftMessage', () => {
       content: 'b',
       createdAt: AT,
     });
-    expect(first.id).toBe(-1);
-    expect(draftMessage([first], { conversationId: 7, role: 'assistant', content: '', createdAt: AT }).id).toBe(-2);
+    expect(first.id).toBe(-6);
+    const reply = draftMessage([message(5, 'user', 'a'), first], {
+      conversationId: 7,
+      role: 'assistant',
+      content: '',
+      createdAt: AT,
+    });
+    expect(reply.id).toBe(-7);
+    expect(rowKey(reply)).toBe(7);
+  });
+});
+
+describe('rowKey', () => {
+  it('keys a streaming reply as its saved copy from its start on, so the copy takes over its row', () => {
+    const history = [message(1, 'user', 'Hi'), message(2, 'assistant', 'Hello'), message(3, 'user', 'Why?')];
+    const streaming = run(history, [
+      { event: 'start', data: { messageId: 4 } },
+      { event: 'delta', data: { text: 'Because' } },
+    ]);
+    expect(isDraftReply(streaming[3]!)).toBe(true);
+    const saved = applyStreamEvent(streaming, { event: 'done', data: message(4, 'assistant', 'Because') });
+    expect(streaming.map(rowKey)).toEqual(saved.map(rowKey));
+    expect(saved.map(rowKey)).toEqual([1, 2, 3, 4]);
   });
 });

@@ -3,12 +3,15 @@ import type { ChatStreamEvent, Message } from '@shared/contracts/chat';
 /** Messages shown before the server has saved them carry negative ids; the saved copy replaces them. */
 export const isDraft = (message: Message) => message.id < 0;
 
-/** A message on screen before the server saved it, with the next free negative id of the list. */
+/**
+ * A message on screen before the server saved it, with a negative id below every id of the list negated: a draft
+ * reply's row key (rowKey) is then never a saved message's.
+ */
 export function draftMessage(
   list: readonly Message[],
   fields: Pick<Message, 'conversationId' | 'role' | 'content' | 'createdAt'> & Partial<Pick<Message, 'attachments'>>,
 ): Message {
-  const id = Math.min(0, ...list.map((message) => message.id)) - 1;
+  const id = Math.min(0, ...list.map((message) => -Math.abs(message.id))) - 1;
   return { status: 'complete', sources: [], steps: [], attachments: [], ...fields, id };
 }
 
@@ -19,6 +22,12 @@ export function withoutLastReplies(messages: readonly Message[]): Message[] {
 }
 
 export const isDraftReply = (message: Message) => isDraft(message) && message.role === 'assistant';
+
+/**
+ * A message's key in the list. A reply being written carries its saved id negated from its `start` on, so it keys
+ * as its saved copy will: the row, and the reply's rendered markdown in it, stay when the copy replaces it.
+ */
+export const rowKey = (message: Message) => (isDraftReply(message) ? -message.id : message.id);
 
 /** The list with its draft reply changed, the draft started (empty, `streaming`) when there is none yet. */
 function withDraftReply(list: Message[], change: (reply: Message) => Message): Message[] {
@@ -48,7 +57,7 @@ export function applyStreamEvent(list: Message[], event: ChatStreamEvent): Messa
       return list.map((message) => (isDraft(message) && message.role === 'user' ? event.data : message));
     case 'start': {
       const rest = list.filter((message) => message.id !== event.data.messageId && !isDraftReply(message));
-      return withDraftReply(rest, (reply) => reply);
+      return withDraftReply(rest, (reply) => ({ ...reply, id: -event.data.messageId }));
     }
     case 'sources':
       return withDraftReply(list, (reply) => ({ ...reply, sources: event.data.sources }));

@@ -13,7 +13,7 @@ import { ResearchSteps } from './research-steps';
 import { sourceAnchor, SourcesList } from './sources-list';
 import { UserMessage } from './user-message';
 import { VersionSwitcher } from './version-switcher';
-import { isDraft, isDraftReply } from '../model/apply-stream-event';
+import { isDraft, isDraftReply, rowKey } from '../model/apply-stream-event';
 import { unsupportedMarks } from '../model/support';
 import type { useChatStream } from '../model/use-chat-stream';
 import type { useFollowLatest } from './use-follow-latest';
@@ -353,7 +353,10 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow,
     count: messages.length + lead,
     getScrollElement: () => follow.scrollRef.current,
     estimateSize: () => ESTIMATED_ROW_PX,
-    getItemKey: (index) => (index < lead ? GREETING_KEY : (messages[index - lead]?.id ?? index)),
+    getItemKey: (index) => {
+      const message = index < lead ? undefined : messages[index - lead];
+      return message ? rowKey(message) : index < lead ? GREETING_KEY : index;
+    },
     overscan: 6,
     scrollMargin: listRef.current?.offsetTop ?? 0,
     // Older messages put in front keep the ones on screen where they are (the row at the top is the anchor).

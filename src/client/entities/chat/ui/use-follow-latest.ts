@@ -89,6 +89,11 @@ export function useFollowLatest() {
     const scroller = scrollRef.current;
     if (!scroller) return;
     const byReader = dragging.current || performance.now() - intentAt.current < INTENT_MS;
+    // Something else took a followed list off its bottom (the browser keeping a node in place, or the virtualiser
+    // correcting for a row that changed size, after the list last grew): it goes back.
+    if (following.current && !byReader && distanceFromBottom(scroller) > 1) {
+      scroller.scrollTop = scroller.scrollHeight;
+    }
     const readerMovesUp = byReader && scroller.scrollTop < lastTop.current;
     // A wheel turn's first animated step can still end within the slack: it is leaving the bottom, not reaching it.
     if (distanceFromBottom(scroller) <= BOTTOM_SLACK_PX) following.current = !readerMovesUp;
