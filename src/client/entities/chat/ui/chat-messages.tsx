@@ -1,6 +1,16 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { AlertCircle, ArrowDown, RefreshCw } from 'lucide-react';
-import { lazy, memo, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import {
+  lazy,
+  memo,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import type { ChatBot } from '../model/chat-bot';
 import { LIST_LIMIT_MAX, type Message } from '@shared/contracts/chat';
 import { BotIcon } from '@/entities/bot/ui/bot-icon';
@@ -25,6 +35,13 @@ const Markdown = lazy(loadMarkdown);
 const BUBBLE = 'max-w-[80%] rounded-2xl px-4 py-2.5 text-[0.9375rem] break-words';
 /** A first guess at a message's height; each is measured once drawn. */
 const ESTIMATED_ROW_PX = 96;
+/**
+ * Rows drawn beyond each edge of the view, so a scroll finds them ready. When messages arrive, only the view's rows
+ * (and one more) are drawn first; the rest follow in React's background rendering, which yields to the browser,
+ * so the conversation is on screen without waiting for the markdown of rows nobody sees yet.
+ */
+const OVERSCAN = 6;
+const FIRST_OVERSCAN = 1;
 const HIGHLIGHT_MS = 2000;
 /** Screens left above the view when the page before the first loaded message is fetched. */
 const LOAD_AHEAD_SCREENS = 3;
@@ -349,6 +366,7 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow,
 
   // The greeting opens the conversation, so it leads the list only once the list reaches back to the start.
   const lead = chat.older.left || chat.isLoading ? 0 : 1;
+  const overscan = useDeferredValue(chat.isLoading ? FIRST_OVERSCAN : OVERSCAN, FIRST_OVERSCAN);
   const virtualizer = useVirtualizer({
     count: messages.length + lead,
     getScrollElement: () => follow.scrollRef.current,
@@ -357,7 +375,7 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow,
       const message = index < lead ? undefined : messages[index - lead];
       return message ? rowKey(message) : index < lead ? GREETING_KEY : index;
     },
-    overscan: 6,
+    overscan,
     scrollMargin: listRef.current?.offsetTop ?? 0,
     // Older messages put in front keep the ones on screen where they are (the row at the top is the anchor).
     anchorTo: 'end',
