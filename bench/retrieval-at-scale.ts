@@ -11,7 +11,8 @@
  * - the vector ranking (`nearestPassages`) alone, and its top 5 against the exact top 5;
  * - searchChunks without embeddings (the full-text ranking alone), and as the chat calls it (full-text ranking
  *   fused with the vector ranking), p50/p95 beside the target;
- * - the first question's time, which loads the bot's codes, and the time to take in one more file of passages.
+ * - the time to load the bot's copies ahead (as the server does once ready), the first question's after it, and
+ *   the time to take in one more file of passages.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -21,7 +22,7 @@ import type { EmbeddingsModel } from '../src/server/modules/files/embeddings';
 import { bytesToVector, cosine, vectorToBytes } from '../src/server/modules/files/embeddings';
 import { insertFile, replaceChunks } from '../src/server/modules/files/files.repository';
 import { searchChunks } from '../src/server/modules/files/retrieval';
-import { nearestPassages } from '../src/server/modules/files/vector-index';
+import { nearestPassages, warmKnowledgeVectors } from '../src/server/modules/files/vector-index';
 import { createTestDb } from '../tests/support/databases';
 import { insertUserWithBot } from '../tests/support/rows';
 import { random, skewedWord } from './support/made-up-words';
@@ -176,9 +177,13 @@ async function run(kind: 'sqlite' | 'postgres', dims: number) {
       today.push(performance.now() - start);
     }
 
+    // As the server does once ready: the copies loaded ahead, then the first question.
     let start = performance.now();
-    await nearestPassages(db, scope, model, Promise.resolve(questions[0]!.vector), 40);
+    await warmKnowledgeVectors(db, model, new AbortController().signal);
     const loadMs = performance.now() - start;
+    start = performance.now();
+    await nearestPassages(db, scope, model, Promise.resolve(questions[0]!.vector), 40);
+    const firstMs = performance.now() - start;
 
     const vectorTimes: number[] = [];
     const vectorCpu: number[] = [];
@@ -238,7 +243,8 @@ async function run(kind: 'sqlite' | 'postgres', dims: number) {
         `— target p95 ≤ ${TARGET_P95_MS} ms: ${p95 <= TARGET_P95_MS ? 'met' : 'MISSED'}`,
     );
     console.log(
-      `  first question (loads the copies): ${ms(loadMs)}; after ${PER_FILE} more passages: ${ms(refreshMs)}; ` +
+      `  copies loaded ahead (as the server does once ready): ${ms(loadMs)}, then the first question ${ms(firstMs)}; ` +
+        `after ${PER_FILE} more passages: ${ms(refreshMs)}; ` +
         `kept in memory ${((PASSAGES * (Math.ceil(dims / 32) * 4 + dims + 12)) / 2 ** 20).toFixed(1)} MiB`,
     );
   } finally {

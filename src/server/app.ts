@@ -39,6 +39,7 @@ import type { ReplyContextProvider } from './modules/replies/reply-context';
 import { replySharing } from './modules/replies/reply-sharing';
 import { createReplyStore, sweepSchedule } from './modules/replies/reply-store';
 import { createEmbeddings } from './modules/files/embeddings';
+import { knowledgeWarmUp } from './modules/files/knowledge-warm-up';
 import { createFileJobs, DEFAULT_FILE_JOBS, type FileJobsOptions } from './modules/files/file-jobs';
 import { filesRoutes } from './modules/files/files.routes';
 import { knowledgeReplyContext } from './modules/files/knowledge-context';
@@ -104,6 +105,8 @@ export interface AppOptions {
   extraContextProviders?: readonly ReplyContextProvider[];
   /** Tests shorten the file job runner's timings; `start: false` leaves uploads unprocessed, like a crash would. */
   fileJobs?: Partial<FileJobsOptions> & { start?: boolean };
+  /** Load the bots' knowledge vectors once ready, in the background (the server does; tests mostly do not). */
+  warmKnowledge?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
   /** How often expired sessions and e-mail links are purged. */
@@ -199,6 +202,11 @@ export async function buildApp(options: AppOptions) {
   );
   if (options.fileJobs?.start !== false) app.addHook('onReady', async () => fileJobs.start());
   app.addHook('onClose', async () => fileJobs.stop());
+  if (options.warmKnowledge) {
+    const warmUp = knowledgeWarmUp({ db, embeddings, log: app.log });
+    app.addHook('onReady', async () => warmUp.start());
+    app.addHook('onClose', async () => warmUp.stop());
+  }
   // Work that outlives a reply (naming its conversation) finishes before the database closes.
   const chatBackground = new Set<Promise<unknown>>();
   const backgroundSettled = async () => void (await Promise.allSettled([...chatBackground]));

@@ -23,7 +23,13 @@ async function main() {
   let warn = (err: Error) => console.warn(`database connection lost: ${err.message}`);
   const db = openDatabase(config.database, { onConnectionError: (err) => warn(err) });
   await migrateToLatest(db);
-  const app = await buildApp({ config, db, prettyLogs: process.stdout.isTTY, fileJobs: { warmWorker: true } });
+  const app = await buildApp({
+    config,
+    db,
+    prettyLogs: process.stdout.isTTY,
+    fileJobs: { warmWorker: true },
+    warmKnowledge: true,
+  });
   warn = (err) => app.log.warn({ err }, 'database connection lost; the pool reconnects on demand');
   if (config.admin) {
     await ensureBootstrapAdmin({ db, clock: systemClock }, config.admin);

@@ -21,6 +21,7 @@ export interface TestAppOptions {
   extraContextProviders?: AppOptions['extraContextProviders'];
   fileJobs?: AppOptions['fileJobs'];
   logStream?: AppOptions['logStream'];
+  warmKnowledge?: AppOptions['warmKnowledge'];
   sweepIntervalMs?: AppOptions['sweepIntervalMs'];
   /** The built client it serves (default dist/client), e.g. a build of its own for a bench. */
   clientRoot?: AppOptions['clientRoot'];
@@ -52,6 +53,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     extraContextProviders: options.extraContextProviders,
     fileJobs: options.fileJobs,
     logStream: options.logStream,
+    warmKnowledge: options.warmKnowledge,
     sweepIntervalMs: options.sweepIntervalMs,
     clientRoot: options.clientRoot,
   });

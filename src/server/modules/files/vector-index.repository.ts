@@ -39,6 +39,28 @@ export async function findKnowledgeVectorIds(
   return rows.map((r) => Number(r.id));
 }
 
+/**
+ * Every bot's knowledge with vectors of `model`: its owner, the bot and how many passages, the bots used most
+ * recently first (never used ones last).
+ */
+export async function findKnowledgeWithVectors(db: Executor, model: VectorModel) {
+  const rows = await db
+    .selectFrom('file_chunks')
+    .innerJoin('files', 'files.id', 'file_chunks.file_id')
+    .innerJoin('bots', 'bots.id', 'files.bot_id')
+    .select(['files.user_id as ownerId', 'files.bot_id as botId', (eb) => eb.fn.countAll<number>().as('passages')])
+    .where('files.status', '=', 'ready')
+    .where('files.conversation_id', 'is', null)
+    .where('file_chunks.embedding', 'is not', null)
+    .where(ofModel(model))
+    .groupBy(['files.user_id', 'files.bot_id', 'bots.last_used'])
+    .orderBy(sql`bots.last_used is null`)
+    .orderBy('bots.last_used', 'desc')
+    .orderBy('files.bot_id')
+    .execute();
+  return rows.map((r) => ({ ownerId: r.ownerId, botId: Number(r.botId), passages: Number(r.passages) }));
+}
+
 /** The vectors of these passages, of those still in a ready file. */
 export const findVectors = (db: Executor, ids: number[]) =>
   ids.length === 0

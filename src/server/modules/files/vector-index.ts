@@ -1,9 +1,11 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../../db/database';
 import { bytesToVector, cosine } from './embeddings';
 import type { SearchScope } from './files.repository';
 import {
   findAttachmentVectors,
   findKnowledgeVectorIds,
+  findKnowledgeWithVectors,
   findVectors,
   readKnowledgeGeneration,
   type VectorModel,
@@ -108,6 +110,9 @@ async function load(
   let mean = previous?.mean ?? new Float32Array(0);
   const added = new Map<number, Row>();
   for (let i = 0; i < missing.length; i += LOAD_BATCH) {
+    // Between batches, whatever else the instance has to do goes first: SQLite's reads do not wait on I/O, so a
+    // bot of 100,000 passages would otherwise hold every other request for seconds.
+    if (i > 0) await nextTurn();
     const rows = await findVectors(db.kysely, missing.slice(i, i + LOAD_BATCH));
     const vectors = rows.map((r) => ({ id: Number(r.id), vector: bytesToVector(r.embedding) }));
     if (dims === 0 && vectors.length > 0) {
@@ -194,6 +199,28 @@ async function knowledgeVectors(
   }
   vectors.usedAt = Date.now();
   return vectors;
+}
+
+/**
+ * Loads the copies of every bot's knowledge with vectors of `model`, the most recently used bots first, as many as
+ * fit in the instance's budget, so the first question after a start does not wait for them (seconds at 100,000
+ * passages). One bot at a time, yielding between batches; stops when `signal` aborts.
+ */
+export async function warmKnowledgeVectors(db: Db, model: VectorModel, signal: AbortSignal): Promise<number> {
+  let used = 0;
+  let perPassage = 0;
+  let warmed = 0;
+  for (const knowledge of await findKnowledgeWithVectors(db.kysely, model)) {
+    if (signal.aborted) break;
+    // Past the budget, loading one more bot would push out one loaded before it, which was used more recently.
+    if (used + knowledge.passages * perPassage > MAX_BYTES) continue;
+    const vectors = await knowledgeVectors(db, knowledge, model);
+    if (!vectors || vectors.ids.length === 0) continue;
+    used += sizeOf(vectors);
+    perPassage ||= sizeOf(vectors) / vectors.ids.length;
+    warmed += 1;
+  }
+  return warmed;
 }
 
 /** Rows of up to about `count` passages whose bits are closest to the question's by Hamming distance. */
