@@ -69,8 +69,10 @@ describe.each(databaseKinds)('registering with a taken e-mail while verification
       taken.push(await timed(owner.email));
     }
     const median = (times: number[]) => times.sort((a, b) => a - b)[2]!;
-    expect(median(taken)).toBeGreaterThan(median(fresh) / 2);
-    expect(median(taken)).toBeLessThan(median(fresh) * 2);
+    // The hash is most of either; a new address also commits its account and its link (a busy PostgreSQL made
+    // that half of the time once), and a taken one skipping the hash would answer in a few milliseconds.
+    expect(median(taken)).toBeGreaterThan(median(fresh) / 3);
+    expect(median(taken)).toBeLessThan(median(fresh) * 3);
   });
 
   it('still names a taken username, which is public anyway', async () => {
