@@ -102,6 +102,9 @@ export const messagesQuerySchema = z.object({
   limit: listLimitSchema.optional(),
 });
 
+/** POST /api/messages/{id}/activate?limit=: the newest `limit` messages of the branch made active; all without it. */
+export const activateQuerySchema = z.object({ limit: listLimitSchema.optional() });
+
 /** GET /api/conversations/search?q=: full-text search of the caller's conversation titles and messages. */
 export const conversationSearchQuerySchema = z.object({
   q: z

@@ -292,6 +292,11 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
 
       const back = await t.request<Message[]>('POST', `/api/messages/${edited[0]!.id}/activate`, { token: alice });
       expect(contents(back.body)).toEqual(['Q1 again', 'Answer to Q1 again', 'Q3', 'Answer to Q3']);
+      // A long conversation's switcher asks for the branch's newest page only, as the list opens on.
+      const newest = await t.request<Message[]>('POST', `/api/messages/${q1.id}/activate?limit=3`, { token: alice });
+      expect(newest.status).toBe(200);
+      expect(newest.body).toEqual((await messagesOf(t, alice, conversation.id)).slice(-3));
+      expect((await t.request('POST', `/api/messages/${q1.id}/activate?limit=0`, { token: alice })).status).toBe(400);
 
       const exported = await get<{ messages: Message[] }>('/api/account/export');
       const saved = exported.body.messages.filter((m) => m.conversationId === conversation.id);

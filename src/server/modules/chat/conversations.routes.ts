@@ -10,6 +10,7 @@ import {
   createMessageBodySchema,
   messageSchema,
   messagesQuerySchema,
+  activateQuerySchema,
   renameConversationBodySchema,
 } from '@shared/contracts/chat';
 import { errorResponseSchema, idParamsSchema, messageResponseSchema } from '@shared/contracts/common';
@@ -159,12 +160,15 @@ export const conversationsRoutes = signedInRoutes<{ deps: ChatDeps }>(async (app
         tags,
         description:
           'The version switcher: makes the branch through this message (its earlier turns, then its most recent ' +
-          'replies) the active one and answers the whole active branch. 409 while a reply is being written.',
+          'replies) the active one and answers the active branch: its newest `limit` messages, oldest first, as ' +
+          'GET /api/conversations/{id}/messages?limit= would, or all of them without `limit`. 409 while a reply ' +
+          'is being written.',
         params: idParamsSchema,
+        querystring: activateQuerySchema,
         response: { 200: z.array(messageSchema), 404: errorResponseSchema, 409: errorResponseSchema },
       },
     },
-    async (request) => messages.activateMessage(deps, currentUserId(request), request.params.id),
+    async (request) => messages.activateMessage(deps, currentUserId(request), request.params.id, request.query.limit),
   );
 
   app.post(

@@ -153,9 +153,15 @@ export async function requireMessage(db: Executor, userId: number, messageId: nu
 
 /**
  * The version switcher: makes the branch through `messageId` (its earlier turns, then its most recent
- * replies) the conversation's active branch, and answers it. Refused while a reply is being written.
+ * replies) the conversation's active branch, and answers it (its newest `limit` messages when given: a long
+ * conversation's switcher need not fetch it all). Refused while a reply is being written.
  */
-export async function activateMessage(deps: ChatDeps, userId: number, messageId: number): Promise<Message[]> {
+export async function activateMessage(
+  deps: ChatDeps,
+  userId: number,
+  messageId: number,
+  limit?: number,
+): Promise<Message[]> {
   const db = deps.db.kysely;
   const { conversation } = await requireMessage(db, userId, messageId);
   const claim = await deps.replies.claim(conversation.id);
@@ -167,7 +173,11 @@ export async function activateMessage(deps: ChatDeps, userId: number, messageId:
   } finally {
     claim.release();
   }
-  return toMessages(db, conversation.id, await findMessages(db, conversation.id));
+  const rows =
+    limit === undefined
+      ? await findMessages(db, conversation.id)
+      : await findMessagePage(db, conversation.id, null, limit);
+  return toMessages(db, conversation.id, rows);
 }
 
 /** The conversation an edit of `messageId` continues, checked to be the caller's and a user message. */

@@ -6,7 +6,7 @@ import { isDraft } from '../model/apply-stream-event';
 import { chatKeys } from './chat-keys';
 
 /** Messages a page: a few screens, so a conversation opens on one small request and scrolling up rarely waits. */
-const MESSAGES_PAGE = 100;
+export const MESSAGES_PAGE = 100;
 
 /** The newest messages of a conversation's active branch, oldest first: what has been fetched of it so far. */
 export interface MessageWindow {
