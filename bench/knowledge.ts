@@ -9,7 +9,9 @@
  * /api/health is asked every HEALTH_EVERY_MS (indexing must not block other requests) and the server's RSS is
  * read from /proc every RSS_EVERY_MS. One more text file then brings the bot to CHUNKS passages, and
  * searchChunks (as the chat calls it) answers QUERIES questions inside the server: p50/p95 beside the target.
- * Loopback only; stops by itself within DEADLINE_MS.
+ * The chat's first token (POST /api/conversations/{id}/stream to a bot without files, answered by a fake model in a
+ * process of its own) is timed with nothing else happening, then over and over while the dropped PDFs are read:
+ * issue 26 wants it unchanged. Loopback only; stops by itself within DEADLINE_MS.
  */
 import { execFile, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { KnowledgeFile } from '../src/shared/contracts/files';
 import { random, skewedWord } from './support/made-up-words';
 import { startNodeFlags } from './support/start-flags';
+import { openStream, relayEvent } from './support/stream-client';
 
 const PDF_PAGES = 300;
 /** The drop of many files at once (issue 26): this many PDFs of DROP_PAGES pages, uploaded together. */
@@ -36,6 +39,10 @@ const HEALTH_EVERY_MS = 25;
 const RSS_EVERY_MS = 100;
 const DEADLINE_MS = 480_000;
 const TARGETS = { retrievalP95Ms: 50, healthMs: 50, pdftotextRatio: 3 };
+/** Replies timed with nothing else happening, after a few to warm up; the model writes REPLY_TOKENS each. */
+const IDLE_REPLIES = 30;
+const WARM_UP_REPLIES = 5;
+const REPLY_TOKENS = 20;
 
 interface Server {
   child: ChildProcess;
@@ -80,10 +87,21 @@ async function generatedPdf(pages: number): Promise<Uint8Array> {
   return doc.save();
 }
 
-function startServer(databaseUrl: string | undefined): Promise<Server> {
+function startModel(): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const args = JSON.stringify({ tokens: REPLY_TOKENS, intervalMs: 0, holdMarker: '[never]' });
+  const child = fork(fileURLToPath(new URL('./support/fake-model-process.ts', import.meta.url)), [args], {
+    execArgv: ['--import', 'tsx'],
+  });
+  children.push(child);
+  return new Promise((resolve) => {
+    child.once('message', (ready) => resolve({ child, ...(ready as { baseUrl: string }) }));
+  });
+}
+
+function startServer(databaseUrl: string | undefined, modelUrl: string): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./support/knowledge-server-process.ts', import.meta.url)), [], {
     execArgv: [...startNodeFlags(), '--import', 'tsx'],
-    env: { ...process.env, TEST_DATABASE_URL: databaseUrl ?? '' },
+    env: { ...process.env, TEST_DATABASE_URL: databaseUrl ?? '', BENCH_MODEL_URL: modelUrl },
   });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -215,6 +233,35 @@ async function dropped(server: Server, pdfs: Uint8Array[]) {
   return { ms: performance.now() - start };
 }
 
+/** A conversation with a bot of its own without files, and a function that times one reply's first token. */
+async function chat(server: Server) {
+  const bot = await api<{ id: number }>(server, 'POST', '/api/bots', {
+    name: 'Bench chat',
+    description: 'Talks while files are read',
+    purpose: 'answering',
+  });
+  const conversation = await api<{ id: number }>(server, 'POST', '/api/conversations', { botId: bot.id });
+  return async () => {
+    const reply = await openStream(
+      `${server.url}/api/conversations/${conversation.id}/stream`,
+      { content: sentence(6).replace('.', '?') },
+      relayEvent,
+      { authorization: `Bearer ${server.token}` },
+    );
+    if (reply.error !== null || reply.ttft === null) throw new Error(`chat reply failed: ${reply.error}`);
+    return reply.ttft;
+  };
+}
+
+/** First tokens of replies asked one after another until `work` is done. */
+async function repliesDuring<T>(reply: () => Promise<number>, work: Promise<T>) {
+  const firstTokens: number[] = [];
+  let done = false;
+  const result = work.finally(() => (done = true));
+  while (!done) firstTokens.push(await reply());
+  return { result: await result, firstTokens };
+}
+
 const search = (server: Server, queries: string[]) =>
   new Promise<{ wall: number[]; cpu: number[] }>((resolve) => {
     server.child.once('message', (times) => resolve(times as { wall: number[]; cpu: number[] }));
@@ -230,11 +277,17 @@ const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` 
 const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
-async function run(databaseUrl: string | undefined) {
+async function run(databaseUrl: string | undefined, modelUrl: string) {
   // Each database reads the same files and answers the same questions.
   rand = random(42);
-  const server = await startServer(databaseUrl);
+  const server = await startServer(databaseUrl, modelUrl);
   try {
+    const reply = await chat(server);
+    const idleFirstTokens: number[] = [];
+    for (let i = 0; i < WARM_UP_REPLIES + IDLE_REPLIES; i += 1) {
+      const ttft = await reply();
+      if (i >= WARM_UP_REPLIES) idleFirstTokens.push(ttft);
+    }
     const pdf = await generatedPdf(PDF_PAGES);
     const text = new TextEncoder().encode(textOfSize(TEXT_BYTES));
     const idleRss = rssOf(server.child.pid!);
@@ -243,7 +296,7 @@ async function run(databaseUrl: string | undefined) {
     const popplerMs = await pdftotextMs(pdf);
     const textRun = await watched(server, () => indexed(server, 'notes.txt', text));
     const dropPdfs = await Promise.all(Array.from({ length: DROP_FILES }, () => generatedPdf(DROP_PAGES)));
-    const dropRun = await watched(server, () => dropped(server, dropPdfs));
+    const dropRun = await watched(server, () => repliesDuring(reply, dropped(server, dropPdfs)));
     // One more file of the same prose brings the bot to CHUNKS passages.
     const have = pdfRun.result.file.chunkCount + textRun.result.file.chunkCount;
     const bytesPerChunk = TEXT_BYTES / textRun.result.file.chunkCount;
@@ -275,8 +328,15 @@ async function run(databaseUrl: string | undefined) {
     );
     const dropHealth = dropRun.health;
     console.log(
-      `  ${DROP_FILES} PDFs of ${DROP_PAGES} pages dropped at once: all ready in ${ms(dropRun.result.ms)}; health ` +
-        `meanwhile p95 ${ms(percentile(dropHealth, 95))}, max ${ms(Math.max(...dropHealth))}`,
+      `  ${DROP_FILES} PDFs of ${DROP_PAGES} pages dropped at once: all ready in ${ms(dropRun.result.result.ms)}; ` +
+        `health meanwhile p95 ${ms(percentile(dropHealth, 95))}, max ${ms(Math.max(...dropHealth))}`,
+    );
+    const busyFirstTokens = dropRun.result.firstTokens;
+    console.log(
+      `  chat first token (a bot without files): idle p50 ${ms(percentile(idleFirstTokens, 50))}, ` +
+        `p95 ${ms(percentile(idleFirstTokens, 95))}; while the ${DROP_FILES} PDFs are read ` +
+        `(${busyFirstTokens.length} replies) p50 ${ms(percentile(busyFirstTokens, 50))}, ` +
+        `p95 ${ms(percentile(busyFirstTokens, 95))}`,
     );
     console.log(`  server RSS: ${mib(idleRss)} idle, ${mib(peakRss)} peak while indexing`);
     console.log(
@@ -300,11 +360,13 @@ async function run(databaseUrl: string | undefined) {
 
 // The machine's load at the start, since every figure here is wall time.
 console.log(`load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
+const model = await startModel();
 try {
-  await run(undefined);
+  await run(undefined, model.baseUrl);
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (databaseUrl) await run(databaseUrl);
+  if (databaseUrl) await run(databaseUrl, model.baseUrl);
   else console.log('\npostgres: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
 } finally {
   clearTimeout(deadline);
+  model.child.disconnect();
 }

@@ -24,6 +24,8 @@ const config = loadConfig({
   // How files are read, as an operator would set it (e.g. FILES_PDFTOTEXT=off for pdf.js alone).
   ...(process.env.FILES_PDFTOTEXT ? { FILES_PDFTOTEXT: process.env.FILES_PDFTOTEXT } : {}),
   ...(process.env.FILES_EXTRACTION_WORKERS ? { FILES_EXTRACTION_WORKERS: process.env.FILES_EXTRACTION_WORKERS } : {}),
+  // The bench's fake model, which the chat measured while files are read answers from.
+  ...(process.env.BENCH_MODEL_URL ? { LLM_BASE_URL: process.env.BENCH_MODEL_URL, LLM_MODEL: 'fake-model' } : {}),
 });
 const limit = { max: 1_000_000, timeWindow: 60_000 };
 // Started as the server starts (src/server/main.ts), with an extraction worker ready.
