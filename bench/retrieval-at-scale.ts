@@ -19,12 +19,11 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { Db } from '../src/server/db/database';
 import type { EmbeddingsModel } from '../src/server/modules/files/embeddings';
-import { bytesToVector, cosine, vectorToBytes } from '../src/server/modules/files/embeddings';
-import { insertFile, replaceChunks } from '../src/server/modules/files/files.repository';
+import { bytesToVector, cosine } from '../src/server/modules/files/embeddings';
 import { searchChunks } from '../src/server/modules/files/retrieval';
 import { nearestPassages, warmKnowledgeVectors } from '../src/server/modules/files/vector-index';
 import { createTestDb } from '../tests/support/databases';
-import { insertUserWithBot } from '../tests/support/rows';
+import { insertReadyKnowledge, insertUserWithBot } from '../tests/support/rows';
 import { random, skewedWord } from './support/made-up-words';
 
 const PASSAGES = Number(process.env.BENCH_PASSAGES ?? 100_000);
@@ -65,37 +64,8 @@ const percentile = (values: number[], p: number) => {
 };
 const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`);
 
-async function seedFile(db: Db, owner: { userId: number; botId: number }, name: string, passages: Passage[]) {
-  const now = new Date().toISOString();
-  const file = await insertFile(db.kysely, {
-    user_id: owner.userId,
-    bot_id: owner.botId,
-    name,
-    media_type: 'text/plain',
-    size: 0,
-    storage_key: `bench-${name}`,
-    status: 'processing',
-    created_at: now,
-    updated_at: now,
-  });
-  await replaceChunks(
-    db.kysely,
-    file.id,
-    passages.map((p) => ({
-      text: p.text,
-      page: null,
-      section: null,
-      embedding: vectorToBytes(p.vector),
-      embeddingModel: MODEL,
-    })),
-  );
-  await db.kysely
-    .updateTable('files')
-    .set({ status: 'ready', chunk_count: passages.length })
-    .where('id', '=', file.id)
-    .execute();
-  return file.id;
-}
+const seedFile = (db: Db, owner: { userId: number; botId: number }, name: string, passages: Passage[]) =>
+  insertReadyKnowledge(db.kysely, owner, { name, model: MODEL, passages });
 
 type Passage = { vector: Float32Array; text: string };
 

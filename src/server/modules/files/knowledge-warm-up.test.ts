@@ -7,64 +7,23 @@ import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/supp
 import { createBot } from '../../../../tests/support/factories';
 import { uploadSettled } from '../../../../tests/support/files-api';
 import { logSink } from '../../../../tests/support/log-sink';
-import { insertUserWithBot } from '../../../../tests/support/rows';
+import { insertBot, insertReadyKnowledge, insertUserWithBot } from '../../../../tests/support/rows';
 import { signUp, startTestAppWithModel } from '../../../../tests/support/test-app';
-import { vectorToBytes } from './embeddings';
-import { insertFile, replaceChunks } from './files.repository';
 import { warmKnowledgeVectors } from './vector-index';
 import { findKnowledgeWithVectors } from './vector-index.repository';
 
 const MODEL = { id: 'test/embed', readsUnlabelled: false };
 
-async function addBot(db: Db, userId: number, name: string, lastUsed: string | null) {
-  const now = new Date().toISOString();
-  const bot = await db.kysely
-    .insertInto('bots')
-    .values({
-      user_id: userId,
-      name,
-      description: '',
-      purpose: 'answering',
-      icon: 'bot',
-      active: true,
-      capabilities: '[]',
-      config: '{}',
-      last_used: lastUsed,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return bot.id;
-}
-
 /** A ready knowledge file of `passages` passages with vectors of `model`. */
-async function addKnowledge(db: Db, owner: { userId: number; botId: number }, passages: number, model = MODEL.id) {
-  const now = new Date().toISOString();
-  const file = await insertFile(db.kysely, {
-    user_id: owner.userId,
-    bot_id: owner.botId,
+const addKnowledge = (db: Db, owner: { userId: number; botId: number }, passages: number, model = MODEL.id) =>
+  insertReadyKnowledge(db.kysely, owner, {
     name: 'notes.txt',
-    media_type: 'text/plain',
-    size: 0,
-    storage_key: `key-${owner.botId}-${model}`,
-    status: 'processing',
-    created_at: now,
-    updated_at: now,
-  });
-  await replaceChunks(
-    db.kysely,
-    file.id,
-    Array.from({ length: passages }, (_, i) => ({
+    model,
+    passages: Array.from({ length: passages }, (_, i) => ({
       text: `passage ${i}`,
-      page: null,
-      section: null,
-      embedding: vectorToBytes(Float32Array.from({ length: 8 }, (_, d) => Math.sin(i + d))),
-      embeddingModel: model,
+      vector: Float32Array.from({ length: 8 }, (_, d) => Math.sin(i + d)),
     })),
-  );
-  await db.kysely.updateTable('files').set({ status: 'ready' }).where('id', '=', file.id).execute();
-}
+  });
 
 describe.each(databaseKinds)('loading the knowledge vectors ahead (%s)', (kind) => {
   let testDb: TestDb;
@@ -75,9 +34,9 @@ describe.each(databaseKinds)('loading the knowledge vectors ahead (%s)', (kind) 
     const { db } = testDb;
     const first = await insertUserWithBot(db.kysely);
     await db.kysely.updateTable('bots').set({ last_used: '2026-01-01T00:00:00.000Z' }).execute();
-    const recent = await addBot(db, first.userId, 'Recent', '2026-03-01T00:00:00.000Z');
-    const unused = await addBot(db, first.userId, 'Unused', null);
-    const otherModel = await addBot(db, first.userId, 'Other model', '2026-04-01T00:00:00.000Z');
+    const recent = await insertBot(db.kysely, first.userId, { name: 'Recent', lastUsed: '2026-03-01T00:00:00.000Z' });
+    const unused = await insertBot(db.kysely, first.userId, { name: 'Unused' });
+    const otherModel = await insertBot(db.kysely, first.userId, { lastUsed: '2026-04-01T00:00:00.000Z' });
     await addKnowledge(db, first, 3);
     await addKnowledge(db, { userId: first.userId, botId: recent }, 2);
     await addKnowledge(db, { userId: first.userId, botId: unused }, 4);
