@@ -242,6 +242,9 @@ export function redisReplyEvents(redis: Redis, options: RedisReplyEventsOptions)
       try {
         if (!(await whenReady(reader, REDIS_COMMAND_TIMEOUT_MS))) throw new Error('Redis is not reachable');
         readerId ??= Number(await reader.client('ID'));
+        // Every follower may have gone while the connection got ready (a client that left at once): an XREAD of
+        // no stream is a syntax error, whose catch below would end the followers that came meanwhile.
+        if (followers.size === 0) break;
         const keys = [...followers.keys()];
         const from = keys.map((key) => `0-${Math.min(...[...followers.get(key)!].map((f) => f.lastSeq))}`);
         generation++;

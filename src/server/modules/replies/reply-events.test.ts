@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { ChatStreamEvent } from '@shared/contracts/chat';
 import { REDIS_DEGRADED_MEANING } from '../../lib/redis';
@@ -254,6 +255,32 @@ describe('Redis reply events across instances', () => {
     // A writes nothing more, as if it had died: B gives up once idleMs has passed without an event.
     await time.advance(idleMs + 1);
     expect(idsOf(await client.ended)).toEqual(['r1-1']);
+  });
+
+  it('follows on after a client left before the reading connection was ready, with no warning', async () => {
+    const space = cleanups.redisSpace();
+    const time = manualTime();
+    const recorded = recordingLogger();
+    const a = await redisEvents(space, { timers: time });
+    const b = await redisEvents(space, { timers: time, log: recorded.log });
+    const out = a.events.open(5, 'r1');
+    out.append(reply[0]!);
+    await time.advance(FLUSH_MS);
+    // Gone at once: B starts its blocking connection for this client, which has left before it is ready.
+    const gone = new AbortController();
+    const left = following(b.events, 5, undefined, gone.signal);
+    gone.abort();
+    expect(await left.ended).toEqual([]);
+    // B's connection gets ready with no one left to read for (it used to read for no stream: a syntax error that
+    // counted as Redis failing and ended whoever was following by then).
+    await sleep(300);
+    const stays = following(b.events, 5);
+    await until(() => stays.received.length === 1, { what: 'the first event for the client who stays' });
+    out.append(reply[1]!);
+    await time.advance(FLUSH_MS);
+    await until(() => stays.received.length === 2, { what: 'the next event, live' });
+    expect(recorded.warnings()).toEqual([]);
+    out.end();
   });
 
   it('keeps events written while Redis is away and stores them when it is back, with one warning', async () => {
