@@ -20,11 +20,11 @@
  * BENCH_CPU_PROF=<dir> runs the Botty server under `node --cpu-prof` and leaves its profile in <dir>;
  * BENCH_STREAMS=500 (or 1, 50) runs that load alone, e.g. to profile it.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { postgresCpuMicros } from './support/postgres-cpu';
+import { children, startChild } from './support/child-processes';
 import { startNodeFlags } from './support/start-flags';
 import { openAiEvent, openStream, relayEvent, type StreamResult } from './support/stream-client';
 
@@ -45,22 +45,6 @@ const WAYS = ['bare relay', 'model direct', 'Botty', '/v1'] as const;
 type Way = (typeof WAYS)[number];
 /** The ways through Botty, each set beside the bare relay. */
 const BOTTY_WAYS = ['Botty', '/v1'] as const satisfies readonly Way[];
-
-function startChild<T>(
-  script: string,
-  args: object,
-  options: { execArgv?: string[]; env?: NodeJS.ProcessEnv } = {},
-): Promise<{ child: ChildProcess; ready: T }> {
-  const child = fork(fileURLToPath(new URL(script, import.meta.url)), [JSON.stringify(args)], {
-    execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
-    env: { ...process.env, ...options.env },
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    child.once('message', (ready) => resolve({ child, ready: ready as T }));
-    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready`)));
-  });
-}
 
 const ask = <T>(child: ChildProcess, what: string) =>
   new Promise<T>((resolve) => {
@@ -96,7 +80,6 @@ function printTable(rows: string[][]) {
   }
 }
 
-const children: ChildProcess[] = [];
 const deadline = setTimeout(() => {
   console.error(`chat-streaming: still running after ${DEADLINE_MS / 1000} s; giving up`);
   for (const child of children) child.kill();
@@ -104,12 +87,12 @@ const deadline = setTimeout(() => {
 }, DEADLINE_MS);
 
 try {
-  const model = await startChild<{ baseUrl: string }>('./support/fake-model-process.ts', {
+  const model = await startChild<{ baseUrl: string }>(new URL('./support/fake-model-process.ts', import.meta.url), {
     tokens: TOKENS,
     intervalMs: 0,
     holdMarker: HOLD_MARKER,
   });
-  const bare = await startChild<{ url: string }>('./support/bare-relay-process.ts', {
+  const bare = await startChild<{ url: string }>(new URL('./support/bare-relay-process.ts', import.meta.url), {
     modelBaseUrl: model.ready.baseUrl,
   });
   const profileDir = process.env.BENCH_CPU_PROF;
@@ -121,7 +104,7 @@ try {
     apiKey: string;
     model: string;
   }>(
-    './support/chat-server-process.ts',
+    new URL('./support/chat-server-process.ts', import.meta.url),
     // The held replies get conversations of their own: theirs stay busy while the server saves what they wrote.
     { modelBaseUrl: model.ready.baseUrl, conversations: MAX_STREAMS + MEMORY_STREAMS },
     {

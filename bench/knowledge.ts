@@ -13,16 +13,16 @@
  * process of its own) is timed with nothing else happening, then over and over while the dropped PDFs are read:
  * issue 26 wants it unchanged. Loopback only; stops by itself within DEADLINE_MS.
  */
-import { execFile, fork, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { KnowledgeFile } from '../src/shared/contracts/files';
+import { children, startChild } from './support/child-processes';
 import { random, skewedWord } from './support/made-up-words';
 import { startNodeFlags } from './support/start-flags';
 import { openStream, relayEvent } from './support/stream-client';
@@ -52,7 +52,6 @@ interface Server {
   database: string;
 }
 
-const children: ChildProcess[] = [];
 const deadline = setTimeout(() => {
   console.error(`knowledge: still running after ${DEADLINE_MS / 1000} s; giving up`);
   for (const child of children) child.kill();
@@ -87,27 +86,20 @@ async function generatedPdf(pages: number): Promise<Uint8Array> {
   return doc.save();
 }
 
-function startModel(): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const args = JSON.stringify({ tokens: REPLY_TOKENS, intervalMs: 0, holdMarker: '[never]' });
-  const child = fork(fileURLToPath(new URL('./support/fake-model-process.ts', import.meta.url)), [args], {
-    execArgv: ['--import', 'tsx'],
+const startModel = () =>
+  startChild<{ baseUrl: string }>(new URL('./support/fake-model-process.ts', import.meta.url), {
+    tokens: REPLY_TOKENS,
+    intervalMs: 0,
+    holdMarker: '[never]',
   });
-  children.push(child);
-  return new Promise((resolve) => {
-    child.once('message', (ready) => resolve({ child, ...(ready as { baseUrl: string }) }));
-  });
-}
 
-function startServer(databaseUrl: string | undefined, modelUrl: string): Promise<Server> {
-  const child = fork(fileURLToPath(new URL('./support/knowledge-server-process.ts', import.meta.url)), [], {
-    execArgv: [...startNodeFlags(), '--import', 'tsx'],
-    env: { ...process.env, TEST_DATABASE_URL: databaseUrl ?? '', BENCH_MODEL_URL: modelUrl },
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    child.once('message', (ready) => resolve({ child, ...(ready as Omit<Server, 'child'>) }));
-    child.once('exit', (code) => reject(new Error(`knowledge server exited with code ${code} before it was ready`)));
-  });
+async function startServer(databaseUrl: string | undefined, modelUrl: string): Promise<Server> {
+  const { child, ready } = await startChild<Omit<Server, 'child'>>(
+    new URL('./support/knowledge-server-process.ts', import.meta.url),
+    {},
+    { execArgv: startNodeFlags(), env: { TEST_DATABASE_URL: databaseUrl ?? '', BENCH_MODEL_URL: modelUrl } },
+  );
+  return { child, ...ready };
 }
 
 function stopServer(server: Server): Promise<void> {
@@ -362,9 +354,9 @@ async function run(databaseUrl: string | undefined, modelUrl: string) {
 console.log(`load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`);
 const model = await startModel();
 try {
-  await run(undefined, model.baseUrl);
+  await run(undefined, model.ready.baseUrl);
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (databaseUrl) await run(databaseUrl, model.baseUrl);
+  if (databaseUrl) await run(databaseUrl, model.ready.baseUrl);
   else console.log('\npostgres: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
 } finally {
   clearTimeout(deadline);
