@@ -9,7 +9,7 @@ import { uploadSettled } from '../../../../tests/support/files-api';
 import { logSink } from '../../../../tests/support/log-sink';
 import { insertBot, insertReadyKnowledge, insertUserWithBot } from '../../../../tests/support/rows';
 import { signUp, startTestAppWithModel } from '../../../../tests/support/test-app';
-import { warmKnowledgeVectors } from './vector-index';
+import { nearestPassages, warmKnowledgeVectors } from './vector-index';
 import { findKnowledgeWithVectors } from './vector-index.repository';
 
 const MODEL = { id: 'test/embed', readsUnlabelled: false };
@@ -49,6 +49,26 @@ describe.each(databaseKinds)('loading the knowledge vectors ahead (%s)', (kind) 
     ]);
     expect(await warmKnowledgeVectors(db, MODEL, AbortSignal.abort())).toBe(0);
     expect(await warmKnowledgeVectors(db, MODEL, new AbortController().signal)).toBe(3);
+  });
+});
+
+describe('loading them ahead on SQLite, whose reads do not wait', () => {
+  let testDb: TestDb;
+  afterEach(() => testDb.drop());
+
+  it('stops between two batches of a bot when told, and leaves the bot to load with its question', async () => {
+    testDb = await createTestDb('sqlite');
+    const { db } = testDb;
+    const owner = await insertUserWithBot(db.kysely);
+    // Three batches of vectors: the first turn the load gives up is after the first.
+    await addKnowledge(db, owner, 2500);
+    const stop = new AbortController();
+    const warming = warmKnowledgeVectors(db, MODEL, stop.signal);
+    setImmediate(() => stop.abort());
+    expect(await warming).toBe(0);
+    const scope = { ...owner, ownerId: owner.userId, conversationId: null };
+    const question = Float32Array.from({ length: 8 }, (_, d) => Math.sin(7 + d));
+    expect(await nearestPassages(db, scope, MODEL, Promise.resolve(question), 1)).toHaveLength(1);
   });
 });
 

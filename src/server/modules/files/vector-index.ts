@@ -101,6 +101,8 @@ async function load(
   model: VectorModel,
   generation: number,
   previous: BotVectors | undefined,
+  /** Ends the load between two batches (the warm-up's, when the server closes): it then rejects. */
+  signal?: AbortSignal,
 ): Promise<BotVectors> {
   const ids = await findKnowledgeVectorIds(db.kysely, knowledge, model);
   const kept = new Map<number, number>();
@@ -113,6 +115,7 @@ async function load(
     // Between batches, whatever else the instance has to do goes first: SQLite's reads do not wait on I/O, so a
     // bot of 100,000 passages would otherwise hold every other request for seconds.
     if (i > 0) await nextTurn();
+    signal?.throwIfAborted();
     const rows = await findVectors(db.kysely, missing.slice(i, i + LOAD_BATCH));
     const vectors = rows.map((r) => ({ id: Number(r.id), vector: bytesToVector(r.embedding) }));
     if (dims === 0 && vectors.length > 0) {
@@ -177,11 +180,15 @@ function keep(state: InstanceVectors, key: string, fresh: BotVectors) {
   }
 }
 
-/** The bot's copies, brought up to the database's generation first when it has moved; null when no such bot. */
+/**
+ * The bot's copies, brought up to the database's generation first when it has moved; null when no such bot.
+ * `signal` ends a load this call starts (not one a question started before it) between two batches.
+ */
 async function knowledgeVectors(
   db: Db,
   knowledge: { ownerId: number; botId: number },
   model: VectorModel,
+  signal?: AbortSignal,
 ): Promise<BotVectors | null> {
   const generation = await readKnowledgeGeneration(db.kysely, knowledge.botId);
   if (generation === null) return null;
@@ -191,7 +198,7 @@ async function knowledgeVectors(
   if (vectors?.generation !== generation) {
     let pending = state.loading.get(key);
     if (!pending) {
-      pending = load(db, knowledge, model, generation, vectors).finally(() => state.loading.delete(key));
+      pending = load(db, knowledge, model, generation, vectors, signal).finally(() => state.loading.delete(key));
       state.loading.set(key, pending);
     }
     vectors = await pending;
@@ -204,7 +211,7 @@ async function knowledgeVectors(
 /**
  * Loads the copies of every bot's knowledge with vectors of `model`, the most recently used bots first, as many as
  * fit in the instance's budget, so the first question after a start does not wait for them (seconds at 100,000
- * passages). One bot at a time, yielding between batches; stops when `signal` aborts.
+ * passages). One bot at a time, yielding between batches; stops between two batches when `signal` aborts.
  */
 export async function warmKnowledgeVectors(db: Db, model: VectorModel, signal: AbortSignal): Promise<number> {
   let used = 0;
@@ -214,7 +221,10 @@ export async function warmKnowledgeVectors(db: Db, model: VectorModel, signal: A
     if (signal.aborted) break;
     // Past the budget, loading one more bot would push out one loaded before it, which was used more recently.
     if (used + knowledge.passages * perPassage > MAX_BYTES) continue;
-    const vectors = await knowledgeVectors(db, knowledge, model);
+    const vectors = await knowledgeVectors(db, knowledge, model, signal).catch((err: unknown) => {
+      if (signal.aborted) return null;
+      throw err;
+    });
     if (!vectors || vectors.ids.length === 0) continue;
     used += sizeOf(vectors);
     perPassage ||= sizeOf(vectors) / vectors.ids.length;
