@@ -9,7 +9,8 @@
  * - open: navigation → the conversation's last line painted on screen (the app's start-up and its requests for
  *   the conversation included), read from the page's clock at the animation frame that first shows it;
  * - typing: keys pressed into the composer one every TYPING_DELAY_MS with the conversation open; each key's
- *   latency is its event time to the frame after it;
+ *   latency is its event time to the frame after it, printed beside the same keys typed into an empty page (the
+ *   method's floor, which includes the wait for the next frame);
  * - scroll to the top: wheel events of WHEEL_PX over the messages, WHEEL_INTERVAL_MS apart (further when the
  *   page is slow to take them), until the first question is on screen (older pages loading on the way, when
  *   the app pages history): animation frame p95, frames over 50 ms, long tasks (PerformanceObserver 'longtask')
@@ -32,6 +33,7 @@ import {
   startRecording,
   stopRecording,
   totalBlockingTime,
+  typingFloorP95,
 } from './support/browser';
 
 const SIZES = [20, 500, 2_000];
@@ -358,6 +360,21 @@ try {
     results.set(size, runs);
   }
   report(results);
+  const floors: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) floors.push(await typingFloorP95(browser, TYPED, TYPING_DELAY_MS));
+  const floor = percentile(floors, 50);
+  const appTyping = SIZES.map(
+    (size) =>
+      percentile(
+        results.get(size)!.map((r) => r.typingP95),
+        50,
+      ) - floor,
+  );
+  console.log(
+    `typing p95 of an empty page's textarea, the same keys (the method's floor: a key waits for the next frame): ` +
+      `${floors.map((f) => `${f.toFixed(1)} ms`).join(' / ')}; the app's medians above it: ` +
+      `${appTyping.map((d) => `${d >= 0 ? '+' : ''}${d.toFixed(1)} ms`).join(' / ')} (${SIZES.join(' / ')} messages)`,
+  );
   // The browser, the server and the bench share the machine's cores with whatever else runs on it.
   console.log(
     `machine: ${availableParallelism()} cores; load average ${startLoad.toFixed(1)} at the start, ` +

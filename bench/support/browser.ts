@@ -102,6 +102,27 @@ export function keyToPaintP95({ typing, slowKeys }: Recording) {
   return percentile([...new Array<number>(unreported).fill(0), ...slowKeys], 95);
 }
 
+/**
+ * The typing figure of a page that does nothing: the same keys, at the same pace, into a bare textarea of an empty
+ * page, in a new page of `browser`. A key's latency is measured to the animation frame after it, so it includes the
+ * wait for that frame (up to one frame interval, 16.7 ms at 60 Hz): no page measures under this floor, whatever it
+ * does, and the app's own cost is its figure above it.
+ */
+export async function typingFloorP95(browser: Browser, keys: string, delayMs: number) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.setContent('<textarea aria-label="Message"></textarea>');
+    const textarea = page.getByRole('textbox', { name: 'Message' });
+    await textarea.click();
+    await startRecording(page);
+    await textarea.pressSequentially(keys, { delay: delayMs });
+    await page.waitForTimeout(100);
+    return percentile((await stopRecording(page)).typing, 95);
+  } finally {
+    await page.close();
+  }
+}
+
 /** Total blocking time: each long task's time over 50 ms. */
 export const totalBlockingTime = (longTasks: number[]) =>
   longTasks.reduce((sum, duration) => sum + Math.max(0, duration - 50), 0);

@@ -1,8 +1,11 @@
 import { parentPort } from 'node:worker_threads';
+import { lowerThisThreadsPriority } from './background-priority';
 import { chunkDocument } from './chunk';
 import { extractDocument, NO_TEXT_MESSAGE } from './extract';
 import { ExtractionError } from './extraction-error';
 import type { ExtractionOutcome, ExtractionRequest, WorkerMessage } from './extraction-worker';
+
+lowerThisThreadsPriority();
 
 /**
  * Reads documents one by one, telling of the pages read and answering each with its chunks; the parent bounds this

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FileProgress } from '@shared/contracts/files';
 import { encryptedPdf, pdfWithPages, scannedPdf } from '../../../../tests/support/files';
+import { EXTRACTION_NICENESS } from './background-priority';
 import { createExtractor, DEFAULT_EXTRACTION_LIMITS, type ExtractionOutcome } from './extraction-worker';
 
 /**
@@ -110,6 +111,20 @@ describe('PDF text', () => {
       ['ocr', 1],
     ]);
   }, 60_000);
+
+  it.runIf(process.platform === 'linux')(
+    'is read at a lower priority than the server’s, which keeps its own (decision 0047)',
+    async () => {
+      const niceness = join(dir, 'niceness');
+      const { outcome } = await read(
+        await pdfWithPages(PAGES),
+        script(`nice > '${niceness}'\nexec '${PDFTOTEXT}' "$@"`),
+      );
+      expect(pagesOf(outcome)).toEqual(EXPECTED);
+      expect(Number(readFileSync(niceness, 'utf8'))).toBe(EXTRACTION_NICENESS);
+      expect(getPriority()).toBe(0);
+    },
+  );
 
   it('still says a password-protected PDF is one', async () => {
     const { outcome } = await read(await encryptedPdf(), PDFTOTEXT);
