@@ -10,7 +10,7 @@
  */
 import { sql } from 'kysely';
 import type { DatabaseKind } from '../src/server/db/database';
-import { addReplyUsage, findLimitColumns } from '../src/server/modules/usage/usage.repository';
+import { addUsage, findLimitColumns } from '../src/server/modules/usage/usage.repository';
 import { usageReport, usageTodayFor, utcDay } from '../src/server/modules/usage/usage.service';
 import { createTestDb } from '../tests/support/databases';
 
@@ -123,14 +123,15 @@ async function bench(kind: DatabaseKind) {
     });
     const report = await timed(RUNS.report, () => usageReport(deps, {}));
     const upsert = await timed(RUNS.upsert, (i) =>
-      addReplyUsage(db.kysely, {
+      addUsage(db.kysely, {
         day: today,
         userId: pick(i),
         botId: BOTS[i % BOTS.length]!,
         model: MODELS[i % MODELS.length]!,
+        replies: 1,
         inputTokens: 800,
         outputTokens: 300,
-        estimated: false,
+        estimatedReplies: 0,
       }),
     );
     const line = (name: string, times: number[]) =>

@@ -78,7 +78,8 @@ describe.each(databaseKinds)('chatting with a shared bot, on %s', (kind) => {
     expect((await t.request('GET', `/api/files/${fileId}/content`, { token: visitor.token })).status).toBe(404);
     expect((await t.request('GET', `/api/bots/${bot.id}/files`, { token: visitor.token })).status).toBe(404);
 
-    // The visitor's use counts; the owner never sees the conversation.
+    // The visitor's use counts (off the reply's path); the owner never sees the conversation.
+    await t.app.backgroundSettled();
     const owned = await t.request<Bot>('GET', `/api/bots/${bot.id}`, { token: owner.token });
     expect(owned.body.usageCount).toBe(1);
     expect((await t.request('GET', `/api/conversations/${conversation.id}`, { token: owner.token })).status).toBe(404);

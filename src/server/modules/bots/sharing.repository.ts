@@ -82,8 +82,8 @@ export const findUsableBot = (db: Executor, userId: number, botId: number) =>
 /**
  * The caller's conversation (what a reply needs of it) with the bot to chat with: `botId`, or else the
  * conversation's own; the bot's columns are null when the caller may not use it, and there is no row when the
- * conversation is not theirs. One read, where a reply would wait for two round trips before its first token;
- * chat adds the model's memory of the conversation to it on PostgreSQL.
+ * conversation is not theirs. One read, where a reply would wait for two round trips before its first token (three
+ * with the owner's limit columns); chat adds the model's memory of the conversation to it on PostgreSQL.
  */
 export const conversationWithBot = (
   db: Executor,
@@ -97,8 +97,13 @@ export const conversationWithBot = (
         usableBy(v.userId),
       ),
     )
+    // The bot owner's limit columns, which the limit check before the reply would otherwise read on its own.
+    .leftJoin('users as owner', 'owner.id', 'bots.user_id')
     .select(REPLY_BOT_COLUMNS.map((column) => `bots.${column}` as const))
     .select([
+      'owner.role as owner_role',
+      'owner.daily_token_limit as owner_daily_token_limit',
+      'owner.daily_reply_limit as owner_daily_reply_limit',
       'conversations.id as conversation_id',
       'conversations.bot_id as conversation_bot_id',
       'conversations.title_source as conversation_title_source',

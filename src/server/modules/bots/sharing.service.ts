@@ -59,11 +59,25 @@ export async function findConversationForReply(
 
 /** A row of conversationWithBot as findConversationForReply answers it. */
 export function toConversationForReply(row: ConversationWithBotRow) {
-  const { conversation_id, conversation_bot_id, conversation_title_source, ...bot } = row;
-  if (bot.id === null) throw notFound();
+  const {
+    conversation_id,
+    conversation_bot_id,
+    conversation_title_source,
+    owner_role,
+    owner_daily_token_limit,
+    owner_daily_reply_limit,
+    ...bot
+  } = row;
+  if (bot.id === null || bot.user_id === null || owner_role === null) throw notFound();
   return {
     conversation: { id: conversation_id, botId: conversation_bot_id, titleSource: conversation_title_source },
     bot: toReplyBot(bot as ReplyBotRow),
+    owner: {
+      id: bot.user_id,
+      role: owner_role,
+      daily_token_limit: owner_daily_token_limit,
+      daily_reply_limit: owner_daily_reply_limit,
+    },
   };
 }
 

@@ -250,8 +250,9 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
         ['user', 'Any ideas?'],
         ['assistant', res.body.botResponse],
       ]);
+      // The reply's row is created when it starts; the use counts from when it ended (off the reply's path).
+      await t.app.backgroundSettled();
       const after = (await t.request('GET', `/api/bots/${bot.id}`, { token: alice.token })).body;
-      // The reply's row is created when it starts; the use counts from when it ended.
       expect(after.usageCount).toBe(1);
       expect(after.lastUsed >= res.body.message.createdAt).toBe(true);
     });
@@ -370,6 +371,7 @@ describe.each(databaseKinds)('conversations and messages API on %s', (kind) => {
       before.conversation,
     );
     expect(await messagesOf(t, alice.token, id)).toEqual(before.messages);
+    await t.app.backgroundSettled();
     expect((await t.request('GET', `/api/bots/${bot.id}`, { token: alice.token })).body.usageCount).toBe(1);
   });
 

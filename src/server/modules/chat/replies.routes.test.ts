@@ -61,11 +61,14 @@ describe.each(databaseKinds)('replies from a language model on %s', (kind) => {
       regenerate: () => streamChat(t, path('regenerate'), { token }),
       stop: () => t.request('POST', path('stop'), { token }),
       messages: () => messagesOf(t, token, conversation.id),
-      usage: async () =>
-        (await t.request('GET', `/api/bots/${bot.id}`, { token })).body as {
+      // The use is counted off the reply's path (its `done` does not wait for it).
+      usage: async () => {
+        await t.app.backgroundSettled();
+        return (await t.request('GET', `/api/bots/${bot.id}`, { token })).body as {
           usageCount: number;
           lastUsed: string | null;
-        },
+        };
+      },
     };
   }
 

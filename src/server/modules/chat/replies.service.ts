@@ -100,7 +100,7 @@ export async function beginReply(
 ): Promise<PendingReply> {
   const found = await findReplyConversation(deps.db, userId, request.conversationId, request.botId);
   if (!found) throw notFound('Conversation');
-  const { conversation, bot: latest } = toConversationForReply(found.row);
+  const { conversation, bot: latest, owner: ownerLimits } = toConversationForReply(found.row);
   // Only the bot's owner chatting in the app gets its latest version and may approve its tools (decision 0038).
   const owner = request.visitor !== true && latest.userId === userId;
   const bot = await deps.publishedVersions.of(latest, owner ? 'owner' : 'others');
@@ -111,6 +111,7 @@ export async function beginReply(
   const admission = await deps.usage.admit({
     ownerId: bot.userId,
     shared: request.visitor === true || bot.userId !== userId,
+    owner: ownerLimits,
   });
   const claim = await deps.replies.claim(conversation.id);
   if (!claim) {

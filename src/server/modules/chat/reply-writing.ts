@@ -4,7 +4,6 @@ import { conversationTitleFor } from '../../ai/tasks/conversation-title';
 import { CHAT_ERRORS } from '../../ai/tasks/chat-reply';
 import { isoNow } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
-import { recordBotUse } from '../bots/bot-use';
 import type { ReplyBot } from '../bots/bots.repository';
 import { endOf } from '../replies/reply-lifecycle';
 import { runReply, type ReplyResult } from '../replies/reply-pipeline';
@@ -174,7 +173,7 @@ export async function writeReply(
     // A regenerated reply comes with its versions (the replies it took the place of), for its switcher.
     const versions = row && job.replaces ? await findVersions(deps.db.kysely, row.conversation_id, [row]) : undefined;
     message = row && toMessage(row, undefined, versions);
-    if (message && status !== 'failed') await countUse(deps, job.bot.id, at);
+    if (message && status !== 'failed') deps.usage.countUse(job.bot.id, at, deps.log);
   } catch (err) {
     // E.g. the conversation was deleted while its reply was being written.
     deps.log.warn({ err, conversationId: job.question.conversationId }, 'chat reply: could not save the reply');
@@ -187,12 +186,6 @@ export async function writeReply(
     ? { status: 'failed', error, message }
     : { status: status === 'complete' ? 'complete' : 'stopped', message };
 }
-
-/** Counted after the reply is saved, outside its transaction (see recordBotUse); a failure only costs the count. */
-const countUse = (deps: ReplyDeps, botId: number, at: string) =>
-  recordBotUse(deps.db.kysely, botId, at).catch((err: unknown) =>
-    deps.log.warn({ err, botId }, "chat reply: could not count the bot's use"),
-  );
 
 /** Says what went away when a reply could not be saved: the account, the bot or the conversation. */
 async function whatWasDeleted(deps: ReplyDeps, job: ReplyJob): Promise<string | null> {

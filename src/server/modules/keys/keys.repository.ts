@@ -60,14 +60,24 @@ export const deleteKeyOfUser = (db: Executor, userId: number, id: number) =>
   db.deleteFrom('api_keys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 
 /** A key of an enabled account: a disabled one's keys stop at once and work again when it is enabled. */
+/**
+ * A key that may be used, with its owner's role and limit columns: the limit check before a reply reads them
+ * from here instead of asking again (the bots a key reaches are its owner's).
+ */
 export const findKeyByHash = (db: Executor, keyHash: string) =>
   db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .selectAll('api_keys')
+    .select([
+      'users.role as owner_role',
+      'users.daily_token_limit as owner_daily_token_limit',
+      'users.daily_reply_limit as owner_daily_reply_limit',
+    ])
     .where('api_keys.key_hash', '=', keyHash)
     .where('users.disabled_at', 'is', null)
     .executeTakeFirst();
+export type AuthenticatedKey = NonNullable<Awaited<ReturnType<typeof findKeyByHash>>>;
 
 export const touchKey = (db: Executor, id: number, now: string) =>
   db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();

@@ -17,7 +17,7 @@ import {
   insertKey,
   toApiKey,
   touchKey,
-  type ApiKeyRow,
+  type AuthenticatedKey,
 } from './keys.repository';
 
 export interface KeysDeps {
@@ -88,7 +88,7 @@ const recordKeyUse = coalescedWritesPer(
 );
 
 /** The key's row when it exists and has not expired (its use is then recorded); null otherwise. */
-export async function authenticateKey(deps: KeysDeps, key: string): Promise<ApiKeyRow | null> {
+export async function authenticateKey(deps: KeysDeps, key: string): Promise<AuthenticatedKey | null> {
   if (!key.startsWith(KEY_PREFIX)) return null;
   const row = await findKeyByHash(deps.db.kysely, hashToken(key));
   if (!row || isExpired(deps.clock, row.expires_at)) return null;
@@ -98,6 +98,14 @@ export async function authenticateKey(deps: KeysDeps, key: string): Promise<ApiK
   }
   return row;
 }
+
+/** The key owner's limit columns (read with the key), as the usage meter's limit check takes them. */
+export const keyOwnerLimits = (key: AuthenticatedKey) => ({
+  id: key.user_id,
+  role: key.owner_role,
+  daily_token_limit: key.owner_daily_token_limit,
+  daily_reply_limit: key.owner_daily_reply_limit,
+});
 
 /** Expired keys stay listed (as expired) for a while, so a developer whose calls start failing can see why. */
 export const EXPIRED_KEY_KEPT_MS = 30 * 24 * 60 * 60 * 1000;

@@ -8,7 +8,6 @@ import type { Source } from '@shared/contracts/chat';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { recordBotUse } from '../bots/bot-use';
 import { botsOfKey } from '../keys/key-bots';
 import type { ApiKeyRow } from '../keys/keys.repository';
 import { authenticateKey } from '../keys/keys.service';
@@ -132,7 +131,7 @@ async function ask(
       },
       () => {},
     );
-    if (!result.error && !signal.aborted) await recordBotUse(deps.db.kysely, bot.id, isoNow(deps.clock));
+    if (!result.error && !signal.aborted) deps.usage.countUse(bot.id, isoNow(deps.clock), log);
     return toolResultOf(result);
   } catch (err) {
     // A daily limit reached: the client's model reads why and when it resets. Anything else stays in the log.

@@ -141,6 +141,8 @@ describe.each(databaseKinds)('the OpenAI-compatible API, on %s', (kind) => {
     expect(
       await t.db.kysely.selectFrom('conversations').selectAll().where('bot_id', '=', planner.id).execute(),
     ).toEqual([]);
+    // Counted off the answer's path.
+    await t.app.backgroundSettled();
     const bot = await t.request('GET', `/api/bots/${planner.id}`, { token });
     expect(bot.body.usageCount).toBe(1);
     expect(bot.body.lastUsed).not.toBeNull();

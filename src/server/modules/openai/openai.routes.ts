@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { formatBytes } from '@shared/contracts/files';
 import { bearerToken } from '../../plugins/auth-guard';
 import { limitBy, type RateLimit } from '../../plugins/rate-limit';
-import type { ApiKeyRow } from '../keys/keys.repository';
+import type { AuthenticatedKey } from '../keys/keys.repository';
 import { answerCompletion, streamCompletion } from './openai-answers';
 import { invalidApiKey, unknownUrl, useOpenAiErrors } from './openai-errors';
 import { apiBodyLimit, MAX_IMAGES_PER_REQUEST } from './openai-images';
@@ -17,12 +17,19 @@ import {
   modelSchema,
   openAiErrorSchema,
 } from './openai.schemas';
-import { authenticateApiKey, getModel, listModels, requireModelBot, type OpenAiDeps } from './openai.service';
+import {
+  admitCompletion,
+  authenticateApiKey,
+  getModel,
+  listModels,
+  requireModelBot,
+  type OpenAiDeps,
+} from './openai.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The API key of a request under /v1, once it passed the key check. */
-    apiKey: ApiKeyRow | null;
+    apiKey: AuthenticatedKey | null;
   }
 }
 
@@ -133,7 +140,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<{ deps: OpenAiDeps; rateLimit: 
       // Resolved here, so a parameter its provider cannot honour is refused before anything is asked.
       const model = await deps.models.resolve('chat', bot.config.model);
       const settings = callerSettingsOf(body, model.ai, messages.hasToolCalls);
-      await deps.usage.admit({ ownerId: bot.userId, shared: false });
+      await admitCompletion(deps, key, bot);
       const completion = { key, bot, body, messages, model, settings, log: request.log };
       return body.stream ? streamCompletion(deps, completion, reply) : answerCompletion(deps, completion, reply);
     },

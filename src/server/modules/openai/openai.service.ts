@@ -8,13 +8,12 @@ import type { TokenLogprob } from '../../ai/openai-chat-stream';
 import type { ReplyUsage } from '../../ai/tasks/chat-reply';
 import type { Db } from '../../db/database';
 import { isoNow, type Clock } from '../../lib/clock';
-import { recordBotUse } from '../bots/bot-use';
 import type { ReplyBot } from '../bots/bots.repository';
 import { findOwnedBotOf, findOwnedReplyBotOf } from '../bots/bots.service';
 import { botsOfKey } from '../keys/key-bots';
-import { authenticateKey } from '../keys/keys.service';
+import { authenticateKey, keyOwnerLimits } from '../keys/keys.service';
 import { runReply, type ReplyPipelineDeps } from '../replies/reply-pipeline';
-import type { ApiKeyRow } from '../keys/keys.repository';
+import type { ApiKeyRow, AuthenticatedKey } from '../keys/keys.repository';
 import type { SafeDownload } from '../web/safe-fetch';
 import { modelNotFound, replyFailed } from './openai-errors';
 import type { readMessages } from './openai-messages';
@@ -66,6 +65,13 @@ export async function requireModelBot(deps: OpenAiDeps, key: ApiKeyRow, model: s
   if (!bot?.active) throw modelNotFound(model);
   return deps.publishedVersions.of(bot, 'others');
 }
+
+/**
+ * Holds a place among the owner's replies in progress, or refuses (429) past a daily limit. The bot is the key
+ * owner's own (requireModelBot), so the key's read brought the owner's limit columns: no read of its own.
+ */
+export const admitCompletion = (deps: OpenAiDeps, key: AuthenticatedKey, bot: ReplyBot) =>
+  deps.usage.admit({ ownerId: bot.userId, shared: false, owner: keyOwnerLimits(key) });
 
 export interface CompletionRequest {
   key: ApiKeyRow;
@@ -140,7 +146,7 @@ export async function complete(
     },
   );
   if (result.error) throw replyFailed(result.error, result.failure ?? null);
-  if (!signal.aborted) await recordBotUse(deps.db.kysely, bot.id, isoNow(deps.clock));
+  if (!signal.aborted) deps.usage.countUse(bot.id, isoNow(deps.clock), log);
   return {
     usage: result.usage,
     toolCalls: (result.toolCalls ?? []).map((call) => ({

@@ -4,14 +4,18 @@ import type { ChatTurn } from '../../ai/tasks/chat-reply';
 import type { ReplyUsage } from '../../ai/tasks/chat-reply';
 import { AppError } from '../../lib/errors';
 import type { RepliesInProgress } from './replies-in-progress';
-import { addReplyUsage, findLimitColumns } from './usage.repository';
+import { coalescedWrites } from '../../lib/coalesced-writes';
+import { recordBotUse } from '../bots/bot-use';
+import { addUsage, findLimitColumns, type UsageIncrement } from './usage.repository';
 import { getAdminSettings } from '../settings/settings.service';
-import { limitsOf, usageTodayFor, utcDay, type UsageDeps } from './usage.service';
+import { limitsOf, usageTodayFor, utcDay, type UsageDeps, type UserLimitColumns } from './usage.service';
 
 /** Who a model call is charged to (a bot's owner), and whether someone else is asking (a guest, a visitor). */
 export interface Charge {
   ownerId: number;
   shared: boolean;
+  /** The owner's limit columns, when the caller read them already (with the conversation): one read less. */
+  owner?: UserLimitColumns;
 }
 
 /** A reply as it ended (stopped and failed ones too), as the reply pipeline knows it. */
@@ -42,6 +46,11 @@ export interface UsageMeter {
   admit(charge: Charge): Promise<Admission>;
   /** Saves the reply's usage off the caller's path; a failure is logged, never thrown. */
   record(reply: EndedReply, log: FastifyBaseLogger): void;
+  /**
+   * Counts a use of the bot (its usageCount and lastUsed) off the caller's path, as `record`: the reply's end
+   * (`done`, `[DONE]`) no longer waits for a write of a counter; a failure only costs the count.
+   */
+  countUse(botId: number, at: string, log: FastifyBaseLogger): void;
 }
 
 /** Providers count roughly four characters of English to a token; used when a provider reports no usage. */
@@ -90,21 +99,40 @@ export function createUsageMeter(
   const { inProgress } = deps;
   const release = (userId: number, log: FastifyBaseLogger) =>
     inProgress.release(userId).catch((err: unknown) => log.warn({ err }, 'could not release a reply in progress'));
-  async function save(reply: EndedReply, model: string) {
+  // Every reply adds to its day's row of (owner, bot, model), the same row for the replies of a bot many people use
+  // at once: those that end while the row is being written are added up and written together next, one statement
+  // for them all (as bot-use.ts counts a bot's uses).
+  const addToRow = coalescedWrites(
+    (a: UsageIncrement, b: UsageIncrement): UsageIncrement => ({
+      ...a,
+      replies: a.replies + b.replies,
+      inputTokens: a.inputTokens + b.inputTokens,
+      outputTokens: a.outputTokens + b.outputTokens,
+      estimatedReplies: a.estimatedReplies + b.estimatedReplies,
+    }),
+    (_row: string, increment: UsageIncrement) => addUsage(deps.db.kysely, increment),
+  );
+  function save(reply: EndedReply, model: string) {
     const { inputTokens, outputTokens } = reply.usage;
-    await addReplyUsage(deps.db.kysely, {
+    const increment: UsageIncrement = {
       day: utcDay(deps.clock.now()),
       userId: reply.userId,
       botId: reply.botId ?? 0,
       model,
+      replies: 1,
       inputTokens: inputTokens ?? estimateTokens(promptChars(reply.prompt)),
       outputTokens: outputTokens ?? estimateTokens(reply.text.length),
-      estimated: inputTokens === null || outputTokens === null,
-    });
+      estimatedReplies: inputTokens === null || outputTokens === null ? 1 : 0,
+    };
+    return addToRow(JSON.stringify([increment.day, increment.userId, increment.botId, model]), increment);
   }
+  const inBackground = (work: Promise<unknown>) => {
+    deps.background?.add(work);
+    void work.finally(() => deps.background?.delete(work));
+  };
   return {
-    async admit({ ownerId, shared }) {
-      const user = await findLimitColumns(deps.db.kysely, ownerId);
+    async admit({ ownerId, shared, owner }) {
+      const user = owner ?? (await findLimitColumns(deps.db.kysely, ownerId));
       if (!user) return NOTHING_HELD;
       // Most accounts have no limit: their use today is not read before every reply.
       const limits = limitsOf(user, (await getAdminSettings(deps)).defaultLimits);
@@ -119,11 +147,18 @@ export function createUsageMeter(
     record(reply, log) {
       const { model } = reply;
       // The place is given back once the reply is in the totals, so a check in between counts it once.
-      const saving = (model === null ? Promise.resolve() : save(reply, model))
-        .catch((err: unknown) => log.error({ err }, 'could not record the reply’s usage'))
-        .finally(() => release(reply.userId, log));
-      deps.background?.add(saving);
-      void saving.finally(() => deps.background?.delete(saving));
+      inBackground(
+        (model === null ? Promise.resolve() : save(reply, model))
+          .catch((err: unknown) => log.error({ err }, 'could not record the reply’s usage'))
+          .finally(() => release(reply.userId, log)),
+      );
+    },
+    countUse(botId, at, log) {
+      inBackground(
+        recordBotUse(deps.db.kysely, botId, at).catch((err: unknown) =>
+          log.warn({ err, botId }, 'could not count the bot’s use'),
+        ),
+      );
     },
   };
 }

@@ -43,12 +43,15 @@ export type UsageIncrement = {
   userId: number;
   botId: number;
   model: string;
+  replies: number;
   inputTokens: number;
   outputTokens: number;
-  estimated: boolean;
+  /** Of `replies`, those whose tokens were estimated (the provider reported none). */
+  estimatedReplies: number;
 };
 
-const addUsage = preparedQuery((db, u: UsageIncrement & { estimatedReplies: number }) =>
+/** Replies added to their day's row: one statement, whichever instance writes it (after every reply: built once). */
+export const addUsage = preparedQuery((db, u: UsageIncrement) =>
   db
     .insertInto('usage_daily')
     .values({
@@ -56,7 +59,7 @@ const addUsage = preparedQuery((db, u: UsageIncrement & { estimatedReplies: numb
       user_id: u.userId,
       bot_id: u.botId,
       model: u.model,
-      replies: 1,
+      replies: u.replies,
       input_tokens: u.inputTokens,
       output_tokens: u.outputTokens,
       estimated_replies: u.estimatedReplies,
@@ -70,10 +73,6 @@ const addUsage = preparedQuery((db, u: UsageIncrement & { estimatedReplies: numb
       })),
     ),
 );
-
-/** One reply added to its day's row: one statement, whichever instance writes it (after every reply: built once). */
-export const addReplyUsage = (db: Executor, u: UsageIncrement) =>
-  addUsage(db, { ...u, estimatedReplies: u.estimated ? 1 : 0 });
 
 interface UsageTotalRow {
   user_id: number;

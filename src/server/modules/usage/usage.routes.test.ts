@@ -7,6 +7,7 @@ import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { signUp, startTestAppWithModel, type SignedUp } from '../../../../tests/support/test-app';
 import { until } from '../../../../tests/support/wait';
+import { insertConversation } from '../chat/conversations.repository';
 
 type App = Awaited<ReturnType<typeof startTestAppWithModel>>;
 
@@ -73,6 +74,36 @@ describe.each(databaseKinds)('usage counting and reports, on %s', (kind) => {
     expect(row).toMatchObject({ replies: 1, estimated_replies: 1 });
     expect(Number(row!.output_tokens)).toBe(Math.ceil(answer.length / 4));
     expect(Number(row!.input_tokens)).toBeGreaterThan(0);
+  });
+
+  it('adds up replies that end together into their one row, none lost, estimated ones counted apart', async () => {
+    const alice = await signUp(t);
+    const bot = await createBot(t, alice.token);
+    // Written and counted at once: the row's writes overlap, so later replies wait and go out added together.
+    const answers = Array.from({ length: 12 }, (_, i) => `${'word '.repeat(i + 1)}end`);
+    for (const [i, text] of answers.entries()) t.fake.enqueue({ text, noUsage: i % 3 === 0 });
+    // Conversations of their own (an empty one is given again on POST): one reply runs per conversation.
+    const conversations = await Promise.all(
+      answers.map((_, i) =>
+        insertConversation(
+          t.db.kysely,
+          { botId: bot.id, userId: alice.user.id, title: `Together ${i}`, titleSource: 'user' },
+          new Date().toISOString(),
+        ),
+      ),
+    );
+    await Promise.all(
+      conversations.map(({ id }) =>
+        streamChat(t, `/api/conversations/${id}/stream`, { token: alice.token, body: { content: 'Hello there' } }),
+      ),
+    );
+    await waitForReplies(alice.token, 12);
+    const [row, ...others] = await rowsOf(alice.user.id);
+    expect(others).toEqual([]);
+    expect(row).toMatchObject({ replies: 12, estimated_replies: 4 });
+    const reported = answers.filter((_, i) => i % 3 !== 0).reduce((sum, text) => sum + text.split(' ').length, 0);
+    const estimated = answers.filter((_, i) => i % 3 === 0).reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+    expect(Number(row!.output_tokens)).toBe(reported + estimated);
   });
 
   it('counts a stopped reply', async () => {
