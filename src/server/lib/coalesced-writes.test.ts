@@ -49,4 +49,26 @@ describe('coalescedWrites', () => {
     await expect(failed).rejects.toThrow('unavailable');
     await expect(next).resolves.toBeUndefined();
   });
+
+  it('gathers values for gatherMs before a write, so writes that end at once (SQLite) still add up', async () => {
+    const writes: number[] = [];
+    const record = (gatherMs: number) =>
+      coalescedWrites<string, number>(
+        (a, b) => a + b,
+        async (_, value) => void writes.push(value),
+        { gatherMs },
+      );
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    // Each value in a turn of its own, as replies ending on separate events are.
+    for (const gatherMs of [0, 50]) {
+      const write = record(gatherMs);
+      const written: Promise<void>[] = [];
+      for (const value of [1, 2, 3]) {
+        written.push(write('a', value));
+        await nextTurn();
+      }
+      await Promise.all(written);
+    }
+    expect(writes).toEqual([1, 2, 3, 6]);
+  });
 });

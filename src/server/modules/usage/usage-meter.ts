@@ -4,7 +4,7 @@ import type { ChatTurn } from '../../ai/tasks/chat-reply';
 import type { ReplyUsage } from '../../ai/tasks/chat-reply';
 import { AppError } from '../../lib/errors';
 import type { RepliesInProgress } from './replies-in-progress';
-import { coalescedWrites } from '../../lib/coalesced-writes';
+import { COUNTER_GATHER_MS, coalescedWrites } from '../../lib/coalesced-writes';
 import { recordBotUse } from '../bots/bot-use';
 import { addUsage, findLimitColumns, type UsageIncrement } from './usage.repository';
 import { getAdminSettings } from '../settings/settings.service';
@@ -100,8 +100,8 @@ export function createUsageMeter(
   const release = (userId: number, log: FastifyBaseLogger) =>
     inProgress.release(userId).catch((err: unknown) => log.warn({ err }, 'could not release a reply in progress'));
   // Every reply adds to its day's row of (owner, bot, model), the same row for the replies of a bot many people use
-  // at once: those that end while the row is being written are added up and written together next, one statement
-  // for them all (as bot-use.ts counts a bot's uses).
+  // at once: those that end within a moment of each other, or while the row is being written, are added up and
+  // written together, one statement for them all (as bot-use.ts counts a bot's uses).
   const addToRow = coalescedWrites(
     (a: UsageIncrement, b: UsageIncrement): UsageIncrement => ({
       ...a,
@@ -111,6 +111,7 @@ export function createUsageMeter(
       estimatedReplies: a.estimatedReplies + b.estimatedReplies,
     }),
     (_row: string, increment: UsageIncrement) => addUsage(deps.db.kysely, increment),
+    { gatherMs: COUNTER_GATHER_MS },
   );
   function save(reply: EndedReply, model: string) {
     const { inputTokens, outputTokens } = reply.usage;
