@@ -28,6 +28,7 @@ import { evaluationFaithfulness } from './migrations/0025-evaluation-faithfulnes
 import { fileProgressStage } from './migrations/0026-file-progress-stage';
 import { knowledgeGeneration } from './migrations/0027-knowledge-generation';
 import { postgresSearchQueue } from './migrations/0028-postgres-search-queue';
+import { liveRepliesIndex } from './migrations/0029-live-replies-index';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0026-file-progress-stage': fileProgressStage,
   '0027-knowledge-generation': knowledgeGeneration,
   '0028-postgres-search-queue': postgresSearchQueue,
+  '0029-live-replies-index': liveRepliesIndex,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -231,7 +231,8 @@ export const markStaleRepliesInterrupted = (db: Executor, staleBefore: string): 
   db
     .updateTable('messages')
     .set({ status: 'interrupted' })
-    .where('status', 'in', LIVE_REPLY_STATES)
+    // Literal states: what the index of live replies holds (migration 0029), which the planner must see.
+    .where(sql<boolean>`status in (${LIVE_SQL})`)
     .where('updated_at', '<', staleBefore)
     .returning(MESSAGE_COLUMNS)
     .execute();
