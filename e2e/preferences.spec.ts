@@ -57,6 +57,39 @@ describe('preferences that follow the account (decisions §1)', () => {
   });
 });
 
+describe('a choice the account has not saved yet', () => {
+  it('is kept by a reload and saved then, not replaced by the account’s older copy', async () => {
+    const account = await signUp(suite.t);
+    const bot = await createBot(suite.t, account.token, { name: 'Travel Scout' });
+    await suite.t.request('PUT', '/api/auth/preferences', {
+      token: account.token,
+      body: { pinnedBots: [bot.id], darkMode: false },
+    });
+    const { page, close } = await newPage(suite.browser, suite.t.url);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await signIn(page, account.username, account.password);
+    await page.goto('/settings');
+    const toggle = page.getByRole('switch', { name: 'Dark mode' });
+    await visible(toggle);
+
+    // The save does not reach the server before the page is reloaded (here it fails; a reload can also cut it off).
+    let refused = 0;
+    await page.route('**/api/auth/preferences', (route) =>
+      route.request().method() === 'PUT' ? ((refused += 1), route.abort()) : route.continue(),
+    );
+    await toggle.click();
+    await expect.poll(() => refused).toBe(1);
+    await page.unroute('**/api/auth/preferences');
+
+    await page.reload();
+    await visible(page.getByRole('switch', { name: 'Dark mode' }));
+    expect(await isDark(page)).toBe(true);
+    const saved = () => suite.t.request('GET', '/api/auth/preferences', { token: account.token });
+    await expect.poll(async () => (await saved()).body).toEqual({ pinnedBots: [bot.id], darkMode: true });
+    await close();
+  });
+});
+
 describe('the session check on load (spec §4)', () => {
   it('keeps the session when the page is left while its check is under way', async () => {
     const account = await signUp(suite.t);

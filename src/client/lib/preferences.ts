@@ -1,6 +1,6 @@
 import type { Preferences } from '@shared/contracts/preferences';
 import { apiRequest } from '@/lib/request';
-import { getAuthToken, readLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
+import { getAuthToken, readLocal, removeLocal, STORAGE_KEYS, writeLocal } from '@/lib/storage';
 
 /**
  * Pinned bots and the dark-mode choice follow the user to other devices (decisions §1): they are saved with
@@ -28,21 +28,34 @@ function writeLocalAndTell(key: string, value: string) {
   window.dispatchEvent(new StorageEvent('storage', { key, newValue: value }));
 }
 
-/** Saves the local copy with the account; a failure only means the other devices learn it later. */
+/**
+ * Saves the local copy with the account; a failure only means the other devices learn it later. Until it is
+ * saved, this device's copy is marked unsaved (before anything is awaited), so a page loaded in the meantime — a
+ * reload right after reordering the pins — sends it again instead of taking the account's older copy over it.
+ */
 export function saveAccountPreferences(): void {
   if (!getAuthToken()) return;
+  const save = `${Date.now()}-${Math.random()}`;
+  writeLocal(STORAGE_KEYS.preferencesUnsaved, save);
   localPreferences()
     .then((preferences) => apiRequest('PUT', '/api/auth/preferences', preferences))
+    .then(() => {
+      // A later save still under way keeps its own mark.
+      if (readLocal(STORAGE_KEYS.preferencesUnsaved) === save) removeLocal(STORAGE_KEYS.preferencesUnsaved);
+    })
     .catch(() => {});
 }
 
 const isDefault = (p: Preferences) => p.pinnedBots.length === 0 && p.darkMode === null;
 
 /**
- * On sign-in: the account's preferences replace the local copy; an account that never saved any takes this
- * device's instead.
+ * On load and on sign-in: the account's preferences replace the local copy; an account that never saved any takes
+ * this device's instead. On load, a local copy not saved yet (see saveAccountPreferences) is saved instead; a
+ * sign-in always takes the account's (the mark may be another account's).
  */
-export async function applyAccountPreferences(): Promise<void> {
+export async function applyAccountPreferences({ signingIn = false }: { signingIn?: boolean } = {}): Promise<void> {
+  if (signingIn) removeLocal(STORAGE_KEYS.preferencesUnsaved);
+  else if (readLocal(STORAGE_KEYS.preferencesUnsaved) !== null) return saveAccountPreferences();
   let saved: Preferences;
   try {
     saved = await apiRequest<Preferences>('GET', '/api/auth/preferences');

@@ -10,6 +10,8 @@ export const STORAGE_KEYS = {
   theme: 'theme',
   /** The bot whose chat was opened last; the chat route falls back to it (spec §2). */
   activeBotId: 'activeBotId',
+  /** Set while pins or theme chosen here are not saved with the account yet (lib/preferences.ts). */
+  preferencesUnsaved: 'preferencesUnsaved',
 } as const;
 
 /** Storage can throw (Safari private mode, disabled cookies); the app then behaves as signed out. */
@@ -85,4 +87,8 @@ export function readLocal(key: string): string | null {
 
 export function writeLocal(key: string, value: string): void {
   write(localStorage, key, value);
+}
+
+export function removeLocal(key: string): void {
+  remove(localStorage, key);
 }

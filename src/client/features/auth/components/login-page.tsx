@@ -71,7 +71,7 @@ export function LoginPage() {
         await queryClient.invalidateQueries({ queryKey: USER_QUERY_KEY });
         // A full page load follows at once: the toast is shown by the next page.
         carryToast({ title: 'Login successful', description: 'Welcome back to Botty!' });
-        await applyAccountPreferences();
+        await applyAccountPreferences({ signingIn: true });
         window.location.assign(takeRedirectAfterLogin() ?? '/');
       },
       onError: (error) => {
