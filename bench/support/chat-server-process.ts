@@ -13,7 +13,10 @@ import { createTestDb } from '../../tests/support/databases';
  */
 const { modelBaseUrl, conversations } = JSON.parse(process.argv[2]!) as { modelBaseUrl: string; conversations: number };
 
-const testDb = await createTestDb(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite');
+// The database opened as `main.ts` opens it (SQLite's WAL checkpoints off the event loop).
+const testDb = await createTestDb(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite', {
+  checkpointInBackground: true,
+});
 const config = loadConfig({
   PORT: '0',
   HOST: '127.0.0.1',

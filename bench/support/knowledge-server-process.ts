@@ -14,7 +14,10 @@ import { createTestDb } from '../../tests/support/databases';
  * each question, run one after another inside the server, as the chat does before a reply: wall time, and
  * this process's CPU time (which on a busy machine says more about the cost; PostgreSQL's own is not in it).
  */
-const testDb = await createTestDb(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite');
+// The database opened as `main.ts` opens it (SQLite's WAL checkpoints off the event loop).
+const testDb = await createTestDb(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite', {
+  checkpointInBackground: true,
+});
 const filesDir = mkdtempSync(join(tmpdir(), 'botty-bench-files-'));
 const config = loadConfig({
   PORT: '0',

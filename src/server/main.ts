@@ -21,7 +21,12 @@ async function main() {
     throw err;
   }
   let warn = (err: Error) => console.warn(`database connection lost: ${err.message}`);
-  const db = openDatabase(config.database, { onConnectionError: (err) => warn(err) });
+  let warnCheckpoints = (reason: string) => console.warn(`background WAL checkpoints stopped: ${reason}`);
+  const db = openDatabase(config.database, {
+    onConnectionError: (err) => warn(err),
+    checkpointInBackground: true,
+    onCheckpointsLost: (reason) => warnCheckpoints(reason),
+  });
   await migrateToLatest(db);
   const app = await buildApp({
     config,
@@ -31,6 +36,8 @@ async function main() {
     warmKnowledge: true,
   });
   warn = (err) => app.log.warn({ err }, 'database connection lost; the pool reconnects on demand');
+  warnCheckpoints = (reason) =>
+    app.log.warn({ reason }, 'background WAL checkpoints stopped; SQLite checkpoints itself');
   if (config.admin) {
     await ensureBootstrapAdmin({ db, clock: systemClock }, config.admin);
   }

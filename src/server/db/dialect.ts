@@ -12,6 +12,7 @@ import {
 import pg from 'pg';
 import type { Database, Db } from './database';
 import { statementName } from './prepared-query';
+import { checkpointInBackground } from './wal-checkpoints';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; searchPath?: string };
 
@@ -26,7 +27,7 @@ function toSqliteParam(value: unknown): unknown {
   return value;
 }
 
-function sqliteDatabase(path: string): SqliteDatabase {
+function sqliteDatabase(path: string): { database: SQLite.Database; kysely: SqliteDatabase } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
   database.pragma('journal_mode = WAL');
@@ -47,16 +48,19 @@ function sqliteDatabase(path: string): SqliteDatabase {
     return statement;
   };
   return {
-    prepare(sql) {
-      const statement = prepared(sql);
-      return {
-        reader: statement.reader,
-        all: (params) => statement.all(...convert(params)),
-        run: (params) => statement.run(...convert(params)),
-        iterate: (params) => statement.iterate(...convert(params)),
-      };
+    database,
+    kysely: {
+      prepare(sql) {
+        const statement = prepared(sql);
+        return {
+          reader: statement.reader,
+          all: (params) => statement.all(...convert(params)),
+          run: (params) => statement.run(...convert(params)),
+          iterate: (params) => statement.iterate(...convert(params)),
+        };
+      },
+      close: () => database.close(),
     },
-    close: () => database.close(),
   };
 }
 
@@ -116,14 +120,32 @@ function namingStatements(pool: pg.Pool): PostgresPool {
 export interface OpenDatabaseOptions {
   /** Told about connections the database dropped while idle; the pool replaces them by itself. */
   onConnectionError?: (err: Error) => void;
+  /**
+   * SQLite (a file): WAL checkpoints on a connection of their own in a worker thread, off the event loop
+   * (wal-checkpoints.ts). The server's; tests and tools that open a database keep SQLite's automatic ones.
+   */
+  checkpointInBackground?: boolean;
+  /** Told when the background checkpoints stopped working (SQLite's automatic ones are then back). */
+  onCheckpointsLost?: (reason: string) => void;
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Db {
   if (target.kind === 'sqlite') {
-    const kysely = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: sqliteDatabase(target.path) }),
-    });
-    return { kysely, kind: 'sqlite', close: () => kysely.destroy() };
+    const { database, kysely: driver } = sqliteDatabase(target.path);
+    const checkpoints =
+      options.checkpointInBackground && target.path !== ':memory:'
+        ? checkpointInBackground(database, target.path, { onLost: options.onCheckpointsLost })
+        : undefined;
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: driver }) });
+    return {
+      kysely,
+      kind: 'sqlite',
+      // The server's connection first, then the background one: the last to close leaves no WAL behind.
+      close: async () => {
+        await kysely.destroy();
+        await checkpoints?.stop();
+      },
+    };
   }
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({
