@@ -59,10 +59,10 @@ export const insertKey = (db: Executor, k: NewApiKey, now: string) =>
 export const deleteKeyOfUser = (db: Executor, userId: number, id: number) =>
   db.deleteFrom('api_keys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 
-/** A key of an enabled account: a disabled one's keys stop at once and work again when it is enabled. */
 /**
- * A key that may be used, with its owner's role and limit columns: the limit check before a reply reads them
- * from here instead of asking again (the bots a key reaches are its owner's).
+ * A key of an enabled account (a disabled one's keys stop at once and work again when it is enabled), with its
+ * owner's role and limit columns: the limit check before a reply reads them from here instead of asking again (the
+ * bots a key reaches are its owner's).
  */
 export const findKeyByHash = (db: Executor, keyHash: string) =>
   db
