@@ -48,6 +48,9 @@ describe('WAL checkpoints in the background', () => {
     await until(() => lost.length > 0, { what: 'the loss to be told' });
     expect(autocheckpoint(db)).toBe(1000);
     await checkpoints.stop();
+    // Told once, with the worker's own error.
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).not.toMatch(/^the worker exited/);
     db.close();
   });
 });

@@ -9,14 +9,15 @@ export const WAL_CHECKPOINT_MS = 1_000;
 const AUTOCHECKPOINT_PAGES = 1_000;
 
 // Plain JavaScript run by the worker (no loader needed): a connection of its own on the same file, checkpointing
-// without waiting for readers or writers (PASSIVE), then once more as it closes.
+// without waiting for readers or writers (PASSIVE), then once more as it closes. A checkpoint that fails ends the
+// worker, saying why: the server's connection then checkpoints itself again, rather than trusting one that fails.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 const checkpoint = () => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage(String(err)); }
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage(String(err)); process.exit(1); }
 };
 const timer = setInterval(checkpoint, workerData.everyMs);
 parentPort.once('message', () => {
@@ -53,14 +54,15 @@ export function checkpointInBackground(
   worker.unref();
   const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   let stopping = false;
-  const lost = (reason: string) => {
+  let failure: string | undefined;
+  worker.on('message', (message: string) => (failure = `a checkpoint failed: ${message}`));
+  worker.on('error', (err) => (failure = err.message));
+  // Every way the worker ends comes here, after its error if it had one.
+  worker.on('exit', (code) => {
     if (stopping || !database.open) return;
     database.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
-    onLost?.(reason);
-  };
-  worker.on('message', (failure: string) => onLost?.(`a checkpoint failed: ${failure}`));
-  worker.on('error', (err) => lost(err.message));
-  worker.on('exit', (code) => lost(`the worker exited (${code})`));
+    onLost?.(failure ?? `the worker exited (${code})`);
+  });
   database.pragma('wal_autocheckpoint = 0');
   return {
     async stop() {
