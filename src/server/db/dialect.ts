@@ -27,7 +27,7 @@ function toSqliteParam(value: unknown): unknown {
   return value;
 }
 
-function sqliteDatabase(path: string): { database: SQLite.Database; kysely: SqliteDatabase } {
+function sqliteDatabase(path: string): { database: SQLite.Database; driver: SqliteDatabase } {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
   database.pragma('journal_mode = WAL');
@@ -49,7 +49,7 @@ function sqliteDatabase(path: string): { database: SQLite.Database; kysely: Sqli
   };
   return {
     database,
-    kysely: {
+    driver: {
       prepare(sql) {
         const statement = prepared(sql);
         return {
@@ -131,7 +131,7 @@ export interface OpenDatabaseOptions {
 
 export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Db {
   if (target.kind === 'sqlite') {
-    const { database, kysely: driver } = sqliteDatabase(target.path);
+    const { database, driver } = sqliteDatabase(target.path);
     const checkpoints =
       options.checkpointInBackground && target.path !== ':memory:'
         ? checkpointInBackground(database, target.path, { onLost: options.onCheckpointsLost })
