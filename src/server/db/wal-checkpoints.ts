@@ -9,16 +9,18 @@ export const WAL_CHECKPOINT_MS = 1_000;
 const AUTOCHECKPOINT_PAGES = 1_000;
 
 // Plain JavaScript run by the worker (no loader needed): a connection of its own on the same file, checkpointing
-// without waiting for readers or writers (PASSIVE), then once more as it closes. A checkpoint that fails ends the
-// worker, saying why: the server's connection then checkpoints itself again, rather than trusting one that fails.
+// without waiting for readers or writers (PASSIVE), then once more as it closes. A checkpoint that fails throws,
+// which ends the worker with that error: the server's connection then checkpoints itself again.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.path, { fileMustExist: true });
-db.pragma('busy_timeout = 5000');
-const checkpoint = () => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (err) { parentPort.postMessage(String(err)); process.exit(1); }
+// As a plain Error: the driver's own error class reaches the parent thread without its message.
+const plain = (run) => {
+  try { return run(); } catch (err) { throw new Error(String((err && err.message) || err)); }
 };
+const db = plain(() => new Database(workerData.path, { fileMustExist: true }));
+db.pragma('busy_timeout = 5000');
+const checkpoint = () => plain(() => db.pragma('wal_checkpoint(PASSIVE)'));
 const timer = setInterval(checkpoint, workerData.everyMs);
 parentPort.once('message', () => {
   clearInterval(timer);
@@ -55,7 +57,6 @@ export function checkpointInBackground(
   const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   let stopping = false;
   let failure: string | undefined;
-  worker.on('message', (message: string) => (failure = `a checkpoint failed: ${message}`));
   worker.on('error', (err) => (failure = err.message));
   // Every way the worker ends comes here, after its error if it had one.
   worker.on('exit', (code) => {
