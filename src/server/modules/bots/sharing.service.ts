@@ -15,6 +15,7 @@ import { hashToken, newToken } from '../../lib/tokens';
 import { recordActivity } from '../activities/activities.service';
 import { toBot, toReplyBot, type ReplyBot, type ReplyBotRow } from './bots.repository';
 import { createBot, requireOwnedBot, type BotsDeps } from './bots.service';
+import { ownerLimitColumns } from '../usage/usage.service';
 import {
   countUsers,
   findBotByShareHash,
@@ -72,12 +73,7 @@ export function toConversationForReply(row: ConversationWithBotRow) {
   return {
     conversation: { id: conversation_id, botId: conversation_bot_id, titleSource: conversation_title_source },
     bot: toReplyBot(bot as ReplyBotRow),
-    owner: {
-      id: bot.user_id,
-      role: owner_role,
-      daily_token_limit: owner_daily_token_limit,
-      daily_reply_limit: owner_daily_reply_limit,
-    },
+    owner: ownerLimitColumns(bot.user_id, { owner_role, owner_daily_token_limit, owner_daily_reply_limit }),
   };
 }
 

@@ -99,14 +99,6 @@ export async function authenticateKey(deps: KeysDeps, key: string): Promise<Auth
   return row;
 }
 
-/** The key owner's limit columns (read with the key), as the usage meter's limit check takes them. */
-export const keyOwnerLimits = (key: AuthenticatedKey) => ({
-  id: key.user_id,
-  role: key.owner_role,
-  daily_token_limit: key.owner_daily_token_limit,
-  daily_reply_limit: key.owner_daily_reply_limit,
-});
-
 /** Expired keys stay listed (as expired) for a while, so a developer whose calls start failing can see why. */
 export const EXPIRED_KEY_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 

@@ -11,7 +11,8 @@ import { isoNow, type Clock } from '../../lib/clock';
 import type { ReplyBot } from '../bots/bots.repository';
 import { findOwnedBotOf, findOwnedReplyBotOf } from '../bots/bots.service';
 import { botsOfKey } from '../keys/key-bots';
-import { authenticateKey, keyOwnerLimits } from '../keys/keys.service';
+import { authenticateKey } from '../keys/keys.service';
+import { ownerLimitColumns } from '../usage/usage.service';
 import { runReply, type ReplyPipelineDeps } from '../replies/reply-pipeline';
 import type { ApiKeyRow, AuthenticatedKey } from '../keys/keys.repository';
 import type { SafeDownload } from '../web/safe-fetch';
@@ -71,7 +72,7 @@ export async function requireModelBot(deps: OpenAiDeps, key: ApiKeyRow, model: s
  * owner's own (requireModelBot), so the key's read brought the owner's limit columns: no read of its own.
  */
 export const admitCompletion = (deps: OpenAiDeps, key: AuthenticatedKey, bot: ReplyBot) =>
-  deps.usage.admit({ ownerId: bot.userId, shared: false, owner: keyOwnerLimits(key) });
+  deps.usage.admit({ ownerId: bot.userId, shared: false, owner: ownerLimitColumns(key.user_id, key) });
 
 export interface CompletionRequest {
   key: ApiKeyRow;

@@ -32,6 +32,24 @@ export interface UserLimitColumns {
   daily_reply_limit: number | null;
 }
 
+/**
+ * A user's limit columns as a read of another row brings them (`owner_role`, …: a bot's owner read with the
+ * conversation, an API key's with the key), so the limit check needs no read of its own.
+ */
+export const ownerLimitColumns = (
+  id: number,
+  owner: {
+    owner_role: string;
+    owner_daily_token_limit: UserLimitColumns['daily_token_limit'];
+    owner_daily_reply_limit: UserLimitColumns['daily_reply_limit'];
+  },
+): UserLimitColumns => ({
+  id,
+  role: owner.owner_role,
+  daily_token_limit: owner.owner_daily_token_limit,
+  daily_reply_limit: owner.owner_daily_reply_limit,
+});
+
 /** Usage is counted per UTC day. */
 export const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 
