@@ -1,5 +1,6 @@
 import type { Message } from '@shared/contracts/chat';
 import { checkSupport } from '../../ai/tasks/check-support';
+import { keepUntilSettled } from '../../lib/background-work';
 import type { ReplyDeps } from './chat-deps';
 import { saveSupport } from './messages.repository';
 
@@ -11,9 +12,10 @@ export const REPLY_SUPPORT_TIMEOUT_MS = 45_000;
  * it closes.
  */
 export function inBackground(deps: ReplyDeps, work: () => Promise<unknown>, failure: string) {
-  const task = work().catch((err: unknown) => deps.log.warn({ err }, failure));
-  deps.background?.add(task);
-  void task.finally(() => deps.background?.delete(task));
+  keepUntilSettled(
+    deps.background,
+    work().catch((err: unknown) => deps.log.warn({ err }, failure)),
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ChatTurn } from '../../ai/tasks/chat-reply';
 import type { ReplyUsage } from '../../ai/tasks/chat-reply';
 import { AppError } from '../../lib/errors';
 import type { RepliesInProgress } from './replies-in-progress';
+import { keepUntilSettled } from '../../lib/background-work';
 import { COUNTER_GATHER_MS, coalescedWrites } from '../../lib/coalesced-writes';
 import { recordBotUse } from '../bots/bot-use';
 import { addUsage, findLimitColumns, type UsageIncrement } from './usage.repository';
@@ -127,10 +128,6 @@ export function createUsageMeter(
     };
     return addToRow(JSON.stringify([increment.day, increment.userId, increment.botId, model]), increment);
   }
-  const inBackground = (work: Promise<unknown>) => {
-    deps.background?.add(work);
-    void work.finally(() => deps.background?.delete(work));
-  };
   return {
     async admit({ ownerId, shared, owner }) {
       const user = owner ?? (await findLimitColumns(deps.db.kysely, ownerId));
@@ -148,14 +145,16 @@ export function createUsageMeter(
     record(reply, log) {
       const { model } = reply;
       // The place is given back once the reply is in the totals, so a check in between counts it once.
-      inBackground(
+      keepUntilSettled(
+        deps.background,
         (model === null ? Promise.resolve() : save(reply, model))
           .catch((err: unknown) => log.error({ err }, 'could not record the reply’s usage'))
           .finally(() => release(reply.userId, log)),
       );
     },
     countUse(botId, at, log) {
-      inBackground(
+      keepUntilSettled(
+        deps.background,
         recordBotUse(deps.db.kysely, botId, at).catch((err: unknown) =>
           log.warn({ err, botId }, 'could not count the bot’s use'),
         ),
