@@ -120,6 +120,11 @@ describe('History', () => {
       await results.getByRole('link').first().click();
       await expect.poll(() => new URL(page.url()).pathname).toBe(`/chat/${chef.id}`);
       expect(new URL(page.url()).searchParams.get('m')).toMatch(/^\d+$/);
+      if (viewport === VIEWPORTS.desktop) {
+        // The navigation bar's tooltips load after the page's first paint (decision 0052), and show all the same.
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).hover();
+        await visible(page.getByRole('tooltip').getByText('Account settings'));
+      }
       await session.close();
     }
   });

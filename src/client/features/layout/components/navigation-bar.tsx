@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { Logo } from '@/components/logo';
 import { Button } from '@/components/ui/button';
-import { WithTooltip } from '@/components/ui/tooltip';
+import { DeferredTooltip } from '@/components/ui/deferred-tooltip';
 import { useAuth, useLogout } from '@/lib/auth';
 import { cn } from '@/lib/cn';
 import { focusRing, type NavEntry } from './nav-entries';
@@ -66,15 +66,15 @@ export function NavigationBar() {
               {label}
             </NavLink>
           ))}
-          <WithTooltip label="Account settings">
+          <DeferredTooltip label="Account settings">
             <Button asChild variant="ghost" size="icon" className="ml-2 rounded-full">
               <NavLink to="/settings" aria-label="Settings">
                 <CircleUser className="size-5" aria-hidden="true" />
               </NavLink>
             </Button>
-          </WithTooltip>
+          </DeferredTooltip>
           {isAuthenticated && (
-            <WithTooltip label="Log out">
+            <DeferredTooltip label="Log out">
               <Button
                 variant="ghost"
                 size="icon"
@@ -85,7 +85,7 @@ export function NavigationBar() {
               >
                 <LogOut className="size-5" aria-hidden="true" />
               </Button>
-            </WithTooltip>
+            </DeferredTooltip>
           )}
         </div>
 
