@@ -21,6 +21,22 @@ describe('formatRelativeTime', () => {
     expect(formatRelativeTime(ago(seconds), NOW)).toBe(text);
   });
 
+  it('words every count as Intl.RelativeTimeFormat does in English', () => {
+    const intl = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+    const units: [Intl.RelativeTimeFormatUnit, number][] = [
+      ['minute', 60],
+      ['hour', 60 * 60],
+      ['day', 24 * 60 * 60],
+      ['week', 7 * 24 * 60 * 60],
+      ['month', 30 * 24 * 60 * 60],
+      ['year', 365 * 24 * 60 * 60],
+    ];
+    const counts = { minute: 59, hour: 23, day: 6, week: 4, month: 12, year: 1_200 };
+    for (const [unit, size] of units)
+      for (let count = 1; count <= counts[unit as keyof typeof counts]; count += 1)
+        expect(formatRelativeTime(ago(count * size), NOW)).toBe(intl.format(-count, unit));
+  });
+
   it('reads ISO strings as the server sends them', () => {
     expect(formatRelativeTime('2025-06-15T11:57:00.000Z', NOW)).toBe('3 minutes ago');
   });
