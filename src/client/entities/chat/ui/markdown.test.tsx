@@ -63,6 +63,19 @@ describe('Markdown while streaming', () => {
 });
 
 describe('Markdown of a finished reply', () => {
+  it('highlights the code of every reply with the one highlighter the page sets up', () => {
+    const view = render(
+      <>
+        <Markdown>{'```js\nconst a = 1;\n```'}</Markdown>
+        <Markdown>{'Text.\n\n```python\ndef b():\n    return 2\n```'}</Markdown>
+      </>,
+    );
+    const code = view.container.querySelectorAll('code.hljs');
+    expect([...code].map((element) => element.className)).toEqual(['hljs language-js', 'hljs language-python']);
+    expect(code[0]!.querySelector('.hljs-keyword')?.textContent).toBe('const');
+    expect(code[1]!.querySelector('.hljs-keyword')?.textContent).toBe('def');
+  });
+
   const text = 'Intro [1].\n\n- Kettles sing.\n- Kettles fly.\n\nDone.';
   const ends = [text.indexOf('fly.') + 4];
   const marks = (container: HTMLElement) => container.querySelectorAll(`[aria-label="${UNSUPPORTED_LABEL}"]`);

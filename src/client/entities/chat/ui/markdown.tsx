@@ -197,12 +197,17 @@ const components: Components = {
   ),
 };
 
-const highlighting = [rehypeHighlight];
-const nothing: [] = [];
+let highlight: ReturnType<typeof rehypeHighlight> | undefined;
 /**
- * A fence anywhere in a block (nested in a list item too): only such blocks need the highlighter, whose setup
- * (registering its languages, on every parse) cost more than most blocks' parsing.
+ * rehype-highlight set up once for the page: react-markdown builds its processor on every render, and the plugin's
+ * setup (a highlighter with its ~37 languages registered) cost 5–10 ms a fenced block, more than parsing it — 47
+ * of the 125 ms drawing a 20-message conversation's replies took (decision 0052). Its transformer keeps nothing
+ * from one tree to the next, so one serves every block.
  */
+const highlightOnce = () => (highlight ??= rehypeHighlight());
+const highlighting = [highlightOnce];
+const nothing: [] = [];
+/** A fence anywhere in a block (nested in a list item too): only such blocks need the highlighter. */
 const FENCE = /```|~~~/;
 
 /** What one block is drawn from: the numbers in strings, so equal blocks compare equal. */
