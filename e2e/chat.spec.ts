@@ -262,6 +262,27 @@ describe('chat panel', () => {
     await close();
   });
 
+  it('takes a message sent before its new conversation has started, and sends it once it has', async () => {
+    const { page, token, close } = await signedIn();
+    const bot = await createBot(suite.t, token, { name: 'Quick' });
+    // Starting the conversation takes a moment, as on a slow network or a busy server: Enter comes first.
+    await page.route('**/api/conversations', async (route) => {
+      if (route.request().method() === 'POST') await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    suite.fake.enqueue('Here already.');
+    await page.goto(`/chat/${bot.id}`);
+    await send(page, 'A quick question');
+    expect(shownConversation(page)).toBe(0);
+    await visible(messages(page).getByText('Here already.'));
+    expect(await input(page).inputValue()).toBe('');
+    expect(await history(token, shownConversation(page))).toEqual([
+      { role: 'user', content: 'A quick question', status: 'complete' },
+      { role: 'assistant', content: 'Here already.', status: 'complete' },
+    ]);
+    await close();
+  });
+
   it('says clearly when the model is down, keeps the message, and retries', async () => {
     const { page, token, close } = await signedIn();
     const bot = await createBot(suite.t, token, { name: 'Fragile' });

@@ -14,6 +14,8 @@ interface ChatComposerProps {
   onStop: () => void;
   /** False while there is no conversation yet, a reply is running, or the bot cannot chat. */
   canSend: boolean;
+  /** The conversation is being started: a message is taken now, and sent once it is ready (onSend decides). */
+  sendSoon?: boolean;
   running: boolean;
   stopping: boolean;
   attachments: ComposerAttachments;
@@ -94,12 +96,13 @@ export function ChatComposer({
   onSend,
   onStop,
   canSend,
+  sendSoon = false,
   running,
   stopping,
   attachments,
 }: ChatComposerProps) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const sendable = canSend && value.trim() !== '' && !attachments.uploading;
+  const sendable = (canSend || sendSoon) && value.trim() !== '' && !attachments.uploading;
 
   // Ready to type on opening, except on touch screens, where focus would throw up the keyboard over the chat.
   useEffect(() => {

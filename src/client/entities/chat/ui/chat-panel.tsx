@@ -1,5 +1,5 @@
 import { Info, Maximize2, PlugZap, TriangleAlert } from 'lucide-react';
-import { type CSSProperties, type ReactNode, useEffect, useState } from 'react';
+import { type CSSProperties, type ReactNode, useEffect, useEffectEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { greetingFor } from '@/entities/chat/model/greeting';
 import type { ChatBot } from '../model/chat-bot';
@@ -88,21 +88,49 @@ interface ConversationViewProps {
   text: string;
   onTextChange: (text: string) => void;
   messageId?: number;
+  /** The new conversation is still being started: a message sent meanwhile waits for it. */
+  starting: boolean;
+  /** A message was sent while the conversation was starting, and goes as soon as it can. */
+  sendWhenReady: boolean;
+  onSendWhenReady: (waiting: boolean) => void;
 }
 
 /** One conversation's messages and input; remounted per conversation so no reply state leaks across. */
-function ConversationView({ bot, conversationId, text, onTextChange, messageId }: ConversationViewProps) {
+function ConversationView({
+  bot,
+  conversationId,
+  text,
+  onTextChange,
+  messageId,
+  starting,
+  sendWhenReady,
+  onSendWhenReady,
+}: ConversationViewProps) {
   const chat = useChatStream({ botId: bot.id, conversationId });
   const follow = useFollowLatest();
   const attachments = useAttachments(conversationId);
   const greeting = bot.config.greeting?.trim() || greetingFor(bot);
+  // Starting, or its (empty) messages on their way: what a person who types at once and presses Enter meets.
+  const preparing =
+    !chat.running && (starting || (conversationId !== undefined && chat.messages === undefined && !chat.loadError));
 
   const send = () => {
+    if (!chat.canSend) {
+      onSendWhenReady(true);
+      return;
+    }
     chat.send(text, attachments.ready);
     onTextChange('');
     attachments.clear();
     follow.jumpToLatest();
   };
+  const sendWaiting = useEffectEvent(() => {
+    onSendWhenReady(false);
+    if (text.trim() !== '') send();
+  });
+  useEffect(() => {
+    if (sendWhenReady && chat.canSend) sendWaiting();
+  }, [sendWhenReady, chat.canSend]);
 
   return (
     <>
@@ -135,6 +163,7 @@ function ConversationView({ bot, conversationId, text, onTextChange, messageId }
         onSend={send}
         onStop={chat.stop}
         canSend={chat.canSend && bot.active}
+        sendSoon={preparing && bot.active}
         running={chat.running}
         stopping={chat.stopping}
       />
@@ -162,8 +191,10 @@ export function ChatPanel({
   // The same messages the conversation shows (one query): the header names the model of the latest reply.
   const messages = useMessages(conversation.conversationId).data?.messages;
   const latestModel = messages?.findLast((message) => message.role === 'assistant' && message.model)?.model;
-  // Kept here, above the per-conversation view, so a draft survives the conversation arriving.
+  // Kept here, above the per-conversation view, so a draft survives the conversation arriving, and so does a
+  // message sent before it had.
   const [text, setText] = useState('');
+  const [sendWhenReady, setSendWhenReady] = useState(false);
 
   useEffect(() => rememberActiveBot(bot.id), [bot.id]);
 
@@ -222,6 +253,9 @@ export function ChatPanel({
         text={text}
         onTextChange={setText}
         messageId={conversation.conversationId === chosenId ? messageId : undefined}
+        starting={conversation.conversationId === undefined && bot.active && !conversation.error}
+        sendWhenReady={sendWhenReady}
+        onSendWhenReady={setSendWhenReady}
       />
     </section>
   );
