@@ -77,7 +77,11 @@ export default defineConfig(({ command }) => ({
           // Modules lazy pages share, under 8 KB, go into each page's own chunk instead of one chunk each: the chat
           // page was 72 chunks (an icon, a constant, a query's options…), and opening it cost a request, a
           // module instance and a <link rel="modulepreload"> apiece on the main thread; now 14 (decision 0052).
-          experimentalInlineCommonChunks: { maxSize: 8 * 1024 },
+          // Styles stay in chunks of their own: Vite's CSS plugin would emit a style once for every copy.
+          experimentalInlineCommonChunks: {
+            maxSize: 8 * 1024,
+            exclude: /\.(css|less|sass|scss|styl|stylus|pcss|postcss|sss)(\?|$)/,
+          },
         },
       },
     },
