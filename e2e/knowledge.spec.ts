@@ -185,9 +185,11 @@ describe('knowledge files', () => {
 
     await button(page, 'Remove notes.txt').click();
     await dialog.getByRole('button', { name: 'Remove' }).click();
-    // Asked of the server until it says so: on a busy machine (a clean-clone CI run) the row had left the screen
-    // while the server's list still named the file.
+    // Asked of the server until it says so: while the dialog is open the page behind it is hidden from the
+    // accessibility tree, so the row counted as gone before the removal had reached the server (a clean-clone CI
+    // run on a busy machine).
     await expect.poll(async () => (await filesOf(token, bot)).map((f) => f.name)).toEqual(['empty.md']);
+    await hidden(dialog);
     await hidden(fileRow(page, 'notes.txt'));
     await close();
   });
