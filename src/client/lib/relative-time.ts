@@ -1,3 +1,5 @@
+import { formatEnglishCount } from './format-count';
+
 const UNITS: [unit: string, seconds: number][] = [
   ['year', 365 * 24 * 60 * 60],
   ['month', 30 * 24 * 60 * 60],
@@ -19,7 +21,7 @@ export function formatRelativeTime(date: string | Date, now: number = Date.now()
   const seconds = Math.max(0, Math.floor((now - time) / 1000));
   for (const [unit, size] of UNITS) {
     const count = Math.floor(seconds / size);
-    if (count >= 1) return `${count < 1000 ? count : count.toLocaleString('en')} ${unit}${count === 1 ? '' : 's'} ago`;
+    if (count >= 1) return `${formatEnglishCount(count)} ${unit}${count === 1 ? '' : 's'} ago`;
   }
   return 'less than a minute ago';
 }

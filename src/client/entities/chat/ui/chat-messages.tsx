@@ -1,38 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { AlertCircle, ArrowDown, RefreshCw } from 'lucide-react';
-import {
-  lazy,
-  memo,
-  type ReactNode,
-  Suspense,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useRef,
-  useState,
-} from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import type { ChatBot } from '../model/chat-bot';
 import { LIST_LIMIT_MAX, type Message } from '@shared/contracts/chat';
-import { BotIcon } from '@/entities/bot/ui/bot-icon';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { cn } from '@/lib/cn';
-import { CopyButton } from './copy-button';
-import { FeedbackButtons } from './feedback-buttons';
-import { ResearchSteps } from './research-steps';
-import { sourceAnchor, SourcesList } from './sources-list';
-import { UserMessage } from './user-message';
-import { VersionSwitcher } from './version-switcher';
 import { isDraft, isDraftReply, rowKey } from '../model/apply-stream-event';
-import { unsupportedMarks } from '../model/support';
 import type { useChatStream } from '../model/use-chat-stream';
+import { AssistantRow, GreetingRow, HIGHLIGHT_MS, MessageRow, TypingDots, useRowActions } from './message-row';
 import type { useFollowLatest } from './use-follow-latest';
-import { loadMarkdown } from './load-markdown';
 
-// The markdown and highlighting code is most of the chat's weight; it loads with the first chat, not the app.
-const Markdown = lazy(loadMarkdown);
-
-const BUBBLE = 'max-w-[80%] rounded-2xl px-4 py-2.5 text-[0.9375rem] break-words';
 /** A first guess at a message's height; each is measured once drawn. */
 const ESTIMATED_ROW_PX = 96;
 /**
@@ -42,168 +19,10 @@ const ESTIMATED_ROW_PX = 96;
  */
 const OVERSCAN = 6;
 const FIRST_OVERSCAN = 1;
-const HIGHLIGHT_MS = 2000;
 /** Screens left above the view when the page before the first loaded message is fetched. */
 const LOAD_AHEAD_SCREENS = 3;
 /** The greeting is the list's first row once its start is loaded: it arrives with the oldest page, in place. */
 const GREETING_KEY = 'greeting';
-
-function AssistantRow({ bot, children }: { bot: ChatBot; children: ReactNode }) {
-  return (
-    <div className="flex items-start gap-2.5">
-      <BotIcon icon={bot.icon} size="sm" className="mt-0.5" />
-      <div className="flex min-w-0 flex-1 flex-col items-start">{children}</div>
-    </div>
-  );
-}
-
-/**
- * Memoised: the list re-renders on every scroll frame, and parsing each visible reply's markdown again made
- * scrolling a long conversation stutter. A message object only changes when its text does.
- */
-const AssistantText = memo(function AssistantText({
-  message,
-  onCite,
-}: {
-  message: Message;
-  onCite: (n: number) => void;
-}) {
-  return (
-    <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
-      <Markdown
-        citations={message.sources.map((source) => source.n)}
-        onCite={onCite}
-        unsupported={unsupportedMarks(message.support)}
-        streaming={isDraft(message)}
-        cacheId={isDraft(message) ? undefined : message.id}
-      >
-        {message.content}
-      </Markdown>
-    </Suspense>
-  );
-});
-
-function TypingDots() {
-  return (
-    <div
-      role="status"
-      aria-label="Botty is typing"
-      className="flex h-10 items-center gap-1 rounded-2xl rounded-tl-md bg-muted px-4"
-    >
-      {['[animation-delay:-0.3s]', '[animation-delay:-0.15s]', ''].map((delay) => (
-        <span key={delay} className={`size-2 animate-bounce rounded-full bg-muted-foreground/70 ${delay}`} />
-      ))}
-    </div>
-  );
-}
-
-const STATUS_NOTE: Record<Message['status'], string | null> = {
-  complete: null,
-  // Still being written elsewhere (another tab): the text so far, without a note.
-  streaming: null,
-  awaiting_approval: '(waiting for your approval)',
-  stopped: '(stopped)',
-  failed: '(interrupted by an error)',
-  interrupted: '(interrupted)',
-};
-
-/** Scrolls a reply's source into view and lights it up for a moment. */
-function useCitations(messageId: number, beforeScroll: () => void) {
-  const [highlighted, setHighlighted] = useState<number | null>(null);
-  useEffect(() => {
-    if (highlighted === null) return;
-    const timer = setTimeout(() => setHighlighted(null), HIGHLIGHT_MS);
-    return () => clearTimeout(timer);
-  }, [highlighted]);
-  const cite = useCallback(
-    (n: number) => {
-      const target = document.getElementById(sourceAnchor(messageId, n));
-      if (!target) return;
-      const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      beforeScroll();
-      target.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
-      target.focus({ preventScroll: true });
-      setHighlighted(n);
-    },
-    [messageId, beforeScroll],
-  );
-  return { highlighted, cite };
-}
-
-interface AssistantMessageProps {
-  bot: ChatBot;
-  message: Message;
-  onRegenerate?: () => void;
-  /** Following a citation moves the list as the reader's own scrolling does. */
-  onCiteScroll: () => void;
-  /** A regenerated reply's version switcher shows the conversation with another of its replies. */
-  onSwitchVersion: (messageId: number) => void;
-  busy: boolean;
-}
-
-function AssistantMessage({ bot, message, onRegenerate, onCiteScroll, onSwitchVersion, busy }: AssistantMessageProps) {
-  const { highlighted, cite } = useCitations(message.id, onCiteScroll);
-  const note = STATUS_NOTE[message.status];
-  const live = isDraft(message);
-  const hasText = message.content !== '';
-  // A reply cut short gets a Retry in words; a finished one only the quieter Regenerate.
-  const cutShort = message.status === 'interrupted' || message.status === 'failed';
-  return (
-    <AssistantRow bot={bot}>
-      {message.steps.length > 0 && (
-        <ResearchSteps
-          steps={message.steps}
-          sources={message.sources}
-          live={live && !hasText}
-          conversationId={message.conversationId}
-        />
-      )}
-      {hasText ? (
-        <div className={`${BUBBLE} min-w-0 rounded-tl-md bg-muted`}>
-          <AssistantText message={message} onCite={cite} />
-        </div>
-      ) : (
-        live && <TypingDots />
-      )}
-      {message.sources.length > 0 && (hasText || !live) && (
-        <SourcesList
-          messageId={message.id}
-          content={message.content}
-          sources={message.sources}
-          support={message.support}
-          highlighted={highlighted}
-        />
-      )}
-      {!live && (
-        <div className="mt-0.5 flex flex-wrap items-center gap-0.5 text-xs text-muted-foreground">
-          <CopyButton label="Copy message" text={() => message.content} />
-          <FeedbackButtons conversationId={message.conversationId} messageId={message.id} />
-          {message.versions && message.versions.count > 1 && (
-            <VersionSwitcher versions={message.versions} onSwitch={onSwitchVersion} disabled={busy} />
-          )}
-          {onRegenerate &&
-            (cutShort ? (
-              <Button variant="outline" size="sm" className="ml-1 md:h-8" onClick={onRegenerate}>
-                <RefreshCw aria-hidden="true" />
-                Retry
-              </Button>
-            ) : (
-              <Button variant="quiet" size="icon-sm" aria-label="Regenerate" title="Regenerate" onClick={onRegenerate}>
-                <RefreshCw aria-hidden="true" />
-              </Button>
-            ))}
-          {note && <span className="ml-1">{note}</span>}
-          {message.model && (
-            <span className="ml-1 max-w-full truncate" title={message.model}>
-              <span className="sr-only">Written by </span>
-              {message.model}
-            </span>
-          )}
-        </div>
-      )}
-    </AssistantRow>
-  );
-}
 
 /** `alert` for what just went wrong; a state found on opening the conversation is only shown. */
 function Problem({ message, onRetry, alert = true }: { message: string; onRetry: () => void; alert?: boolean }) {
@@ -363,6 +182,12 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow,
     chat.regenerate();
     follow.jumpToLatest();
   };
+  const actions = useRowActions({
+    edit,
+    regenerate,
+    switchVersion: chat.switchVersion,
+    citeScroll: follow.readerScrolls,
+  });
 
   // The greeting opens the conversation, so it leads the list only once the list reaches back to the start.
   const lead = chat.older.left || chat.isLoading ? 0 : 1;
@@ -430,37 +255,19 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow,
                     style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
                   >
                     {!message ? (
-                      <AssistantRow bot={bot}>
-                        <div className={`${BUBBLE} rounded-tl-md bg-muted whitespace-pre-wrap`}>{greeting}</div>
-                      </AssistantRow>
+                      <GreetingRow bot={bot} greeting={greeting} />
                     ) : (
-                      <div className={cn('rounded-2xl', found === message.id && 'bg-primary/10 ring-2 ring-primary')}>
-                        {message.role === 'user' ? (
-                          <>
-                            <UserMessage
-                              message={message}
-                              onEdit={
-                                isDraft(message) || chat.running ? undefined : (content) => edit(message, content)
-                              }
-                              onSwitchVersion={chat.switchVersion}
-                              busy={chat.running || chat.switching}
-                            />
-                            {/* Its reply failed or was stopped, and the person asked something else after it. */}
-                            {messages[row.index - lead + 1]?.role === 'user' && (
-                              <p className="mt-1 text-right text-xs text-muted-foreground">No reply to this message</p>
-                            )}
-                          </>
-                        ) : (
-                          <AssistantMessage
-                            bot={bot}
-                            message={message}
-                            onRegenerate={message === last && !chat.running ? regenerate : undefined}
-                            onCiteScroll={follow.readerScrolls}
-                            onSwitchVersion={chat.switchVersion}
-                            busy={chat.running || chat.switching}
-                          />
-                        )}
-                      </div>
+                      <MessageRow
+                        bot={bot}
+                        message={message}
+                        last={message === last}
+                        // Its reply failed or was stopped, and the person asked something else after it.
+                        unanswered={message.role === 'user' && messages[row.index - lead + 1]?.role === 'user'}
+                        running={chat.running}
+                        busy={chat.running || chat.switching}
+                        found={found === message.id}
+                        actions={actions}
+                      />
                     )}
                   </div>
                 );

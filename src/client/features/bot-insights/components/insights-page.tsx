@@ -5,6 +5,7 @@ import { INSIGHTS_DAYS_DEFAULT, type Insights } from '@shared/contracts/insights
 import { useBot } from '@/entities/bot/api/get-bot';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formatCount } from '@/lib/format-count';
 import { useInsights } from '../api/insights';
 import { DailyChart } from './daily-chart';
 import { LinkButton } from '@/components/link-button';
@@ -12,7 +13,6 @@ import { LinkButton } from '@/components/link-button';
 /** Short times in milliseconds, longer ones in seconds. */
 const duration = (ms: number | null) =>
   ms === null ? '—' : ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-const count = new Intl.NumberFormat();
 
 /** Per bot (route /bots/:id/insights): how it is used and how it is doing over the last 30 days. */
 export function InsightsPage() {
@@ -54,9 +54,9 @@ function Overview({ insights }: { insights: Insights }) {
           Activity
         </h2>
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-          <Stat term="Conversations">{count.format(totals.conversations)}</Stat>
-          <Stat term="Messages">{count.format(totals.messages)}</Stat>
-          <Stat term="Replies">{count.format(totals.replies)}</Stat>
+          <Stat term="Conversations">{formatCount(totals.conversations)}</Stat>
+          <Stat term="Messages">{formatCount(totals.messages)}</Stat>
+          <Stat term="Replies">{formatCount(totals.replies)}</Stat>
         </dl>
         <DailyChart perDay={insights.perDay} />
       </section>
@@ -74,11 +74,11 @@ function Overview({ insights }: { insights: Insights }) {
             {rated === 0 ? '—' : `${Math.round((ratings.up / rated) * 100)}% (${ratings.up} of ${rated})`}
           </Stat>
           <Stat term="Tokens in / out">
-            {tokens ? `${count.format(tokens.input)} / ${count.format(tokens.output)}` : 'Not reported'}
+            {tokens ? `${formatCount(tokens.input)} / ${formatCount(tokens.output)}` : 'Not reported'}
           </Stat>
           <Stat term="Sentences supported by sources">
             {insights.faithfulness
-              ? `${Math.round(insights.faithfulness.average * 100)}% (${count.format(insights.faithfulness.replies)} ${insights.faithfulness.replies === 1 ? 'reply' : 'replies'} checked)`
+              ? `${Math.round(insights.faithfulness.average * 100)}% (${formatCount(insights.faithfulness.replies)} ${insights.faithfulness.replies === 1 ? 'reply' : 'replies'} checked)`
               : '—'}
           </Stat>
         </dl>

@@ -8,6 +8,7 @@ import { useBot } from '@/entities/bot/api/get-bot';
 import { CopyButton } from '@/entities/chat/ui/copy-button';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { RelativeTime } from '@/components/relative-time';
+import { formatCount } from '@/lib/format-count';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -18,8 +19,6 @@ import { SaveRow } from './save-row';
 import { useSaveWidgetSettings, useWidgetConversations, useWidgetMessages } from '../api/widget';
 import { WidgetAppearanceSection } from './widget-appearance';
 import { LinkButton } from '@/components/link-button';
-
-const count = new Intl.NumberFormat();
 
 /**
  * Per bot (route /bots/:id/widget, decision 0018): where the bot's chat bubble may appear, how many questions
@@ -169,7 +168,7 @@ function Conversations({ botId, botName }: { botId: number; botName: string }) {
       ) : (
         <>
           <p className="text-sm text-muted-foreground">
-            {count.format(list.data.questionsToday)} of {count.format(list.data.dailyCap)} questions asked today.
+            {formatCount(list.data.questionsToday)} of {formatCount(list.data.dailyCap)} questions asked today.
           </p>
           {list.data.conversations.length === 0 ? (
             <p className="text-sm text-muted-foreground">No visitor has asked anything yet.</p>

@@ -5,6 +5,7 @@ import { BOT_PROMPT_MAX } from '@shared/constants';
 import type { Bot } from '@shared/contracts/bots';
 import { useUpdateBot } from '@/entities/bot/api/update-bot';
 import { Button } from '@/components/ui/button';
+import { formatEnglishCount } from '@/lib/format-count';
 import {
   Dialog,
   DialogClose,
@@ -103,7 +104,7 @@ function CustomPromptForm({ bot, onSaved }: { bot: Bot; onSaved: () => void }) {
           <div className="flex flex-col-reverse gap-1 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
             <Guidance id={`${id}-guidance`} text={text} />
             <p id={`${id}-count`} className="shrink-0 text-xs text-muted-foreground tabular-nums">
-              {text.length.toLocaleString('en')} characters
+              {formatEnglishCount(text.length)} characters
             </p>
           </div>
         </TabsContent>

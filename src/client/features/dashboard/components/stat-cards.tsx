@@ -2,6 +2,7 @@ import { Activity, Bot as BotGlyph, Coins, MessagesSquare, type LucideIcon } fro
 import type { Bot } from '@shared/contracts/bots';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formatEnglishCount } from '@/lib/format-count';
 
 /** Spec §9: a fixed figure. */
 const USAGE_CREDITS = 750;
@@ -34,7 +35,7 @@ export function StatCards({ bots, failed }: { bots: Bot[] | undefined; failed: b
             <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           </dt>
           <dd className="text-2xl font-semibold tracking-tight tabular-nums sm:text-3xl">
-            {bots ? value(bots).toLocaleString('en') : failed ? '—' : <Skeleton className="h-8 w-14" />}
+            {bots ? formatEnglishCount(value(bots)) : failed ? '—' : <Skeleton className="h-8 w-14" />}
           </dd>
         </Card>
       ))}
