@@ -25,6 +25,15 @@ const upwards = (layer, banned) => ({
   message: `${layer} must not import from higher layers (${banned.join(', ')}).`,
 });
 const restrict = (...patterns) => ['error', { patterns }];
+// The chat opens without building the contracts' zod schemas (decision 0053): its code takes their types, its values
+// from zod-free modules, and a schema by import() where it is used. Tests are exempt.
+const contractValues = {
+  group: ['@shared/contracts/*'],
+  allowTypeImports: true,
+  message:
+    "The chat opens without the contracts' zod schemas: import their types only, values from zod-free modules (@shared/constants, @shared/chat/…), and a schema with import() where it is used (decision 0053).",
+};
+const chatTests = ['src/client/**/*.test.{ts,tsx}'];
 
 // Which database engine runs (`db.kind`) is decided under src/server/db/ and in repositories, nowhere else.
 const engineChoice = [
@@ -112,20 +121,32 @@ export default tseslint.config(
     files: ['src/client/entities/**'],
     rules: { 'no-restricted-imports': restrict(clientOrServer[1], upwards('Entities', ['app', 'features'])) },
   },
-  ...features.map((feature) => ({
-    files: [`src/client/features/${feature}/**`],
+  {
+    files: ['src/client/entities/chat/**'],
+    ignores: chatTests,
     rules: {
-      'no-restricted-imports': restrict(
-        clientOrServer[1],
-        upwards('Features', ['app']),
-        {
-          regex: `^@/features/(?!${feature}/)`,
-          message: 'A feature never imports another feature; move what both need to entities/ or components/.',
-        },
-        { group: ['../../*'], message: 'Leave a feature through @/ imports, never ../../.' },
-      ),
+      'no-restricted-imports': restrict(clientOrServer[1], upwards('Entities', ['app', 'features']), contractValues),
     },
-  })),
+  },
+  ...features.flatMap((feature) => {
+    const patterns = [
+      clientOrServer[1],
+      upwards('Features', ['app']),
+      {
+        regex: `^@/features/(?!${feature}/)`,
+        message: 'A feature never imports another feature; move what both need to entities/ or components/.',
+      },
+      { group: ['../../*'], message: 'Leave a feature through @/ imports, never ../../.' },
+    ];
+    const files = [`src/client/features/${feature}/**`];
+    return [
+      { files, rules: { 'no-restricted-imports': restrict(...patterns) } },
+      ...(feature === 'chat'
+        ? [{ files, ignores: chatTests, rules: { 'no-restricted-imports': restrict(...patterns, contractValues) } }]
+        : []),
+    ];
+  }),
+
   {
     files: ['src/server/**/*.ts'],
     ignores: ['src/server/db/**', 'src/server/**/*.repository.ts', 'src/server/**/*.test.ts'],

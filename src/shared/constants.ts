@@ -39,3 +39,6 @@ export const ACTIVITIES_LIMIT_MAX = 50;
 /** Chat limits: the spec names none; a message fits a long question with pasted text, a title fits a list row. */
 export const CHAT_MESSAGE_MAX = 8000;
 export const CONVERSATION_TITLE_MAX = 120;
+
+/** The longest page a list answers. */
+export const LIST_LIMIT_MAX = 200;

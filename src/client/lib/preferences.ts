@@ -49,6 +49,13 @@ export function saveAccountPreferences(): void {
 const isDefault = (p: Preferences) => p.pinnedBots.length === 0 && p.darkMode === null;
 
 /**
+ * Whether this device keeps any preference at all, read without the schema: an account and a device that never
+ * chose any (most loads of a new account) then need neither it nor zod (decision 0053).
+ */
+const keepsLocalPreferences = () =>
+  readLocal(STORAGE_KEYS.theme) !== null || (readLocal(STORAGE_KEYS.pinnedBots) ?? '[]') !== '[]';
+
+/**
  * On load and on sign-in: the account's preferences replace the local copy; an account that never saved any takes
  * this device's instead. On load, a local copy not saved yet (see saveAccountPreferences) is saved instead; a
  * sign-in always takes the account's (the mark may be another account's).
@@ -62,7 +69,8 @@ export async function applyAccountPreferences({ signingIn = false }: { signingIn
   } catch {
     return;
   }
-  if (isDefault(saved) && !isDefault(await localPreferences())) return saveAccountPreferences();
+  if (isDefault(saved) && keepsLocalPreferences() && !isDefault(await localPreferences()))
+    return saveAccountPreferences();
   writeLocalAndTell(STORAGE_KEYS.pinnedBots, JSON.stringify(saved.pinnedBots));
   if (saved.darkMode !== null) writeLocalAndTell(STORAGE_KEYS.theme, saved.darkMode ? 'dark' : 'light');
 }

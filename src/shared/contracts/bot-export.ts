@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TEST_CASES_MAX } from '../constants';
 import { createBotBodySchema } from './bots';
-import { formatBytes } from './files';
+import { formatBytes } from '../format-bytes';
 import { TEST_CASE_MESSAGES, testCaseBodySchema } from './test-cases';
 
 /** Names a Botty bot file, whatever its file name; anything else is refused as not a bot. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHAT_MESSAGE_MAX, CONVERSATION_TITLE_MAX } from '../constants';
+import { CHAT_MESSAGE_MAX, CONVERSATION_TITLE_MAX, LIST_LIMIT_MAX } from '../constants';
 import { bodyIdSchema } from './common';
 
 export const CHAT_MESSAGES = {
@@ -72,8 +72,6 @@ export const conversationPageSchema = z.object({
 });
 export type ConversationPage = z.infer<typeof conversationPageSchema>;
 
-/** The longest page a list answers. */
-export const LIST_LIMIT_MAX = 200;
 const LIST_LIMIT_MESSAGE = `Limit must be a whole number from 1 to ${LIST_LIMIT_MAX}`;
 const listLimitSchema = z.coerce
   .number({ error: LIST_LIMIT_MESSAGE })

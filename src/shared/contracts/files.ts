@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { formatBytes } from '../format-bytes';
 
 export const FILE_STATUSES = ['processing', 'ready', 'failed'] as const;
-
-/** "20 MB", "500 KB": limits as people read them. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KB`;
-  return `${bytes} bytes`;
-}
 
 export const FILE_MESSAGES = {
   notFound: 'File not found',

@@ -10,9 +10,6 @@ export const SHARE_MESSAGES = {
   expiresAtPast: 'The expiry must be in the future',
 } as const;
 
-/** Where a snapshot link opens in the app. */
-export const sharePath = (token: string) => `/s/${token}`;
-
 export const shareBodySchema = z.object({ expiresAt: expiresAtSchema });
 export type ShareBody = z.infer<typeof shareBodySchema>;
 

@@ -8,7 +8,7 @@ import {
   TEST_TAGS_MAX,
 } from '../constants';
 import { idParamSchema } from './common';
-import { formatBytes } from './files';
+import { formatBytes } from '../format-bytes';
 
 /**
  * One question of a bot's test set: what a release is checked against. `expected` is an expected answer or the

@@ -1,5 +1,5 @@
 import { APICallError, RetryError } from 'ai';
-import { formatBytes } from '@shared/contracts/files';
+import { formatBytes } from '@shared/format-bytes';
 import { busyOf, type ModelBusy } from '../model-retry';
 
 /** What the user reads when a reply fails: what happened and, where it is the operator's to fix, where to look. */

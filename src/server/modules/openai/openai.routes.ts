@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { formatBytes } from '@shared/contracts/files';
+import { formatBytes } from '@shared/format-bytes';
 import { bearerToken } from '../../plugins/auth-guard';
 import { limitBy, type RateLimit } from '../../plugins/rate-limit';
 import type { AuthenticatedKey } from '../keys/keys.repository';

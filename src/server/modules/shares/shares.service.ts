@@ -1,12 +1,12 @@
 import type { Source, Support } from '@shared/contracts/chat';
 import {
   SHARE_MESSAGES,
-  sharePath,
   type ShareBody,
   type ShareLink,
   type ShareStatus,
   type Snapshot,
 } from '@shared/contracts/shares';
+import { sharePath } from '@shared/chat/share-path';
 import type { Db, Executor } from '../../db/database';
 import { fromJson } from '../../db/json';
 import { isoNow, type Clock } from '../../lib/clock';

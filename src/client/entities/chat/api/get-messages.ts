@@ -1,6 +1,7 @@
 import { type QueryClient, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import { LIST_LIMIT_MAX, type Message } from '@shared/contracts/chat';
+import { LIST_LIMIT_MAX } from '@shared/constants';
+import type { Message } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
 import { isDraft } from '../model/apply-stream-event';
 import { chatKeys } from './chat-keys';

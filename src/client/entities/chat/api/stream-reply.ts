@@ -1,5 +1,5 @@
 import { createSseParser } from '@shared/chat/sse';
-import { chatStreamEventSchema, type ChatStreamEvent } from '@shared/contracts/chat';
+import type { chatStreamEventSchema, ChatStreamEvent } from '@shared/contracts/chat';
 import { apiFetch } from '@/lib/request';
 
 /** One event of a reply stream with the id a reconnecting client sends back as Last-Event-ID. */
@@ -17,6 +17,22 @@ export type ReplyRequest =
   | { kind: 'edit'; messageId: number; content: string }
   /** The reply still running, from after `lastEventId` (from its start without one). */
   | { kind: 'resume'; lastEventId?: string };
+
+/**
+ * The contract events are checked against, loaded with the first stream rather than with the chat: the contracts'
+ * schemas are built when their module is evaluated, tens of milliseconds of the main thread on a slow machine that
+ * opening a conversation no longer spends (decision 0053). It loads while the request is under way.
+ */
+let eventSchema: Promise<typeof chatStreamEventSchema> | undefined;
+const loadEventSchema = () =>
+  (eventSchema ??= import('@shared/contracts/chat').then(
+    (contract) => contract.chatStreamEventSchema,
+    (error: unknown) => {
+      // A failed load (the app redeployed under the page) is tried again by the next stream.
+      eventSchema = undefined;
+      throw error;
+    },
+  ));
 
 async function open(conversationId: number, request: ReplyRequest, signal: AbortSignal) {
   const base = `/api/conversations/${conversationId}`;
@@ -51,13 +67,13 @@ export async function* streamReply(
   request: ReplyRequest,
   signal: AbortSignal,
 ): AsyncGenerator<ReceivedStreamEvent> {
-  const res = await open(conversationId, request, signal);
+  const [res, schema] = await Promise.all([open(conversationId, request, signal), loadEventSchema()]);
   if (res.status === 204 || !res.body) return;
   const parser = createSseParser();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     for (const { event, data, id } of parser.push(chunk.value)) {
-      const parsed = chatStreamEventSchema.safeParse({ event, data: safeJson(data) });
+      const parsed = schema.safeParse({ event, data: safeJson(data) });
       if (parsed.success) yield { id, event: parsed.data };
     }
   }

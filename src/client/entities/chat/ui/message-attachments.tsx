@@ -1,6 +1,6 @@
 import { FileText, ImageIcon } from 'lucide-react';
 import type { Attachment } from '@shared/contracts/chat';
-import { formatBytes } from '@shared/contracts/files';
+import { formatBytes } from '@shared/format-bytes';
 import { cn } from '@/lib/cn';
 import { useAttachmentPreview } from '../api/get-attachment-preview';
 

@@ -1,7 +1,8 @@
 import { Share2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { WithTooltip } from '@/components/ui/tooltip';
-import { sharePath, type ShareLink } from '@shared/contracts/shares';
+import { sharePath } from '@shared/chat/share-path';
+import type { ShareLink } from '@shared/contracts/shares';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,

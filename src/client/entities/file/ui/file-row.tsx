@@ -1,6 +1,7 @@
 import { FileCode, FileSpreadsheet, FileText, FileType, LoaderCircle, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { formatBytes, type FileProgress, type KnowledgeFile } from '@shared/contracts/files';
+import type { FileProgress, KnowledgeFile } from '@shared/contracts/files';
+import { formatBytes } from '@shared/format-bytes';
 import { Badge } from '@/components/ui/badge';
 import { Progress } from '@/components/ui/progress';
 import { fileKindOf, passagesLabel, type FileKind } from '../model/knowledge-types';
