@@ -8,9 +8,12 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isDraft, isDraftReply, rowKey } from '../model/apply-stream-event';
 import type { useChatStream } from '../model/use-chat-stream';
+import { DrawnLater } from './drawn-later';
 import { AssistantRow, GreetingRow, HIGHLIGHT_MS, MessageRow, TypingDots, useRowActions } from './message-row';
 import type { useFollowLatest } from './use-follow-latest';
 
+/** The space under each row, part of its measured height. */
+const ROW_GAP_PX = 16;
 /** A first guess at a message's height; each is measured once drawn. */
 const ESTIMATED_ROW_PX = 96;
 /**
@@ -252,23 +255,30 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow,
                     key={row.key}
                     data-index={row.index}
                     ref={virtualizer.measureElement}
-                    className="absolute top-0 left-0 w-full pb-4"
-                    style={{ transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` }}
+                    className="absolute top-0 left-0 w-full"
+                    style={{
+                      transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)`,
+                      paddingBottom: ROW_GAP_PX,
+                    }}
                   >
                     {!message ? (
                       <GreetingRow bot={bot} greeting={greeting} />
                     ) : (
-                      <MessageRow
-                        bot={bot}
-                        message={message}
-                        last={message === last}
-                        // Its reply failed or was stopped, and the person asked something else after it.
-                        unanswered={message.role === 'user' && messages[row.index - lead + 1]?.role === 'user'}
-                        running={chat.running}
-                        busy={chat.running || chat.switching}
-                        found={found === message.id}
-                        actions={actions}
-                      />
+                      // Read back from further up, rows enter the view while the reader scrolls: their content is
+                      // drawn in React's background rendering, not within the scroll event (decision 0053).
+                      <DrawnLater later={follow.showJump} heightPx={row.size - ROW_GAP_PX}>
+                        <MessageRow
+                          bot={bot}
+                          message={message}
+                          last={message === last}
+                          // Its reply failed or was stopped, and the person asked something else after it.
+                          unanswered={message.role === 'user' && messages[row.index - lead + 1]?.role === 'user'}
+                          running={chat.running}
+                          busy={chat.running || chat.switching}
+                          found={found === message.id}
+                          actions={actions}
+                        />
+                      </DrawnLater>
                     )}
                   </div>
                 );
