@@ -171,6 +171,8 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
   async function stop() {
     if (!isLive(machine.current) || machine.current.stopping || conversationId === undefined) return;
     dispatch({ type: 'stop' });
+    // The reply being stopped: a message sent after it ended is another reply, which a second ask must not stop.
+    const stopping = active.current;
     try {
       const result = await stopReply(conversationId);
       // The reply runs on a server out of reach: it finishes there, and the person is told why Stop did nothing.
@@ -182,7 +184,7 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
       // Stop can overtake the message it stops (the reply not registered yet): ask once more a moment later.
       if (!result.stopped) {
         await new Promise((resolve) => setTimeout(resolve, STOP_AGAIN_MS));
-        if (isLive(machine.current)) await stopReply(conversationId);
+        if (isLive(machine.current) && active.current === stopping) await stopReply(conversationId);
       }
     } catch {
       dispatch({ type: 'stop-failed' });

@@ -162,6 +162,38 @@ describe('ChatPanel', () => {
     expect(await screen.findByRole('button', { name: 'Send message' })).toBeTruthy();
   });
 
+  it('asks once more only for the reply it stopped, not for the next message sent meanwhile', async () => {
+    const replies = server.streams('POST', `${base}/stream`);
+    // The first ask found nothing running yet, and its answer comes after the reply ended and another began.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.on('POST', `${base}/stop`, async () => {
+      await answered;
+      return new Response(JSON.stringify({ stopped: false }), { headers: { 'content-type': 'application/json' } });
+    });
+    const { user } = await openChat();
+    await send(user, 'Hello');
+    const first = await replies.next();
+    await user.click(button('Stop generating'));
+    await waitFor(() => expect(server.sent('POST', `${base}/stop`)).toHaveLength(1));
+    first.send('user-message', message('user', 'Hello'));
+    first.send('done', null);
+    first.end();
+    await screen.findByRole('button', { name: 'Send message' });
+    await send(user, 'Anyone there?');
+    const second = await replies.next();
+
+    answer();
+    // Past the moment a second ask goes out: the new reply is left alone.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(server.sent('POST', `${base}/stop`)).toHaveLength(1);
+    second.send('user-message', message('user', 'Anyone there?'));
+    second.send('delta', { text: 'Here.' });
+    expect(await within(messages()).findByText('Here.')).toBeTruthy();
+    second.send('done', message('assistant', 'Here.'));
+    second.end();
+  });
+
   it("shows the model's error as it comes, and Retry asks for a new reply", async () => {
     const replies = server.streams('POST', `${base}/stream`);
     const regenerated = server.streams('POST', `${base}/regenerate`);
