@@ -146,7 +146,6 @@ export default tseslint.config(
         : []),
     ];
   }),
-
   {
     files: ['src/server/**/*.ts'],
     ignores: ['src/server/db/**', 'src/server/**/*.repository.ts', 'src/server/**/*.test.ts'],
