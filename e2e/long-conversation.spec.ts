@@ -97,9 +97,11 @@ describe('a long conversation', () => {
     });
     const conversation = await seedLongConversation(suite.t, token, bot.id, SIZE, text);
     const fetched: URLSearchParams[] = [];
+    const asked: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
       if (url.pathname === `/api/conversations/${conversation.id}/messages`) fetched.push(url.searchParams);
+      if (url.pathname.startsWith('/api/')) asked.push(url.pathname);
     });
 
     await page.goto(`/chat/${bot.id}?c=${conversation.id}`);
@@ -107,6 +109,17 @@ describe('a long conversation', () => {
     await expect.poll(() => inView(log(page).getByText(seededText(SIZE - 1), { exact: true }))).toBe(true);
     // One page from the end; the greeting opens the conversation, so it waits for the start to be loaded.
     expect(fetched.map((params) => params.toString())).toEqual(['limit=100']);
+    // What the page reads first was sent before its code loaded (early requests), each once: the app took those.
+    for (const path of [
+      '/api/auth/user',
+      '/api/chat/status',
+      `/api/bots/${bot.id}`,
+      `/api/bots/${bot.id}/conversations`,
+    ])
+      expect(
+        asked.filter((p) => p === path),
+        path,
+      ).toHaveLength(1);
     await hidden(log(page).getByText(GREETING));
     expect(await log(page).locator('[data-index]').count()).toBeLessThan(60);
     await expectAccessible(page, 'a 2,000-message conversation');

@@ -1,3 +1,5 @@
+// First: it sends the page's first requests as it is evaluated (app/early-requests.ts).
+import '@/app/early-requests';
 import '@fontsource-variable/inter';
 import './styles.css';
 import { StrictMode } from 'react';

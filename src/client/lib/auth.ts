@@ -2,6 +2,7 @@ import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient }
 import { useNavigate } from 'react-router';
 import type { User } from '@shared/contracts/auth';
 import { toast } from '@/components/ui/use-toast';
+import { SESSION_URL } from '@/lib/early-requests';
 import { apiFetch, ApiError, apiRequest } from '@/lib/request';
 import { clearSession, getAuthToken, saveStoredUser } from '@/lib/storage';
 
@@ -22,7 +23,7 @@ const userQueryOptions = queryOptions({
     if (!getAuthToken()) return null;
     let answer: unknown = null;
     try {
-      const res = await apiFetch('GET', '/api/auth/user', { signal, allowUnauthorized: true });
+      const res = await apiFetch('GET', SESSION_URL, { signal, allowUnauthorized: true });
       if (res.status !== 401) answer = await res.json();
     } catch (error) {
       if (signal.aborted) throw error;

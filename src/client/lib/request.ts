@@ -1,3 +1,4 @@
+import { takeEarly } from '@/lib/early-requests';
 import { getAuthToken } from '@/lib/storage';
 
 interface ApiFieldError {
@@ -74,14 +75,19 @@ export async function apiFetch(
     headers: extraHeaders,
   }: { body?: unknown; signal?: AbortSignal; allowUnauthorized?: boolean; headers?: Record<string, string> } = {},
 ) {
-  const res = await fetch(url, {
-    method,
-    // A Blob (a CSV file, say) goes as it is, typed by its own `type`.
-    headers: headers(body !== undefined && !(body instanceof Blob), extraHeaders),
-    body: body === undefined || body instanceof Blob ? body : JSON.stringify(body),
-    credentials: 'include',
-    signal,
-  });
+  // A GET the page sent before its code had loaded (lib/early-requests.ts) is answered by that request.
+  const early = method === 'GET' && body === undefined && !extraHeaders ? takeEarly(url, getAuthToken()) : undefined;
+  const res = await (early ??
+    fetch(url, {
+      method,
+      // A Blob (a CSV file, say) goes as it is, typed by its own `type`.
+      headers: headers(body !== undefined && !(body instanceof Blob), extraHeaders),
+      body: body === undefined || body instanceof Blob ? body : JSON.stringify(body),
+      credentials: 'include',
+      signal,
+    }));
+  // The early request was sent without the caller's signal: a caller that gave up still gets its abort.
+  if (early) signal?.throwIfAborted();
   // A 401 the caller expects (a signed-out visitor) is an answer, not an error to log.
   if (!(allowUnauthorized && res.status === 401)) await throwIfNotOk(res);
   return res;

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Message } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
 import { chatKeys } from './chat-keys';
-import { MESSAGES_PAGE, type MessageWindow, withNewestPage } from './get-messages';
+import { MESSAGES_PAGE } from './chat-urls';
+import { type MessageWindow, withNewestPage } from './get-messages';
 
 /** The branch made active, its newest page only: a long conversation's switcher does not fetch all of it. */
 const activateMessage = ({ messageId }: { conversationId: number; messageId: number }) =>

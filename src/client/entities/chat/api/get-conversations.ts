@@ -2,8 +2,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Conversation, ConversationSummary } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
 import { chatKeys } from './chat-keys';
+import { conversationsUrl } from './chat-urls';
 
-const getConversations = (botId: number) => apiRequest<Conversation[]>('GET', `/api/bots/${botId}/conversations`);
+const getConversations = (botId: number) => apiRequest<Conversation[]>('GET', conversationsUrl(botId));
 
 /** A bot's conversations, the most recently active first. */
 export const conversationsQueryOptions = (botId: number) =>

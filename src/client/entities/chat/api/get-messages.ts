@@ -5,9 +5,7 @@ import type { Message } from '@shared/contracts/chat';
 import { apiRequest } from '@/lib/request';
 import { isDraft } from '../model/apply-stream-event';
 import { chatKeys } from './chat-keys';
-
-/** Messages a page: a few screens, so a conversation opens on one small request and scrolling up rarely waits. */
-export const MESSAGES_PAGE = 100;
+import { MESSAGES_PAGE, messagePageUrl } from './chat-urls';
 
 /** The newest messages of a conversation's active branch, oldest first: what has been fetched of it so far. */
 export interface MessageWindow {
@@ -16,12 +14,8 @@ export interface MessageWindow {
   older: boolean;
 }
 
-/** The newest `limit` messages of the active branch before message `before` (none: from the end). */
 const getMessagePage = (conversationId: number, before: number | undefined, limit: number) =>
-  apiRequest<Message[]>(
-    'GET',
-    `/api/conversations/${conversationId}/messages?limit=${limit}${before === undefined ? '' : `&cursor=${before}`}`,
-  );
+  apiRequest<Message[]>('GET', messagePageUrl(conversationId, before, limit));
 
 /**
  * The newest page fetched again, put in place of what `current` holds from the page's first message on; the
