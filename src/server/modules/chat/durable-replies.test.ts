@@ -21,7 +21,7 @@ describe.each(databaseKinds)('a reply survives its server being killed, on %s', 
     await testDb.drop();
   });
 
-  it('keeps what had streamed, marked interrupted, after a SIGKILL and a restart', { timeout: 90_000 }, async () => {
+  it('keeps what had streamed, marked interrupted, after a SIGKILL and a restart', { timeout: 180_000 }, async () => {
     const env = {
       DATABASE_URL: databaseUrl(testDb),
       LLM_BASE_URL: fake.baseUrl,

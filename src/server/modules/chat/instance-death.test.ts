@@ -46,7 +46,7 @@ describe.runIf(databaseKinds.includes('postgres'))('a reply whose instance dies'
 
   it(
     'ends its reader on the surviving instance as interrupted with the saved text, and frees the conversation',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const a = await startServerProcess({ ...env, DATABASE_URL: databaseUrl(shared) });
       const { token } = await signUp(a);
