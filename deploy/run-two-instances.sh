@@ -16,6 +16,7 @@ export APP_URL="${APP_URL:-http://localhost:$LB_PORT}"
 export FILES_DIR="${FILES_DIR:-$PWD/data/files}"
 RUN_DIR="${RUN_DIR:-$PWD/data/deploy}"
 RESTART_DELAY_S="${RESTART_DELAY_S:-1}"
+READY_TIMEOUT_S="${READY_TIMEOUT_S:-180}"
 # Debian puts nginx in /usr/sbin, which is not on a normal user's PATH.
 NGINX="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 mkdir -p "$RUN_DIR/temp"
@@ -67,12 +68,14 @@ stop_all() {
 trap 'stop_all 0' INT TERM
 trap 'stop_all $?' EXIT
 
+# An instance compiles its TypeScript as it starts: seconds on an idle machine, over 40 s on a loaded one.
 wait_answering() {
-  for _ in $(seq 1 300); do
+  local deadline=$((SECONDS + READY_TIMEOUT_S))
+  while [ "$SECONDS" -lt "$deadline" ]; do
     curl -fsS -o /dev/null "http://127.0.0.1:$1$2" 2>/dev/null && return 0
     sleep 0.2
   done
-  log "nothing answers on 127.0.0.1:$1$2; see $RUN_DIR/"
+  log "nothing answers on 127.0.0.1:$1$2 after ${READY_TIMEOUT_S}s; see $RUN_DIR/"
   exit 1
 }
 

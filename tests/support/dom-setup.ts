@@ -1,6 +1,11 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { queryClient } from '@/lib/query-client';
+
+// Lazily loaded parts (the toaster, markdown) are compiled by Vite at their first import, which beside the rest of
+// the suite on two cores took longer than Testing Library's 1 s default wait (a clean-clone run's "Role changed"
+// toast). A failure waits longer; a pass does not.
+configure({ asyncUtilTimeout: 10_000 });
 
 // What jsdom lacks and the screens call. No media query matches (a touch screen, motion allowed). Nothing is
 // laid out, so nothing resizes, and every element is given a desktop-sized box: virtualised lists draw only

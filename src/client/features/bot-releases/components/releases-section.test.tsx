@@ -59,7 +59,7 @@ describe('Releases', () => {
     expect(await screen.findByText('Checking version 2 against version 1…')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Publish version 2' }).hasAttribute('disabled')).toBe(true);
 
-    const heading = await screen.findByText('Version 2 was not published', {}, { timeout: 4000 });
+    const heading = await screen.findByText('Version 2 was not published');
     const result = within(heading.closest<HTMLElement>('[role="status"]')!);
     expect(result.getByText('Version 2 vs version 1: 1 worse, 1 regression')).toBeTruthy();
     expect(result.getByText('1 regression: at most 0 allowed')).toBeTruthy();

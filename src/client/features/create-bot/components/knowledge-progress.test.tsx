@@ -74,10 +74,10 @@ it('shows the page being read by OCR with a progress bar, as the list polls, unt
   expect(bar.getAttribute('aria-valuetext')).toBe('2 of 12 pages read');
 
   // The list asks again while a file is processing.
-  expect(await screen.findByText('Reading page 4 of 12 (OCR)…', {}, { timeout: 3000 })).toBeTruthy();
+  expect(await screen.findByText('Reading page 4 of 12 (OCR)…')).toBeTruthy();
   expect(screen.getByRole('progressbar').getAttribute('aria-valuetext')).toBe('3 of 12 pages read');
 
-  expect(await screen.findByText('Ready · 20 passages', {}, { timeout: 3000 })).toBeTruthy();
+  expect(await screen.findByText('Ready · 20 passages')).toBeTruthy();
   expect(screen.queryByRole('progressbar')).toBeNull();
   expect(screen.queryByText(/Reading page/)).toBeNull();
   expect(screen.getByText('12 pages had no text layer and were read by OCR.')).toBeTruthy();
