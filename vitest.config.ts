@@ -19,6 +19,8 @@ export default mergeConfig(
           test: {
             name: 'node',
             include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
+            // The server's build, for the tests that run it as `npm start` does (tests/support/server-process.ts).
+            globalSetup: ['tests/support/build-server.ts'],
             // Every file builds its own app, database and servers, so a worker keeps the modules it has imported
             // for the next file instead of importing the server again (import was 277 of 651 test-seconds; the
             // run went from 341 s to 234 s on two cores).

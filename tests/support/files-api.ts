@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 import type { DatabaseKind } from '../../src/server/db/database';
 import type { KnowledgeFile } from '../../src/shared/contracts/files';
+import type { ApiClient } from './api-client';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app';
 import { until } from './wait';
 
 /** A real multipart upload in the form field `file`, as a browser's FormData sends it. */
-export async function uploadFile(t: TestApp, token: string, path: string, name: string, bytes: Uint8Array) {
+export async function uploadFile(t: ApiClient, token: string, path: string, name: string, bytes: Uint8Array) {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)]), name);
   const res = await fetch(`${t.url}${path}`, {
@@ -20,7 +21,7 @@ export async function uploadFile(t: TestApp, token: string, path: string, name: 
 }
 
 /** Polls the file until its job has run (ready or failed), as the UI does, though every 10 ms. */
-export async function settledFile(t: TestApp, token: string, id: number): Promise<KnowledgeFile> {
+export async function settledFile(t: ApiClient, token: string, id: number): Promise<KnowledgeFile> {
   let file: KnowledgeFile | undefined;
   await until(
     async () => {
@@ -35,7 +36,7 @@ export async function settledFile(t: TestApp, token: string, id: number): Promis
 }
 
 /** Uploads and waits for the outcome; throws unless the upload was accepted. */
-export async function uploadSettled(t: TestApp, token: string, path: string, name: string, bytes: Uint8Array) {
+export async function uploadSettled(t: ApiClient, token: string, path: string, name: string, bytes: Uint8Array) {
   const res = await uploadFile(t, token, path, name, bytes);
   if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   return settledFile(t, token, res.body.id);

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { apiClient } from './api-client';
 import type { TestDb } from './databases';
 
-const MAIN = fileURLToPath(new URL('../../src/server/main.ts', import.meta.url));
+// Built by the node project's global setup (tests/support/build-server.ts), as `npm start` builds it.
+const MAIN = fileURLToPath(new URL('../../dist/server/main.mjs', import.meta.url));
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -25,18 +26,18 @@ export function databaseUrl(testDb: Pick<TestDb, 'target'>) {
 }
 
 /**
- * How long a server process may take to answer its health check. It compiles the server's TypeScript as it
- * starts (tsx), 6–9 s on an idle 2-core machine of session 19 and over 20 s beside the rest of the suite.
+ * How long a server process may take to answer its health check: ~2 s on an idle 2-core machine, many times that
+ * beside the rest of the suite (while it compiled its TypeScript as it started, over 20 s).
  */
 const READY_TIMEOUT_MS = 60_000;
 
 /**
- * The real server as its own process (`src/server/main.ts`, as `npm start` runs it), for what an in-process app
+ * The real server as its own process (the built `dist/server/main.mjs`, as `npm start` runs it), for what an in-process app
  * cannot show: being killed with SIGKILL, or several instances sharing one database and Redis.
  */
 export async function startServerProcess(env: Record<string, string>, { readyTimeoutMs = READY_TIMEOUT_MS } = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

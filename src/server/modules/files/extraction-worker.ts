@@ -45,9 +45,19 @@ function tsxApiUrl(): string {
   return pathToFileURL(join(dirname(manifest), exports['./esm/api'].import.default)).href;
 }
 
-const ENTRY = new URL('./extract.worker.ts', import.meta.url).href;
-// The server runs from TypeScript sources through tsx; a worker starts without its loader, so it registers it.
-const BOOTSTRAP = `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(ENTRY)}); })`;
+/**
+ * What a worker thread runs. The built server (`npm start`, decision 0055) has the worker's own file beside its
+ * bundle; run from its TypeScript sources (tests, `npm run dev`), a worker starts without tsx's loader, so a
+ * small script registers it first.
+ */
+function workerScript(): { script: string | URL; eval: boolean } {
+  if (!import.meta.url.endsWith('.ts'))
+    return { script: new URL('./extract.worker.mjs', import.meta.url), eval: false };
+  const entry = JSON.stringify(new URL('./extract.worker.ts', import.meta.url).href);
+  const script = `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => { tsx.register(); return import(${entry}); })`;
+  return { script, eval: true };
+}
+const WORKER = workerScript();
 
 const COULD_NOT_READ = 'This file could not be read.';
 
@@ -60,8 +70,8 @@ export function createExtractor(limits: ExtractionLimits) {
   let worker: Worker | null = null;
 
   function spawn(): Worker {
-    const w = new Worker(BOOTSTRAP, {
-      eval: true,
+    const w = new Worker(WORKER.script, {
+      eval: WORKER.eval,
       resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: 32 },
     });
     // An idle worker must not keep the process alive.
