@@ -13,9 +13,11 @@ describe('fake OpenAI-compatible server', () => {
   beforeAll(async () => {
     fake = await startFakeLlm();
     const log = pino({ level: 'silent' });
-    model = createAi(
-      { provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: undefined, model: 'fake-model' },
-      log,
+    model = (
+      await createAi(
+        { provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: undefined, model: 'fake-model' },
+        log,
+      )
     ).model!;
   });
   afterAll(() => fake.close());

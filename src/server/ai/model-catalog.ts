@@ -82,9 +82,9 @@ export function createModelCatalog(
   envEmbeddingModel?: string,
 ): ModelCatalog {
   // Provider clients per connection version and model; a changed connection gets new ones.
-  const built = new Map<string, { version: string; ai: Ai }>();
+  const built = new Map<string, { version: string; ai: Promise<Ai> }>();
 
-  function aiFor(connection: CatalogConnection, model: string): Ai {
+  function aiFor(connection: CatalogConnection, model: string): Promise<Ai> {
     const key = modelIdOf(connection.id, model);
     const cached = built.get(key);
     if (cached?.version === connection.version) return cached.ai;
@@ -109,7 +109,7 @@ export function createModelCatalog(
       const [connection, name] = chosen ? [chosen.connection, chosen.model] : [env, envEmbeddingModel];
       if (!connection || !name) return null;
       const llm = { provider: connection.kind, baseUrl: connection.baseUrl, apiKey: connection.apiKey(), model: name };
-      const model = createEmbeddingModel(llm, name);
+      const model = await createEmbeddingModel(llm, name);
       return model ? { id: modelIdOf(connection.id, name), model, env: !chosen } : null;
     },
     async resolve(task, requested) {
@@ -123,7 +123,7 @@ export function createModelCatalog(
       const choice = choices.get(id)!;
       const fellBack = !!requested && requested !== id;
       if (fellBack) log.warn({ requested, task, model: id }, 'the model asked for is not enabled; another one answers');
-      return { ai: aiFor(choice.connection, choice.model), id, label: choice.label, fellBack };
+      return { ai: await aiFor(choice.connection, choice.model), id, label: choice.label, fellBack };
     },
   };
 }

@@ -1,6 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config, LlmProvider } from '../config';
@@ -46,9 +43,11 @@ function required(value: string | undefined, variable: string): string {
 
 /**
  * The only place that builds models. The API key goes to the configured endpoint and nowhere else: each
- * provider is created with its own base URL and key, and nothing else reads them.
+ * provider is created with its own base URL and key, and nothing else reads them. A provider's package is loaded
+ * by the first model built with it, not by the server's start: most instances use one, offline ones none
+ * (decision 0055).
  */
-export function createAi(llm: Config['llm'], log: FastifyBaseLogger): Ai {
+export async function createAi(llm: Config['llm'], log: FastifyBaseLogger): Promise<Ai> {
   // The SDK reports call warnings through one process-wide hook (stderr by default). Some are expected, e.g.
   // openai-compatible servers get JSON mode instead of a JSON schema, so they belong in the debug log.
   globalThis.AI_SDK_LOG_WARNINGS = (warnings) => log.debug({ warnings }, 'AI SDK warnings');
@@ -59,6 +58,7 @@ export function createAi(llm: Config['llm'], log: FastifyBaseLogger): Ai {
     case 'openai-compatible': {
       const modelId = required(llm.model, 'LLM_MODEL');
       const baseURL = required(llm.baseUrl, 'LLM_BASE_URL');
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       const provider = createOpenAICompatible({
         name: 'openai-compatible',
         baseURL,
@@ -78,6 +78,7 @@ export function createAi(llm: Config['llm'], log: FastifyBaseLogger): Ai {
     case 'openai': {
       const modelId = llm.model ?? DEFAULT_MODEL_IDS.openai;
       const apiKey = required(llm.apiKey, 'LLM_API_KEY');
+      const { createOpenAI } = await import('@ai-sdk/openai');
       const provider = createOpenAI({ apiKey, baseURL: llm.baseUrl });
       // Chat completions rather than the Responses API, so LLM_BASE_URL may also point at a proxy.
       return {
@@ -94,7 +95,9 @@ export function createAi(llm: Config['llm'], log: FastifyBaseLogger): Ai {
     }
     case 'anthropic': {
       const modelId = llm.model ?? DEFAULT_MODEL_IDS.anthropic;
-      const provider = createAnthropic({ apiKey: required(llm.apiKey, 'LLM_API_KEY'), baseURL: llm.baseUrl });
+      const apiKey = required(llm.apiKey, 'LLM_API_KEY');
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
+      const provider = createAnthropic({ apiKey, baseURL: llm.baseUrl });
       return { provider: 'anthropic', modelId, model: provider(modelId) };
     }
   }
@@ -104,19 +107,24 @@ export function createAi(llm: Config['llm'], log: FastifyBaseLogger): Ai {
  * The embeddings model for knowledge retrieval (LLM_EMBEDDING_MODEL), from the same endpoint and key as the chat
  * model; null when none is set, offline, or on Anthropic, which offers none (retrieval is then full-text only).
  */
-export function createEmbeddingModel(llm: Config['llm'], modelId: string | undefined): EmbeddingModel<string> | null {
+export async function createEmbeddingModel(
+  llm: Config['llm'],
+  modelId: string | undefined,
+): Promise<EmbeddingModel<string> | null> {
   if (!modelId) return null;
   switch (llm.provider) {
-    case 'openai-compatible':
-      return createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL: required(llm.baseUrl, 'LLM_BASE_URL'),
-        apiKey: llm.apiKey,
-      }).textEmbeddingModel(modelId);
-    case 'openai':
-      return createOpenAI({ apiKey: required(llm.apiKey, 'LLM_API_KEY'), baseURL: llm.baseUrl }).textEmbeddingModel(
+    case 'openai-compatible': {
+      const baseURL = required(llm.baseUrl, 'LLM_BASE_URL');
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey: llm.apiKey }).textEmbeddingModel(
         modelId,
       );
+    }
+    case 'openai': {
+      const apiKey = required(llm.apiKey, 'LLM_API_KEY');
+      const { createOpenAI } = await import('@ai-sdk/openai');
+      return createOpenAI({ apiKey, baseURL: llm.baseUrl }).textEmbeddingModel(modelId);
+    }
     case 'anthropic':
     case 'offline':
       return null;

@@ -20,8 +20,8 @@ const ARTICLE_PAGE = `<!doctype html><html><head><title>Vitamin D – Fact Sheet
 </body></html>`;
 
 describe('readableHtml', () => {
-  it("keeps the article's paragraphs and headings as #-lines and drops navigation, scripts and styles", () => {
-    const { title, text } = readableHtml(ARTICLE_PAGE, 'https://ods.od.nih.gov/factsheets/VitaminD');
+  it("keeps the article's paragraphs and headings as #-lines and drops navigation, scripts and styles", async () => {
+    const { title, text } = await readableHtml(ARTICLE_PAGE, 'https://ods.od.nih.gov/factsheets/VitaminD');
     expect(title).toBe('Vitamin D – Fact Sheet');
     expect(text).toContain('\n\n## How much do I need?\n\n');
     expect(text).toContain('\n\n### Sources\n\n');
@@ -32,23 +32,23 @@ describe('readableHtml', () => {
     expect(text).not.toMatch(/\n{3,}/);
   });
 
-  it('reads a short page whole, its title tidied (Readability demotes a lone h1 to h2)', () => {
+  it('reads a short page whole, its title tidied (Readability demotes a lone h1 to h2)', async () => {
     const page = `<html><head><title> Short   page </title></head>
       <body><h1>Hello</h1><p>Hello <b>world</b>.</p><p>First line<br>second line</p><script>alert(1)</script></body></html>`;
-    expect(readableHtml(page)).toEqual({
+    expect(await readableHtml(page)).toEqual({
       title: 'Short page',
       text: '## Hello\n\nHello world.\n\nFirst line\nsecond line',
     });
   });
 
-  it('reads fragments, plain text and empty input without throwing', () => {
-    expect(readableHtml('<p>Only a fragment</p>')).toEqual({ title: '', text: 'Only a fragment' });
-    expect(readableHtml('just some text')).toEqual({ title: '', text: 'just some text' });
-    expect(readableHtml('')).toEqual({ title: '', text: '' });
+  it('reads fragments, plain text and empty input without throwing', async () => {
+    expect(await readableHtml('<p>Only a fragment</p>')).toEqual({ title: '', text: 'Only a fragment' });
+    expect(await readableHtml('just some text')).toEqual({ title: '', text: 'just some text' });
+    expect(await readableHtml('')).toEqual({ title: '', text: '' });
   });
 
-  it('keeps table cells apart', () => {
+  it('keeps table cells apart', async () => {
     const page = '<table><tr><th>Age</th><th>Amount</th></tr><tr><td>1–70</td><td>15 µg</td></tr></table>';
-    expect(readableHtml(page).text).toBe('Age Amount\n\n1–70 15 µg');
+    expect((await readableHtml(page)).text).toBe('Age Amount\n\n1–70 15 µg');
   });
 });

@@ -1,6 +1,4 @@
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
-
+import type * as Linkedom from 'linkedom';
 export interface ReadableHtml {
   title: string;
   /** Plain text with a blank line between blocks; headings as `#`…`######` lines so chunkers can split on them. */
@@ -92,8 +90,13 @@ export function blockText(root: Node): string {
   return blocks.join('\n\n');
 }
 
+// linkedom and Readability take a third of a second to load: the first page or document read loads them, not
+// the server's start (decision 0055).
+let linkedom: Promise<typeof Linkedom> | undefined;
+
 /** linkedom leaves a fragment or plain text without a document element, so those are wrapped in a page. */
-export function parseDocument(html: string) {
+export async function parseDocument(html: string) {
+  const { parseHTML } = await (linkedom ??= import('linkedom'));
   const { document } = parseHTML(html);
   if (document.documentElement?.tagName.toUpperCase() === 'HTML') return document;
   return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`).document;
@@ -103,8 +106,9 @@ export function parseDocument(html: string) {
  * The readable part of an HTML page: Readability's article when it finds one, else the whole body's text.
  * `url` lets Readability resolve relative links; it is never fetched.
  */
-export function readableHtml(html: string, url?: string): ReadableHtml {
-  const document = parseDocument(html);
+export async function readableHtml(html: string, url?: string): Promise<ReadableHtml> {
+  const { Readability } = await import('@mozilla/readability');
+  const document = await parseDocument(html);
   const pageTitle = oneLine(document.title ?? '');
   if (url && URL.canParse(url)) {
     // Readability reads documentURI/baseURI to resolve relative links; linkedom leaves them empty.
@@ -114,8 +118,8 @@ export function readableHtml(html: string, url?: string): ReadableHtml {
   // Readability takes the document apart, so the fallback reads a fresh copy.
   const article = new Readability(document as unknown as Document).parse();
   if (article?.content) {
-    const text = blockText(parseDocument(article.content).body as unknown as Node);
+    const text = blockText((await parseDocument(article.content)).body as unknown as Node);
     if (text) return { title: oneLine(article.title ?? '') || pageTitle, text };
   }
-  return { title: pageTitle, text: blockText(parseDocument(html).body as unknown as Node) };
+  return { title: pageTitle, text: blockText((await parseDocument(html)).body as unknown as Node) };
 }

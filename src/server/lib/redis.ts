@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 
 /** A Redis call that has not answered by then is treated as Redis being away: callers fall back. */
 export const REDIS_COMMAND_TIMEOUT_MS = 1000;
@@ -78,12 +78,14 @@ function logOutages(redis: Redis, log: FastifyBaseLogger, name: string) {
  * The one way Botty opens a Redis connection: bounded calls, fail-fast while away, reconnects by itself.
  * Waits for the connection to be ready, since calls before then would fail, but no longer than
  * `connectTimeout`: a Redis that is away at start-up delays nothing beyond that, and is used once back.
- * `overrides` change these options (tests reconnect within milliseconds: tests/support/redis.ts).
+ * `overrides` change these options (tests reconnect within milliseconds: tests/support/redis.ts). The client
+ * library is loaded by the first connection: an instance without Redis never loads it (decision 0055).
  */
 export async function connectRedis(
   url: string,
   options: { log: FastifyBaseLogger; name: string; overrides?: RedisOptions },
 ): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = logOutages(
     new Redis(url, { ...BASE_OPTIONS, connectionName: `botty-${options.name}`, ...options.overrides }),
     options.log,

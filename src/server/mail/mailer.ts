@@ -1,5 +1,5 @@
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
 
 export interface Mail {
   to: string;
@@ -29,10 +29,15 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
       close() {},
     };
   }
-  const transport = nodemailer.createTransport(options.smtpUrl);
+  const smtpUrl = options.smtpUrl;
+  // Loaded with the first mail: most starts send none (decision 0055).
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(mail) {
-      await transport.sendMail({
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
+      await (
+        await transport
+      ).sendMail({
         from: options.from,
         to: mail.to,
         subject: mail.subject,
@@ -40,6 +45,10 @@ export function createMailer(options: { smtpUrl: string | undefined; from: strin
         html: mail.html,
       });
     },
-    close: () => transport.close(),
+    close: () =>
+      void transport?.then(
+        (opened) => opened.close(),
+        () => {},
+      ),
   };
 }

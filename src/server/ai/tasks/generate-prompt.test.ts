@@ -197,7 +197,7 @@ describe('generatePrompt', () => {
     const fake = await startFakeLlm({ reply: { hang: true } });
     try {
       const log = pino({ level: 'silent' });
-      const ai = createAi(
+      const ai = await createAi(
         { provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: 'secret-key', model: 'fake-model' },
         log,
       );

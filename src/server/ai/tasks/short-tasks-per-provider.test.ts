@@ -19,10 +19,10 @@ describe('the short tasks on Anthropic', () => {
   let ai: Ai & { model: Model };
   beforeAll(async () => {
     fake = await startFakeAnthropic();
-    ai = createAi(
+    ai = (await createAi(
       { provider: 'anthropic', baseUrl: fake.baseUrl, apiKey: API_KEY, model: 'claude-sonnet-4-5' },
       log,
-    ) as Ai & { model: Model };
+    )) as Ai & { model: Model };
   });
   afterAll(() => fake.close());
 
@@ -68,7 +68,7 @@ describe.each([
   beforeAll(async () => {
     // Like OpenAI's reasoning models: any cap up to 1,000 tokens is spent thinking, and the answer is empty.
     fake = await startFakeLlm({ model, reasoningTokens: 1000 });
-    ai = createAi({ provider: kind, baseUrl: fake.baseUrl, apiKey: API_KEY, model }, log) as Ai & {
+    ai = (await createAi({ provider: kind, baseUrl: fake.baseUrl, apiKey: API_KEY, model }, log)) as Ai & {
       model: Model;
     };
   });

@@ -162,7 +162,7 @@ function sparseTextNotice(chars: number, bytes: number): string | undefined {
 
 async function extractHtml(bytes: Uint8Array): Promise<ExtractedDocument> {
   const { htmlDocumentText } = await import('./html-document');
-  const text = htmlDocumentText(utf8.decode(bytes));
+  const text = await htmlDocumentText(utf8.decode(bytes));
   return { kind: 'text', text, headings: true, notice: sparseTextNotice(text.length, bytes.length) };
 }
 
@@ -178,7 +178,7 @@ async function extractDocx(bytes: Uint8Array): Promise<ExtractedDocument> {
   } catch {
     throw new ExtractionError('This DOCX file could not be read: it is damaged or not a Word document.');
   }
-  return { kind: 'text', text: htmlDocumentText(html), headings: true };
+  return { kind: 'text', text: await htmlDocumentText(html), headings: true };
 }
 
 async function extractCsv(text: string): Promise<ExtractedDocument> {

@@ -5,8 +5,8 @@ import { blockText, parseDocument } from '../../lib/readable-html';
  * its headings, lists, tables and footnotes, minus navigation chrome. Readability, which the web research uses,
  * looks for one article and drops the rest, which loses most of a manual whose pages are lists and tables.
  */
-export function htmlDocumentText(html: string): string {
-  const document = parseDocument(html.replace(/^\uFEFF?\s*<\?xml[^>]*\?>/, ''));
+export async function htmlDocumentText(html: string): Promise<string> {
+  const document = await parseDocument(html.replace(/^\uFEFF?\s*<\?xml[^>]*\?>/, ''));
   const body = document.body as unknown as Element;
   separateCells(body);
   const whole = blockText(body as unknown as Node);

@@ -194,7 +194,7 @@ describe.each(databaseKinds)('retrieval (%s)', (kind) => {
     expect(stored.every((c) => c.embedding && c.embedding.length > 0)).toBe(true);
     expect(llm.embeddingRequests.flatMap((r) => r.input).join('\n')).toContain('24 months');
 
-    const model = createEmbeddingModel(t.config.llm, t.config.files.embeddingModel)!;
+    const model = (await createEmbeddingModel(t.config.llm, t.config.files.embeddingModel))!;
     const deps: RetrievalDeps = {
       db: t.db,
       embeddings: { current: async () => createEmbeddings(model, '0/fake-embed') },

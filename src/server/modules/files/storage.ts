@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import type * as S3 from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { FilesConfig } from '../../config';
 
 /** Where the original bytes of uploaded files live; keys are made by the server, never by users. */
@@ -53,32 +53,43 @@ export function localStorage(dir: string): FileStorage {
   };
 }
 
+/** The AWS SDK (a quarter of a second to load) is loaded by the first file stored or read (decision 0055). */
 export function s3Storage(s3: NonNullable<FilesConfig['s3']>): FileStorage {
-  const client = new S3Client({
-    region: s3.region,
-    endpoint: s3.endpoint,
-    // MinIO, s3rver, Ceph and most self-hosted servers serve buckets by path, not as subdomains.
-    forcePathStyle: s3.endpoint !== undefined,
-    ...(s3.accessKeyId && s3.secretAccessKey
-      ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
-      : {}),
-  });
+  let opened: Promise<{ sdk: typeof S3; client: S3.S3Client }> | undefined;
+  const open = () =>
+    (opened ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: s3.region,
+        endpoint: s3.endpoint,
+        // MinIO, s3rver, Ceph and most self-hosted servers serve buckets by path, not as subdomains.
+        forcePathStyle: s3.endpoint !== undefined,
+        ...(s3.accessKeyId && s3.secretAccessKey
+          ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
+          : {}),
+      }),
+    })));
   const Bucket = s3.bucket;
   return {
     async put(key, bytes, mediaType) {
-      await client.send(new PutObjectCommand({ Bucket, Key: checkedKey(key), Body: bytes, ContentType: mediaType }));
+      const { sdk, client } = await open();
+      await client.send(
+        new sdk.PutObjectCommand({ Bucket, Key: checkedKey(key), Body: bytes, ContentType: mediaType }),
+      );
     },
     async get(key) {
+      const { sdk, client } = await open();
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key: checkedKey(key) }));
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket, Key: checkedKey(key) }));
         return object.Body as Readable;
       } catch (err) {
-        if (err instanceof NoSuchKey) throw new MissingBlobError(key);
+        if (err instanceof sdk.NoSuchKey) throw new MissingBlobError(key);
         throw err;
       }
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: checkedKey(key) }));
+      const { sdk, client } = await open();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: checkedKey(key) }));
     },
   };
 }

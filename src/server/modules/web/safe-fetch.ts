@@ -242,7 +242,7 @@ function safeWeb(options: SafeFetchOptions) {
     }
     const text = decoder(/charset=["']?([^;"'\s]+)/i.exec(contentType)?.[1]).decode(body);
     if (mediaType === 'text/plain') return { url: url.href, title: fallbackTitle, text, contentType: mediaType };
-    const readable = readableHtml(text, url.href);
+    const readable = await readableHtml(text, url.href);
     return { url: url.href, title: readable.title || fallbackTitle, text: readable.text, contentType: mediaType };
   }
 
