@@ -1,6 +1,5 @@
 import { generateText } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
-import { fromMarkdown } from 'mdast-util-from-markdown';
 import { CONVERSATION_TITLE_MAX } from '@shared/constants';
 import { shortTaskSettings } from '../model-capabilities';
 import type { Ai } from '../providers';
@@ -21,7 +20,9 @@ export const CONVERSATION_TITLE_INSTRUCTIONS = `You name chat conversations. Rep
  * words) on one line, at most CONVERSATION_TITLE_MAX characters cut at a word. No "…": the lists truncate with
  * CSS, so a title is never shown with two ellipses, nor with one where it fits.
  */
-export function plainTitle(text: string): string {
+export async function plainTitle(text: string): Promise<string> {
+  // Loaded with the first title, not at the server's start (decision 0055).
+  const { fromMarkdown } = await import('mdast-util-from-markdown');
   const plain = textOf(fromMarkdown(text)).replace(/\s+/g, ' ').trim();
   if (plain.length <= CONVERSATION_TITLE_MAX) return plain;
   const cut = plain.slice(0, CONVERSATION_TITLE_MAX + 1);
@@ -48,17 +49,17 @@ function textOf(node: MarkdownNode): string {
 }
 
 /** The first words of the first message, the title used offline or when the model fails. */
-export function fallbackTitle(question: string): string {
-  return plainTitle(plainTitle(question).split(' ').slice(0, FALLBACK_WORDS).join(' '));
+export async function fallbackTitle(question: string): Promise<string> {
+  return plainTitle((await plainTitle(question)).split(' ').slice(0, FALLBACK_WORDS).join(' '));
 }
 
 /** Models like to wrap titles in quotes, a "Title:" label or a trailing full stop. */
-function tidy(text: string): string | null {
+async function tidy(text: string): Promise<string | null> {
   const line = (text.trim().split('\n')[0] ?? '')
     .replace(/^(title|titre|titel)\s*:\s*/i, '')
     .replace(/^["'“”‘’*#\s]+|["'“”‘’*.\s]+$/g, '')
     .trim();
-  const title = plainTitle(line);
+  const title = await plainTitle(line);
   if (!title || title.split(' ').length > TITLE_WORDS_MAX) return null;
   return title;
 }
@@ -87,7 +88,7 @@ export async function conversationTitleFor(
         maxRetries: 0,
         abortSignal: AbortSignal.timeout(timeoutMs),
       });
-      const title = tidy(text);
+      const title = await tidy(text);
       if (title) return title;
       deps.log.warn({ model: deps.ai.modelId }, 'conversation-title: unusable title; using the first words');
     } catch (err) {

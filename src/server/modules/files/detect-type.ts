@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
 import { AppError } from '../../lib/errors';
 import { formatByExtension, formatByMediaType, type FileFormat } from './file-formats';
@@ -89,6 +88,8 @@ function checkText(bytes: Uint8Array, file: FileFormat, extension: string) {
 export async function detectType(bytes: Uint8Array, name: string): Promise<DetectedType> {
   const extension = extensionOf(name);
   const byName = extension ? formatByExtension(extension) : undefined;
+  // Loaded with the first upload, not at the server's start (decision 0055).
+  const { fileTypeFromBuffer } = await import('file-type');
   const sniffed = bytes.length > 0 ? await fileTypeFromBuffer(bytes) : undefined;
   // XHTML opens with an XML declaration, so its bytes read as XML: a name promising HTML decides, if it looks so.
   const xhtml = sniffed?.mime === 'application/xml' && byName?.format === 'html' && looksLikeHtml(bytes);
