@@ -33,7 +33,7 @@ export function buildNeeded(root: string, name: BuildName): string | null {
 
 /**
  * The server as plain JavaScript, so that it starts without compiling TypeScript (5-6 s through tsx on a 2-core
- * machine, 2.3 s built; decision 0055). Packages stay imports of node_modules; the extraction worker is an entry
+ * machine, under 2 s built; decision 0055). Packages stay imports of node_modules; the extraction worker is an entry
  * of its own, started from beside the server's file.
  */
 async function buildServer(root: string) {
