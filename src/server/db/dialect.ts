@@ -9,7 +9,7 @@ import {
   type PostgresPoolClient,
   type SqliteDatabase,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database, Db } from './database';
 import { statementName } from './prepared-query';
 import { checkpointInBackground } from './wal-checkpoints';
@@ -67,7 +67,9 @@ function sqliteDatabase(path: string): { database: SQLite.Database; driver: Sqli
 /** How long a request waits for a pooled connection before the database counts as unavailable (503). */
 const PG_CONNECT_TIMEOUT_MS = 3_000;
 
-function postgresPool(url: string, searchPath: string | undefined, onError: (err: Error) => void) {
+// The driver is loaded with the first connection, so a SQLite instance never loads it (decision 0055).
+async function postgresPool(url: string, searchPath: string | undefined, onError: (err: Error) => void) {
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -149,7 +151,8 @@ export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOption
   }
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({
-      pool: namingStatements(postgresPool(target.url, target.searchPath, options.onConnectionError ?? (() => {}))),
+      pool: async () =>
+        namingStatements(await postgresPool(target.url, target.searchPath, options.onConnectionError ?? (() => {}))),
     }),
   });
   return { kysely, kind: 'postgres', schema: target.searchPath, close: () => kysely.destroy() };
