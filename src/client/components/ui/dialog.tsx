@@ -1,5 +1,5 @@
 import { X } from 'lucide-react';
-import { useRef, type ComponentProps } from 'react';
+import { useRef, type ComponentProps, type ReactNode } from 'react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { cn } from '@/lib/cn';
 
@@ -65,4 +65,26 @@ export function DialogTitle({ className, ...props }: ComponentProps<typeof Dialo
 
 export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
   return <DialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />;
+}
+
+/**
+ * A dialog whose content is mounted only while it is open, so that each opening starts a fresh form; closing it
+ * (Escape, the overlay, the close button) calls `onClose`.
+ */
+export function FormDialog({
+  open,
+  onClose,
+  className,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
+      {open && <DialogContent className={className}>{children}</DialogContent>}
+    </Dialog>
+  );
 }

@@ -9,14 +9,7 @@ import {
 import { StoredSecret, type SecretAction } from '@/components/stored-secret';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogDescription, DialogFooter, DialogHeader, DialogTitle, FormDialog } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -48,13 +41,9 @@ interface ConnectionDialogProps {
 /** Add or edit an AI connection. The API key is write-only: once saved only its last four characters are shown. */
 export function ConnectionDialog({ connection, open, onClose }: ConnectionDialogProps) {
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
-      {open && (
-        <DialogContent>
-          <ConnectionForm connection={connection} onClose={onClose} />
-        </DialogContent>
-      )}
-    </Dialog>
+    <FormDialog open={open} onClose={onClose}>
+      <ConnectionForm connection={connection} onClose={onClose} />
+    </FormDialog>
   );
 }
 

@@ -2,14 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { createReleaseBodySchema, type Release } from '@shared/contracts/releases';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogDescription, DialogFooter, DialogHeader, DialogTitle, FormDialog } from '@/components/ui/dialog';
 import { FormField, FormMessage } from '@/components/ui/form';
 import { PendingButton } from '@/components/ui/pending-button';
 import { Textarea } from '@/components/ui/textarea';
@@ -30,13 +23,11 @@ interface PublishAnywayDialogProps {
 
 export function PublishAnywayDialog({ version, publish, onClose, onPublished }: PublishAnywayDialogProps) {
   return (
-    <Dialog open={version !== undefined} onOpenChange={(next) => !next && onClose()}>
+    <FormDialog open={version !== undefined} onClose={onClose} className="sm:max-w-lg">
       {version !== undefined && (
-        <DialogContent className="sm:max-w-lg">
-          <OverrideForm version={version} publish={publish} onClose={onClose} onPublished={onPublished} />
-        </DialogContent>
+        <OverrideForm version={version} publish={publish} onClose={onClose} onPublished={onPublished} />
       )}
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -2,14 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { TestCase } from '@shared/contracts/test-cases';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogDescription, DialogFooter, DialogHeader, DialogTitle, FormDialog } from '@/components/ui/dialog';
 import { FormField, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { PendingButton } from '@/components/ui/pending-button';
@@ -28,14 +21,10 @@ interface TestCaseDialogProps {
 
 export function TestCaseDialog({ botId, test, onClose }: TestCaseDialogProps) {
   return (
-    <Dialog open={test !== undefined} onOpenChange={(next) => !next && onClose()}>
-      {test !== undefined && (
-        <DialogContent className="sm:max-w-lg">
-          {/* Keyed, so each opening starts from that case's values. */}
-          <TestCaseForm key={test?.id ?? 'new'} botId={botId} test={test} onClose={onClose} />
-        </DialogContent>
-      )}
-    </Dialog>
+    <FormDialog open={test !== undefined} onClose={onClose} className="sm:max-w-lg">
+      {/* Keyed, so each opening starts from that case's values. */}
+      {test !== undefined && <TestCaseForm key={test?.id ?? 'new'} botId={botId} test={test} onClose={onClose} />}
+    </FormDialog>
   );
 }
 

@@ -14,14 +14,7 @@ import {
 } from '@shared/contracts/mcp-servers';
 import { StoredSecret, type SecretAction } from '@/components/stored-secret';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogDescription, DialogFooter, DialogHeader, DialogTitle, FormDialog } from '@/components/ui/dialog';
 import { FormField, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -76,13 +69,9 @@ interface McpServerDialogProps {
 /** Add or edit an MCP server. Its bearer token and header values are write-only: once saved they are never shown. */
 export function McpServerDialog({ server, open, onClose }: McpServerDialogProps) {
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
-      {open && (
-        <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
-          <McpServerForm server={server} onClose={onClose} />
-        </DialogContent>
-      )}
-    </Dialog>
+    <FormDialog open={open} onClose={onClose} className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
+      <McpServerForm server={server} onClose={onClose} />
+    </FormDialog>
   );
 }
 
