@@ -1,4 +1,3 @@
-import type * as Linkedom from 'linkedom';
 export interface ReadableHtml {
   title: string;
   /** Plain text with a blank line between blocks; headings as `#`…`######` lines so chunkers can split on them. */
@@ -90,13 +89,13 @@ export function blockText(root: Node): string {
   return blocks.join('\n\n');
 }
 
-// linkedom and Readability take a third of a second to load: the first page or document read loads them, not
-// the server's start (decision 0055).
-let linkedom: Promise<typeof Linkedom> | undefined;
-
-/** linkedom leaves a fragment or plain text without a document element, so those are wrapped in a page. */
+/**
+ * linkedom leaves a fragment or plain text without a document element, so those are wrapped in a page. linkedom and
+ * Readability take a third of a second to load: the first page or document read loads them, not the server's start
+ * (decision 0055).
+ */
 export async function parseDocument(html: string) {
-  const { parseHTML } = await (linkedom ??= import('linkedom'));
+  const { parseHTML } = await import('linkedom');
   const { document } = parseHTML(html);
   if (document.documentElement?.tagName.toUpperCase() === 'HTML') return document;
   return parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`).document;
