@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 /**
  * What the browser benches share: the built client they serve, the system Chromium (playwright-core) at
@@ -20,13 +20,7 @@ export function builtClientDir() {
   return dir;
 }
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export const launchChromium = () =>
-  chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-  });
+export { launchChromium } from '../../tests/support/chromium';
 
 /** A browser context on the app at `baseURL`, signed in as the person whose token it is before any page loads. */
 export async function signedInContext(browser: Browser, baseURL: string, token: string) {

@@ -1,29 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { launchChromium } from '../../tests/support/chromium';
 import type { FakeLlm } from '../../tests/support/fake-llm';
 import { signUp, type TestApp } from '../../tests/support/test-app';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
-
-/** The flags keep Chromium off the network this machine does not have. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
-}
 
 /** A fresh context (own storage) whose page errors and console errors fail the test. */
 export async function newPage(
@@ -148,7 +131,7 @@ export function appInBrowser<A extends TestApp & { fake?: FakeLlm }>(
   let browser: Browser | undefined;
   beforeAll(async () => {
     app = await start();
-    browser = await launchBrowser();
+    browser = await launchChromium();
     if (owner) await signUp(app, { username: 'instance_owner' });
   });
   afterAll(async () => {
