@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import Markdown from './markdown';
 import { blockSources, type MarkdownBlocks, offsetsByBlock, splitBlocks } from './markdown-blocks';
@@ -14,6 +14,22 @@ const REPLY = [
   'Setext\n---\n\n',
   'Last paragraph.',
 ].join('');
+
+const highlightedCode = (container: HTMLElement) => container.querySelector('code.hljs');
+
+// First in the file: the highlighter is loaded once per page, so only the first code drawn waits for it.
+describe('the code highlighter', () => {
+  it('is loaded once code is on screen: the code shows plain at once, then highlighted in place', async () => {
+    const view = render(<Markdown cacheId={1}>{'Intro.\n\n```js\nconst a = 1;\n```'}</Markdown>);
+    const code = view.container.querySelector('pre code');
+    expect(code?.textContent).toBe('const a = 1;\n');
+    expect(highlightedCode(view.container)).toBeNull();
+    await waitFor(() =>
+      expect(highlightedCode(view.container)?.querySelector('.hljs-keyword')?.textContent).toBe('const'),
+    );
+    expect(highlightedCode(view.container)?.textContent).toBe('const a = 1;\n');
+  });
+});
 
 describe('markdown blocks', () => {
   it('cuts a reply streamed a character at a time exactly where lexing it whole does', () => {
@@ -36,40 +52,41 @@ describe('markdown blocks', () => {
 });
 
 describe('Markdown while streaming', () => {
-  it('keeps a finished block’s DOM as text is appended, and highlights code only once its block closes', () => {
+  it('keeps a finished block’s DOM as text is appended, and highlights code only once its block closes', async () => {
     const view = render(<Markdown streaming>{'# Title\n\n```js\nconst a = 1;\n'}</Markdown>);
     const heading = view.container.querySelector('h1');
-    expect(view.container.querySelector('code.hljs')).toBeNull();
+    expect(highlightedCode(view.container)).toBeNull();
 
     view.rerender(<Markdown streaming>{'# Title\n\n```js\nconst a = 1;\n```\n\nMore | text'}</Markdown>);
     expect(view.container.querySelector('h1')).toBe(heading);
-    expect(view.container.querySelector('code.hljs')).not.toBeNull();
+    await waitFor(() => expect(highlightedCode(view.container)).not.toBeNull());
 
     view.rerender(
       <Markdown citations={[1]}>{'# Title\n\n```js\nconst a = 1;\n```\n\n| a |\n|---|\n| b [1] |'}</Markdown>,
     );
     expect(view.container.querySelector('table td a.md-cite')?.textContent).toBe('[1]');
   });
-  it('keeps every block but the last one’s DOM when the reply ends, and draws that one with its code highlighted', () => {
+  it('keeps every block but the last one’s DOM when the reply ends, and draws that one with its code highlighted', async () => {
     const streamed = '# Title\n\nSome text.\n\n```js\nconst a = 1;\n```';
     const view = render(<Markdown streaming>{streamed}</Markdown>);
     const [heading, paragraph] = [view.container.querySelector('h1'), view.container.querySelector('p')];
-    expect(view.container.querySelector('code.hljs')).toBeNull();
+    expect(highlightedCode(view.container)).toBeNull();
     view.rerender(<Markdown cacheId={7}>{streamed}</Markdown>);
     expect(view.container.querySelector('h1')).toBe(heading);
     expect(view.container.querySelector('p')).toBe(paragraph);
-    expect(view.container.querySelector('code.hljs')).not.toBeNull();
+    await waitFor(() => expect(highlightedCode(view.container)).not.toBeNull());
   });
 });
 
 describe('Markdown of a finished reply', () => {
-  it('highlights the code of every reply with the one highlighter the page sets up', () => {
+  it('highlights the code of every reply with the one highlighter the page sets up', async () => {
     const view = render(
       <>
         <Markdown>{'```js\nconst a = 1;\n```'}</Markdown>
         <Markdown>{'Text.\n\n```python\ndef b():\n    return 2\n```'}</Markdown>
       </>,
     );
+    await waitFor(() => expect(view.container.querySelectorAll('code.hljs')).toHaveLength(2));
     const code = view.container.querySelectorAll('code.hljs');
     expect([...code].map((element) => element.className)).toEqual(['hljs language-js', 'hljs language-python']);
     expect(code[0]!.querySelector('.hljs-keyword')?.textContent).toBe('const');

@@ -1,4 +1,3 @@
-import 'highlight.js/styles/github-dark.css';
 import './markdown.css';
 import { ImageIcon } from 'lucide-react';
 import {
@@ -8,12 +7,14 @@ import {
   memo,
   type ReactElement,
   type ReactNode,
+  startTransition,
   useContext,
+  useEffect,
   useMemo,
   useRef,
+  useState,
 } from 'react';
-import renderMarkdown, { type Components, defaultUrlTransform } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
+import renderMarkdown, { type Components, defaultUrlTransform, type Options } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { SupportMethod } from '@shared/contracts/chat';
 import { recentlyUsed } from '@shared/recently-used';
@@ -197,17 +198,41 @@ const components: Components = {
   ),
 };
 
-let highlight: ReturnType<typeof rehypeHighlight> | undefined;
+let highlighting: NonNullable<Options['rehypePlugins']> | undefined;
+let loadingHighlighting: Promise<void> | undefined;
 /**
- * rehype-highlight set up once for the page: react-markdown builds its processor on every render, and the plugin's
- * setup (a highlighter with its ~37 languages registered) cost 5–10 ms a fenced block, more than parsing it — 47
- * of the 125 ms drawing a 20-message conversation's replies took (decision 0052). Its transformer keeps nothing
- * from one tree to the next, so one serves every block.
+ * The code highlighter (highlight.js with its languages and theme, about two thirds of the markdown code) loads
+ * apart, once a finished block with code has been drawn: a conversation shows with its code plain and colours it
+ * a moment later, instead of waiting for it (decision 0056). A failed load is tried again by the next such block.
  */
-const highlightOnce = () => (highlight ??= rehypeHighlight());
-const highlighting = [highlightOnce];
+const loadHighlighting = () =>
+  (loadingHighlighting ??= import('./code-highlighting').then(
+    ({ highlightCode }) => {
+      highlighting = [highlightCode];
+    },
+    () => {
+      loadingHighlighting = undefined;
+    },
+  ));
+
+/** Whether a block of code can be highlighted now; when it cannot yet, the highlighter is loaded and it is redrawn. */
+function useHighlighting(wanted: boolean) {
+  const [ready, setReady] = useState(highlighting !== undefined);
+  useEffect(() => {
+    if (!wanted || ready) return;
+    let mounted = true;
+    void loadHighlighting().then(() => {
+      // A transition: blocks highlighted on arrival yield to typing and scrolling between them.
+      if (mounted && highlighting) startTransition(() => setReady(true));
+    });
+    return () => {
+      mounted = false;
+    };
+  }, [wanted, ready]);
+  return wanted && ready;
+}
+
 const nothing: [] = [];
-/** A fence anywhere in a block (nested in a list item too): only such blocks need the highlighter. */
 const FENCE = /```|~~~/;
 
 /** What one block is drawn from: the numbers in strings, so equal blocks compare equal. */
@@ -221,10 +246,13 @@ interface BlockProps {
   open: boolean;
 }
 
+/** A block whose code is highlighted: finished, with a fence anywhere (nested in a list item too). */
+const hasCode = ({ source, open }: BlockProps) => !open && FENCE.test(source);
+
 const numbers = (list: string) => (list ? list.split(',').map(Number) : []);
 
 /** One block of markdown as React elements. */
-const renderBlock = ({ source, citations, ends, open }: BlockProps): ReactElement =>
+const renderBlock = ({ source, citations, ends }: BlockProps, highlighted: boolean): ReactElement =>
   renderMarkdown({
     children: source,
     remarkPlugins: [
@@ -233,7 +261,7 @@ const renderBlock = ({ source, citations, ends, open }: BlockProps): ReactElemen
       [remarkUnsupported, { ends: numbers(ends), source }],
       [remarkCitations, { sources: new Set(numbers(citations)) }],
     ],
-    rehypePlugins: open || !FENCE.test(source) ? nothing : highlighting,
+    rehypePlugins: highlighted ? highlighting : nothing,
     components,
     urlTransform: defaultUrlTransform,
   });
@@ -247,11 +275,12 @@ const renderedBlocks = recentlyUsed<string, ReactElement>(4000);
 
 /** A block parsed once: while a reply streams, its finished blocks are kept as they are and only the last grows. */
 const Block = memo(function Block(props: BlockProps) {
-  if (props.open) return renderBlock(props);
-  const from = `${props.citations}|${props.ends}|${props.source}`;
+  const highlighted = useHighlighting(hasCode(props));
+  if (props.open) return renderBlock(props, false);
+  const from = `${highlighted ? 'highlighted' : 'plain'}|${props.citations}|${props.ends}|${props.source}`;
   const kept = renderedBlocks.get(from);
   if (kept) return kept;
-  const element = renderBlock(props);
+  const element = renderBlock(props, highlighted);
   renderedBlocks.set(from, element);
   return element;
 });

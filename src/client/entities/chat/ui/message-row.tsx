@@ -26,7 +26,8 @@ import { isDraft } from '../model/apply-stream-event';
 import { unsupportedMarks } from '../model/support';
 import { loadMarkdown } from './load-markdown';
 
-// The markdown and highlighting code is most of the chat's weight; it loads with the first chat, not the app.
+// The markdown code is most of the chat's weight; it loads with the first chat, not the app (its code highlighter
+// loads after it, with the first code on screen: decision 0056).
 const Markdown = lazy(loadMarkdown);
 
 const BUBBLE = 'max-w-[80%] rounded-2xl px-4 py-2.5 text-[0.9375rem] break-words';
