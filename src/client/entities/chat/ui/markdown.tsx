@@ -215,6 +215,16 @@ const loadHighlighting = () =>
     },
   ));
 
+/**
+ * The highlighter loaded in the page's first idle moment after a reply is drawn, so that a reply streaming its
+ * first code later does not stop to evaluate it (a task of 20–50 ms) between two frames.
+ */
+function loadHighlightingWhenIdle() {
+  if (loadingHighlighting) return;
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadHighlighting());
+  else setTimeout(() => void loadHighlighting(), 200);
+}
+
 /** Whether a block of code can be highlighted now; when it cannot yet, the highlighter is loaded and it is redrawn. */
 function useHighlighting(wanted: boolean) {
   const [ready, setReady] = useState(highlighting !== undefined);
@@ -345,6 +355,7 @@ export default memo(function Markdown({
   const ends = unsupported?.ends ?? NO_ENDS;
   const method = unsupported?.method;
   const reply = useMemo(() => ({ onCite, method }), [onCite, method]);
+  useEffect(loadHighlightingWhenIdle, []);
   const blocks = useRef<MarkdownBlocks | undefined>(undefined);
   blocks.current = blocksOf(children, streaming ? undefined : cacheId, blocks.current);
   // The same Block at each index whether the reply streams or has ended: its finished blocks keep their DOM.
