@@ -65,6 +65,22 @@ export function useMessages(conversationId: number | undefined) {
   return useQuery({ ...messagesQueryOptions(queryClient, conversationId ?? 0), enabled: conversationId !== undefined });
 }
 
+const latestModelOf = ({ messages }: MessageWindow) =>
+  messages.findLast((message) => message.role === 'assistant' && message.model)?.model;
+
+/**
+ * The model of the conversation's latest reply: its caller redraws when that changes, not with each frame of a
+ * streamed reply, as a caller of useMessages does.
+ */
+export function useLatestModel(conversationId: number | undefined) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    ...messagesQueryOptions(queryClient, conversationId ?? 0),
+    enabled: conversationId !== undefined,
+    select: latestModelOf,
+  }).data;
+}
+
 /**
  * Loads the page before the window's first message. One at a time; a page that arrives after the window was
  * replaced (another version shown) is dropped. `limit` defaults to a page; a search hit far back asks for more.

@@ -1,5 +1,6 @@
 import { ArrowUp, Paperclip, Square } from 'lucide-react';
 import { type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent, useEffect, useRef } from 'react';
+import { type Draft, useDraftText } from '../model/draft';
 import type { PendingAttachment } from '../model/use-attachments';
 import { AttachmentChips } from './attachment-chips';
 import { CHAT_MESSAGE_MAX } from '@shared/constants';
@@ -8,8 +9,8 @@ import { Spinner } from '@/components/ui/spinner';
 import { WithTooltip } from '@/components/ui/tooltip';
 
 interface ChatComposerProps {
-  value: string;
-  onChange: (value: string) => void;
+  /** The message being typed: only the composer redraws as it changes. */
+  draft: Draft;
   onSend: () => void;
   onStop: () => void;
   /** False while there is no conversation yet, a reply is running, or the bot cannot chat. */
@@ -91,8 +92,7 @@ function AttachButton({
 }
 
 export function ChatComposer({
-  value,
-  onChange,
+  draft,
   onSend,
   onStop,
   canSend,
@@ -102,6 +102,7 @@ export function ChatComposer({
   attachments,
 }: ChatComposerProps) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const value = useDraftText(draft);
   const sendable = (canSend || sendSoon) && value.trim() !== '' && !attachments.uploading;
 
   // Ready to type on opening, except on touch screens, where focus would throw up the keyboard over the chat.
@@ -153,7 +154,7 @@ export function ChatComposer({
           rows={1}
           maxLength={CHAT_MESSAGE_MAX}
           value={value}
-          onChange={(event) => onChange(event.target.value)}
+          onChange={(event) => draft.set(event.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           className="field-sizing-content max-h-40 min-h-11 min-w-0 flex-1 resize-none bg-transparent px-1 py-2.5 text-base placeholder:text-muted-foreground focus:outline-none md:min-h-10 md:py-2 md:text-sm"

@@ -5,7 +5,7 @@ import { greetingFor } from '@/entities/chat/model/greeting';
 import type { ChatBot } from '../model/chat-bot';
 import type { Conversation } from '@shared/contracts/chat';
 import { useChatStatus } from '@/entities/chat/api/get-chat-status';
-import { useMessages } from '@/entities/chat/api/get-messages';
+import { useLatestModel } from '@/entities/chat/api/get-messages';
 import { useModels } from '@/entities/model/api/get-models';
 import { isModelAvailable, MODEL_UNAVAILABLE } from '@/entities/model/model/model-choice';
 import { Button } from '@/components/ui/button';
@@ -20,6 +20,7 @@ import { ChatMessages } from './chat-messages';
 import { useChatStream } from '../model/use-chat-stream';
 import { useFollowLatest } from './use-follow-latest';
 import { useStartConversation } from '../model/use-start-conversation';
+import { type Draft, useDraft } from '../model/draft';
 import { attachmentAccept, useAttachments } from '../model/use-attachments';
 import { startersOf } from '../model/starters';
 import { sortAttachable } from '../model/attachable';
@@ -85,8 +86,7 @@ function UnavailableModelNotice({ modelId }: { modelId: string }) {
 interface ConversationViewProps {
   bot: ChatBot;
   conversationId: number | undefined;
-  text: string;
-  onTextChange: (text: string) => void;
+  draft: Draft;
   messageId?: number;
   /** The new conversation is still being started: a message sent meanwhile waits for it. */
   starting: boolean;
@@ -99,8 +99,7 @@ interface ConversationViewProps {
 function ConversationView({
   bot,
   conversationId,
-  text,
-  onTextChange,
+  draft,
   messageId,
   starting,
   sendWhenReady,
@@ -119,14 +118,14 @@ function ConversationView({
       onSendWhenReady(true);
       return;
     }
-    chat.send(text, attachments.ready);
-    onTextChange('');
+    chat.send(draft.get(), attachments.ready);
+    draft.set('');
     attachments.clear();
     follow.jumpToLatest();
   };
   const sendWaiting = useEffectEvent(() => {
     onSendWhenReady(false);
-    if (text.trim() !== '') send();
+    if (draft.get().trim() !== '') send();
   });
   useEffect(() => {
     if (sendWhenReady && chat.canSend) sendWaiting();
@@ -158,8 +157,7 @@ function ConversationView({
           },
           onRemove: attachments.remove,
         }}
-        value={text}
-        onChange={onTextChange}
+        draft={draft}
         onSend={send}
         onStop={chat.stop}
         canSend={chat.canSend && bot.active}
@@ -188,12 +186,11 @@ export function ChatPanel({
   const navigate = useNavigate();
   const conversation = useStartConversation(bot, chosenId, onConversationStarted);
   const { data: status } = useChatStatus();
-  // The same messages the conversation shows (one query): the header names the model of the latest reply.
-  const messages = useMessages(conversation.conversationId).data?.messages;
-  const latestModel = messages?.findLast((message) => message.role === 'assistant' && message.model)?.model;
+  // From the messages the conversation shows (one query): the header names the model of the latest reply.
+  const latestModel = useLatestModel(conversation.conversationId);
   // Kept here, above the per-conversation view, so a draft survives the conversation arriving, and so does a
   // message sent before it had.
-  const [text, setText] = useState('');
+  const draft = useDraft();
   const [sendWhenReady, setSendWhenReady] = useState(false);
 
   useEffect(() => rememberActiveBot(bot.id), [bot.id]);
@@ -250,8 +247,7 @@ export function ChatPanel({
         key={conversation.conversationId ?? 'new'}
         bot={bot}
         conversationId={conversation.conversationId}
-        text={text}
-        onTextChange={setText}
+        draft={draft}
         messageId={conversation.conversationId === chosenId ? messageId : undefined}
         starting={conversation.conversationId === undefined && bot.active && !conversation.error}
         sendWhenReady={sendWhenReady}
