@@ -119,8 +119,6 @@ function Starters({
   );
 }
 
-const NO_MESSAGES: Message[] = [];
-
 interface ChatMessagesProps {
   bot: ChatBot;
   greeting: string;
@@ -140,8 +138,6 @@ interface ChatMessagesProps {
 function useShowMessage(
   target: number | undefined,
   chat: ReturnType<typeof useChatStream>,
-  /** The messages as the list draws them (deferred), whose indexes `show` takes. */
-  messages: readonly Message[],
   show: (index: number) => void,
 ): number | null {
   const sought = useRef<number | undefined>(undefined);
@@ -149,11 +145,10 @@ function useShowMessage(
   useEffect(() => {
     sought.current = target;
   }, [target]);
+  const { messages } = chat;
   const { left, failed, load } = chat.older;
-  const latest = chat.messages;
   useEffect(() => {
-    // Once the list drawn has caught up with the messages loaded: `left` speaks of the latter.
-    if (sought.current === undefined || latest === undefined || messages !== latest) return;
+    if (sought.current === undefined || !messages) return;
     const index = messages.findIndex((message) => message.id === sought.current);
     if (index >= 0) {
       setFound(sought.current);
@@ -162,7 +157,7 @@ function useShowMessage(
     } else if (!left) sought.current = undefined;
     else if (!failed) void load(LIST_LIMIT_MAX);
     // `target` too: the same conversation asked to show another message seeks again.
-  }, [target, messages, latest, left, failed, load, show]);
+  }, [target, messages, left, failed, load, show]);
   useEffect(() => {
     if (found === null) return;
     const timer = setTimeout(() => setFound(null), HIGHLIGHT_MS);
@@ -176,9 +171,7 @@ function useShowMessage(
  * (and a few around) are drawn, so a conversation of a thousand messages opens and scrolls like a short one.
  */
 export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow, target }: ChatMessagesProps) {
-  // The messages drawn in React's background rendering: the cache hands a streamed reply's text over in an urgent
-  // render, and a key pressed meanwhile would wait for the whole reply to be drawn again (decision 0056).
-  const messages = useDeferredValue(chat.messages ?? NO_MESSAGES);
+  const messages = chat.messages ?? [];
   const last = messages.at(-1);
   const lastSaved = messages.findLast((message) => !isDraft(message));
   // A question whose reply never came (the model failed, or the page closed first) can still be answered.
@@ -229,7 +222,7 @@ export function ChatMessages({ bot, greeting, starters, onStarter, chat, follow,
     },
     [letGo, virtualizer, lead],
   );
-  const found = useShowMessage(target, chat, messages, show);
+  const found = useShowMessage(target, chat, show);
 
   // Scrolled near the first loaded message, the page before it is fetched. On scrolling only: the list opens at
   // the top for a moment before it is taken to its newest message.

@@ -120,8 +120,7 @@ describe('ChatPanel', () => {
     stream.end();
     expect(await screen.findByRole('button', { name: 'Send message' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Stop generating' })).toBeNull();
-    // The list is drawn in the background (decision 0056): a moment after the composer.
-    expect(await within(messages()).findByRole('button', { name: 'Regenerate' })).toBeTruthy();
+    expect(within(messages()).getByRole('button', { name: 'Regenerate' })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
@@ -324,7 +323,7 @@ describe('ChatPanel', () => {
     const { user } = await openChat();
     const header = screen.getByRole('banner');
     expect(await within(header).findByText('Model: llama3:8b')).toBeTruthy();
-    expect(await within(messages()).findByText('llama3:8b')).toBeTruthy();
+    expect(within(messages()).getByText('llama3:8b')).toBeTruthy();
 
     await send(user, 'And now?');
     const stream = await replies.next();
@@ -332,7 +331,7 @@ describe('ChatPanel', () => {
     stream.send('done', message('assistant', 'Now this.', { model: 'claude-haiku' }));
     stream.end();
     expect(await within(header).findByText('Model: claude-haiku')).toBeTruthy();
-    expect(await within(messages()).findByText('claude-haiku')).toBeTruthy();
+    expect(within(messages()).getByText('claude-haiku')).toBeTruthy();
     expect(within(messages()).getByText('llama3:8b')).toBeTruthy();
   });
 
