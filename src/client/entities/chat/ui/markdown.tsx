@@ -201,9 +201,9 @@ const components: Components = {
 let highlighting: NonNullable<Options['rehypePlugins']> | undefined;
 let loadingHighlighting: Promise<void> | undefined;
 /**
- * The code highlighter (highlight.js with its languages and theme, about two thirds of the markdown code) loads
- * apart, once a finished block with code has been drawn: a conversation shows with its code plain and colours it
- * a moment later, instead of waiting for it (decision 0056). A failed load is tried again by the next such block.
+ * The code highlighter (highlight.js with its languages and theme, about half of the markdown code) loads apart:
+ * a conversation shows with its code plain and colours it a moment later, instead of waiting for it (decision
+ * 0056). A failed load is tried again by the next block with code.
  */
 const loadHighlighting = () =>
   (loadingHighlighting ??= import('./code-highlighting').then(
@@ -219,8 +219,10 @@ const loadHighlighting = () =>
  * The highlighter loaded in the page's first idle moment after a reply is drawn, so that a reply streaming its
  * first code later does not stop to evaluate it (a task of 20–50 ms) between two frames.
  */
+let idleLoadAsked = false;
 function loadHighlightingWhenIdle() {
-  if (loadingHighlighting) return;
+  if (idleLoadAsked) return;
+  idleLoadAsked = true;
   if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadHighlighting());
   else setTimeout(() => void loadHighlighting(), 200);
 }
