@@ -229,19 +229,22 @@ function loadHighlightingWhenIdle() {
 
 /** Whether a block of code can be highlighted now; when it cannot yet, the highlighter is loaded and it is redrawn. */
 function useHighlighting(wanted: boolean) {
-  const [ready, setReady] = useState(highlighting !== undefined);
+  // Read as the block is drawn, so a block that closes after the highlighter came is highlighted at once; the
+  // state only redraws the blocks that were waiting for it.
+  const loaded = highlighting !== undefined;
+  const [, setLoaded] = useState(loaded);
   useEffect(() => {
-    if (!wanted || ready) return;
+    if (!wanted || loaded) return;
     let mounted = true;
     void loadHighlighting().then(() => {
       // A transition: blocks highlighted on arrival yield to typing and scrolling between them.
-      if (mounted && highlighting) startTransition(() => setReady(true));
+      if (mounted && highlighting) startTransition(() => setLoaded(true));
     });
     return () => {
       mounted = false;
     };
-  }, [wanted, ready]);
-  return wanted && ready;
+  }, [wanted, loaded]);
+  return wanted && loaded;
 }
 
 const nothing: [] = [];
