@@ -1,6 +1,6 @@
 // A .tsx test for the browser the module needs as it loads (jsdom), not for JSX.
 import { describe, expect, it } from 'vitest';
-import { firstReads } from './early-requests';
+import { firstReads, opensConversation } from './early-requests';
 
 describe('the page’s early requests', () => {
   it('reads what the chat page’s route loader asks for first', () => {
@@ -13,5 +13,11 @@ describe('the page’s early requests', () => {
     expect(firstReads({ pathname: '/chat', search: '' })).toEqual(['/api/chat/status']);
     expect(firstReads({ pathname: '/chat/x', search: '?c=0' })).toEqual(['/api/chat/status']);
     expect(firstReads({ pathname: '/dashboard', search: '' })).toEqual([]);
+  });
+  it('knows the pages that open a conversation, whose markdown renderer loads beside those reads', () => {
+    expect(opensConversation({ pathname: '/chat/7', search: '?c=9' })).toBe(true);
+    expect(opensConversation({ pathname: '/chat/7', search: '' })).toBe(false);
+    expect(opensConversation({ pathname: '/chat/7', search: '?c=0' })).toBe(false);
+    expect(opensConversation({ pathname: '/history', search: '?c=9' })).toBe(false);
   });
 });
