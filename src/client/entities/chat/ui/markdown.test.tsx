@@ -57,8 +57,13 @@ describe('Markdown while streaming', () => {
     const heading = view.container.querySelector('h1');
     expect(highlightedCode(view.container)).toBeNull();
 
+    const finished = view.container.querySelector('.md-finished');
+    expect(heading?.parentElement).toBe(finished);
     view.rerender(<Markdown streaming>{'# Title\n\n```js\nconst a = 1;\n```\n\nMore | text'}</Markdown>);
     expect(view.container.querySelector('h1')).toBe(heading);
+    // The finished blocks share one box, kept as blocks are added (a paint layer Chromium reuses while one grows).
+    expect(view.container.querySelector('.md-finished')).toBe(finished);
+    expect(finished?.children).toHaveLength(2);
     await waitFor(() => expect(highlightedCode(view.container)).not.toBeNull());
 
     view.rerender(

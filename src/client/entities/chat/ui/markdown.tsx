@@ -365,9 +365,16 @@ export default memo(function Markdown({
   blocks.current = blocksOf(children, streaming ? undefined : cacheId, blocks.current);
   // The same Block at each index whether the reply streams or has ended: its finished blocks keep their DOM.
   const content = blockProps(blocks.current, key, ends, streaming).map((props, i) => <Block key={i} {...props} />);
+  // The blocks before the last in a box of their own, positioned, so a paint layer of its own: Chromium paints it
+  // once and reuses that while only the last block grows (repainting a long reply was most of each frame of its
+  // stream, and keys waited behind it). Kept once the reply has ended, so no block's DOM is replaced then.
+  const last = content.pop();
   return (
     <ReplyContext value={reply}>
-      <div className="md">{content}</div>
+      <div className="md">
+        {content.length > 0 && <div className="md-finished">{content}</div>}
+        {last}
+      </div>
     </ReplyContext>
   );
 });
