@@ -92,7 +92,22 @@ function smallTouchTargets(page: Page) {
 /** Screenshots land in screenshots/ (ignored by git) for a person to look at. */
 export async function snap(page: Page, name: string) {
   mkdirSync('screenshots', { recursive: true });
-  await page.screenshot({ path: `screenshots/${name}.png`, fullPage: true });
+  const path = `screenshots/${name}.png`;
+  const viewport = page.viewportSize();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (!viewport || height <= viewport.height) return void (await page.screenshot({ path }));
+  // The whole page by a window as tall as it, not Playwright's full-page capture: that lays the page out in a 1×1
+  // window for a moment (a slow machine's app answered it: a chat following a reply lost its place) and drew the
+  // chat's scrolled message list blank.
+  // The page's scroll is put back after: an open menu locks it, and the test goes on where it was.
+  const scrolled = await page.evaluate(() => [window.scrollX, window.scrollY] as const);
+  await page.setViewportSize({ width: viewport.width, height });
+  try {
+    await page.screenshot({ path });
+  } finally {
+    await page.setViewportSize(viewport);
+    await page.evaluate(([x, y]) => window.scrollTo(x, y), scrolled);
+  }
 }
 
 /** Switches the system colour scheme and waits for the theme's colour transitions to finish before anything reads colours. */
