@@ -96,8 +96,9 @@ async function postgresPool(url: string, searchPath: string | undefined, onError
 
 /**
  * The pool as Kysely sees it, with the SQL of prepared queries (prepared-query.ts) sent as named statements:
- * PostgreSQL parses and plans each once per connection instead of on every call. Only those, a fixed set of
- * texts, so the statements a connection keeps stay few.
+ * PostgreSQL parses each once per connection instead of on every call (it still plans most of them at every call,
+ * finding no generic plan as cheap: decision 0057 measured that cost). Only those, a fixed set of texts, so the
+ * statements a connection keeps stay few.
  */
 function namingStatements(pool: pg.Pool): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
