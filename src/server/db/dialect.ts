@@ -94,21 +94,46 @@ async function postgresPool(url: string, searchPath: string | undefined, onError
   return pool;
 }
 
+/** How a connection plans statements with parameters: PostgreSQL's `plan_cache_mode`, as last set on it. */
+type Planning = 'generic' | 'custom' | 'unknown';
+
+const PLANNING_SQL: Record<Exclude<Planning, 'unknown'>, string> = {
+  generic: 'set plan_cache_mode = force_generic_plan',
+  custom: 'set plan_cache_mode = auto',
+};
+
 /**
  * The pool as Kysely sees it, with the SQL of prepared queries (prepared-query.ts) sent as named statements:
- * PostgreSQL parses each once per connection instead of on every call (it still plans most of them at every call,
- * finding no generic plan as cheap: decision 0057 measured that cost). Only those, a fixed set of texts, so the
+ * PostgreSQL parses each once per connection instead of on every call. Only those, a fixed set of texts, so the
  * statements a connection keeps stay few.
+ *
+ * Named statements run with generic plans, planned once per connection: left to choose, PostgreSQL planned the
+ * chat's again at every call (0.2–1 ms each, on the way to a reply's first token; decision 0058). Every other
+ * statement with parameters keeps plans made for its values. The mode is a setting of the connection, so it is
+ * switched only when the next statement wants the other one, and forgotten after a rollback, which undoes a
+ * setting changed inside the transaction.
  */
 function namingStatements(pool: pg.Pool): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
-    query: ((text: string, values: unknown[]) => {
-      const name = statementName(text);
-      return client.query(name ? { name, text, values } : { text, values });
-    }) as unknown as PostgresPoolClient['query'],
-    release: () => client.release(),
-  });
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let planning: Planning = 'unknown';
+    return {
+      query: (async (text: string, values?: unknown[]) => {
+        const name = typeof text === 'string' ? statementName(text) : undefined;
+        const wanted: Planning | undefined = name ? 'generic' : values?.length ? 'custom' : undefined;
+        if (wanted && wanted !== planning) {
+          await client.query(PLANNING_SQL[wanted]);
+          planning = wanted;
+        }
+        try {
+          return await client.query(name ? { name, text, values } : { text, values });
+        } finally {
+          if (typeof text === 'string' && /^\s*rollback\b/i.test(text)) planning = 'unknown';
+        }
+      }) as unknown as PostgresPoolClient['query'],
+      release: () => client.release(),
+    };
+  };
   return {
     async connect() {
       const client = await pool.connect();

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ApiKey } from '@shared/contracts/keys';
 import type { ApiKeysTable, Executor } from '../../db/database';
+import { preparedQuery } from '../../db/prepared-query';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
@@ -64,7 +65,7 @@ export const deleteKeyOfUser = (db: Executor, userId: number, id: number) =>
  * owner's role and limit columns: the limit check before a reply reads them from here instead of asking again (the
  * bots a key reaches are its owner's).
  */
-export const findKeyByHash = (db: Executor, keyHash: string) =>
+const keyByHash = preparedQuery((db, v: { keyHash: string }) =>
   db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
@@ -74,9 +75,11 @@ export const findKeyByHash = (db: Executor, keyHash: string) =>
       'users.daily_token_limit as owner_daily_token_limit',
       'users.daily_reply_limit as owner_daily_reply_limit',
     ])
-    .where('api_keys.key_hash', '=', keyHash)
-    .where('users.disabled_at', 'is', null)
-    .executeTakeFirst();
+    .where('api_keys.key_hash', '=', v.keyHash)
+    .where('users.disabled_at', 'is', null),
+);
+// Prepared: every request to /v1 reads it, as every signed-in request reads its session.
+export const findKeyByHash = async (db: Executor, keyHash: string) => (await keyByHash(db, { keyHash }))[0];
 export type AuthenticatedKey = NonNullable<Awaited<ReturnType<typeof findKeyByHash>>>;
 
 export const touchKey = (db: Executor, id: number, now: string) =>
