@@ -111,7 +111,7 @@ const PLANNING_SQL: Record<Exclude<Planning, 'unknown'>, string> = {
  * chat's again at every call (0.2–1 ms each, on the way to a reply's first token; decision 0058). Every other
  * statement with parameters keeps plans made for its values. The mode is a setting of the connection, so it is
  * switched only when the next statement wants the other one, and forgotten after a rollback, which undoes a
- * setting changed inside the transaction.
+ * setting changed inside the transaction (PostgreSQL answers ROLLBACK to the commit of a failed one, too).
  */
 function namingStatements(pool: pg.Pool): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
@@ -125,11 +125,10 @@ function namingStatements(pool: pg.Pool): PostgresPool {
           await client.query(PLANNING_SQL[wanted]);
           planning = wanted;
         }
-        try {
-          return await client.query(name ? { name, text, values } : { text, values });
-        } finally {
-          if (typeof text === 'string' && /^\s*rollback\b/i.test(text)) planning = 'unknown';
-        }
+        const result = await client.query(name ? { name, text, values } : { text, values });
+        // A rollback (to a savepoint too), or the commit of a failed transaction, which PostgreSQL answers as one.
+        if (result.command === 'ROLLBACK') planning = 'unknown';
+        return result;
       }) as unknown as PostgresPoolClient['query'],
       release: () => client.release(),
     };
