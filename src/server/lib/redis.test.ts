@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { cleanupsAfterEach, recordingLogger, startRedisProxy } from '../../../tests/support/redis';
+import { cleanupsAfterEach, recordingLogger, startRedisProxy, TEST_REDIS_URL } from '../../../tests/support/redis';
 import { until } from '../../../tests/support/wait';
-import { connectRedis, REDIS_DEGRADED_MEANING } from './redis';
+import { connectRedis, REDIS_DEGRADED_MEANING, subscribeChannel } from './redis';
 
 const cleanups = cleanupsAfterEach();
 
@@ -40,4 +41,44 @@ it('does not hold start-up when Redis is away', async () => {
   cleanups.add(() => redis.disconnect());
   expect(Date.now() - started).toBeLessThan(2500);
   await expect(redis.ping()).rejects.toThrow();
+});
+
+it('subscribes again after a connection that drops as soon as it is ready, without an unhandled rejection', async () => {
+  const { log } = recordingLogger();
+  const redis = await connectRedis(TEST_REDIS_URL, { log, name: 'main', overrides: { retryStrategy: () => 10 } });
+  cleanups.add(() => redis.disconnect());
+  const channel = `botty-test:${randomUUID()}`;
+  const received: string[] = [];
+  const errors: unknown[] = [];
+  const subscriber = await subscribeChannel(redis, {
+    log,
+    name: 'subscriber',
+    channel,
+    onMessage: (message) => received.push(message),
+    onError: (err) => errors.push(err),
+  });
+  cleanups.add(() => subscriber.disconnect());
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  cleanups.add(() => process.off('unhandledRejection', onUnhandled));
+
+  // The next connection is lost as its ready check answers: after the answer is read, before it is acted on.
+  let drops = 0;
+  subscriber.on('connect', () => {
+    const stream = subscriber.stream;
+    stream.prependListener('data', (chunk: Buffer) => {
+      if (drops === 0 && chunk.includes('redis_version')) {
+        drops += 1;
+        queueMicrotask(() => stream.destroy());
+      }
+    });
+  });
+  subscriber.stream.destroy();
+  await until(async () => (await redis.publish(channel, 'after')) === 1 && received.includes('after'), {
+    what: 'the subscription to be back',
+    timeoutMs: 8000,
+  });
+  expect(drops).toBe(1);
+  expect(unhandled).toEqual([]);
 });

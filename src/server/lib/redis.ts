@@ -129,7 +129,13 @@ export async function subscribeChannel(
     onError: (err: unknown) => void;
   },
 ): Promise<Redis> {
-  const subscriber = duplicateRedis(redis, { log: options.log, name: options.name });
+  // ioredis's own resubscription is off: it runs before 'ready' is emitted, and nothing catches its call, so a
+  // connection lost again right then (offline queue off) rejected it unhandled. The handler below does the same job.
+  const subscriber = duplicateRedis(redis, {
+    log: options.log,
+    name: options.name,
+    overrides: { autoResubscribe: false },
+  });
   subscriber.on('message', (_channel: string, message: string) => options.onMessage(message));
   let subscribed: Promise<unknown> = Promise.resolve();
   subscriber.on('ready', () => {
