@@ -662,6 +662,8 @@ describe('looks', () => {
 
       await page.goto(`/chat/${bot.id}?c=${conversation.id}`);
       await visible(messages(page).getByText('stays text', { exact: false }));
+      // The chat page is the window: its message box and composer on screen without scrolling the page.
+      expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBe(0);
       await shots('chat-page');
 
       const release = heldReply({ text: 'Thinking done.', chunkDelayMs: 10 });

@@ -34,6 +34,12 @@ const CHAT_PANEL_HEIGHT_PX = 700;
  */
 export const FIT_UNDER_HEADING = 'md:h-[min(var(--chat-height),calc(100dvh-13.5rem))]';
 
+/**
+ * For a panel that is the page (the full chat): the window's height less the navigation bar (4rem and its border)
+ * and the page's padding, at most 700 px, so the page never scrolls behind the panel's own (1280×800: 671 px).
+ */
+export const FILL_WINDOW = 'h-[calc(100dvh-4rem-1px-1.5rem)] md:h-[min(var(--chat-height),calc(100dvh-4rem-1px-4rem))]';
+
 export interface ChatPanelProps {
   bot: ChatBot;
   /** An existing conversation to show; without one the panel starts a new conversation with the bot. */

@@ -8,7 +8,7 @@ import { useAddCopy } from '@/entities/bot/model/use-add-copy';
 import { chatBotOf, type ChatBot } from '@/entities/chat/model/chat-bot';
 import { useCreateConversation } from '@/entities/chat/api/create-conversation';
 import { useConversation, useConversations } from '@/entities/chat/api/get-conversations';
-import { ChatPanel } from '@/entities/chat/ui/chat-panel';
+import { ChatPanel, FILL_WINDOW } from '@/entities/chat/ui/chat-panel';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
@@ -124,7 +124,7 @@ function ChatWorkspace({ bot }: { bot: ChatBot }) {
         conversationId={conversationId}
         messageId={conversationId === requested ? parseId(params.get(MESSAGE_PARAM)) : undefined}
         onConversationStarted={(conversation) => show(conversation.id, { replace: true })}
-        className="h-[calc(100dvh-5.5rem)]"
+        className={FILL_WINDOW}
         headerActions={
           <>
             {bot.ownerName && <AddCopyButton bot={bot} />}
