@@ -29,10 +29,11 @@ import { sortAttachable } from '../model/attachable';
 const CHAT_PANEL_HEIGHT_PX = 700;
 
 /**
- * For a panel under a page's heading (Home, the dashboard): shorter than 700 px where the screen is, so its
- * message box is on the first screen rather than below the fold (at 1280×800 the panel starts near y = 193).
+ * For a panel under a page's heading (Home, the dashboard): shorter than 700 px where the window is, so the page
+ * ends with the panel on the first screen: the window less the navigation bar (4rem and its border), the page's
+ * padding (2 × 2.5rem), its heading (4rem) and the gap under it (1.5rem); at 1280×800, 567 px from y = 193.
  */
-export const FIT_UNDER_HEADING = 'md:h-[min(var(--chat-height),calc(100dvh-13.5rem))]';
+export const FIT_UNDER_HEADING = 'md:h-[min(var(--chat-height),calc(100dvh-14.5rem-1px))]';
 
 /**
  * For a panel that is the page (the full chat): the window's height less the navigation bar (4rem and its border)
