@@ -119,7 +119,7 @@ function namingStatements(pool: pg.Pool): PostgresPool {
     let planning: Planning = 'unknown';
     return {
       query: (async (text: string, values?: unknown[]) => {
-        const name = typeof text === 'string' ? statementName(text) : undefined;
+        const name = statementName(text);
         const wanted: Planning | undefined = name ? 'generic' : values?.length ? 'custom' : undefined;
         if (wanted && wanted !== planning) {
           await client.query(PLANNING_SQL[wanted]);

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { cleanupsAfterEach, recordingLogger, startRedisProxy, TEST_REDIS_URL } from '../../../tests/support/redis';
+import { cleanupsAfterEach, recordingLogger, startRedisProxy } from '../../../tests/support/redis';
 import { until } from '../../../tests/support/wait';
 import { connectRedis, REDIS_DEGRADED_MEANING, subscribeChannel } from './redis';
 
@@ -45,9 +44,9 @@ it('does not hold start-up when Redis is away', async () => {
 
 it('subscribes again after a connection that drops as soon as it is ready, without an unhandled rejection', async () => {
   const { log } = recordingLogger();
-  const redis = await connectRedis(TEST_REDIS_URL, { log, name: 'main', overrides: { retryStrategy: () => 10 } });
-  cleanups.add(() => redis.disconnect());
-  const channel = `botty-test:${randomUUID()}`;
+  const space = cleanups.redisSpace();
+  const redis = await space.connect(undefined, log);
+  const channel = `${space.prefix}channel`;
   const received: string[] = [];
   const errors: unknown[] = [];
   const subscriber = await subscribeChannel(redis, {
