@@ -11,13 +11,17 @@ function manualFrames() {
   });
   vi.stubGlobal('cancelAnimationFrame', (id: number) => waiting.delete(id));
   return {
-    paint() {
+    /** `at`: the frame's timestamp, on performance.now()'s clock. */
+    paint(at = 0) {
       const callbacks = [...waiting.values()];
       waiting.clear();
-      for (const callback of callbacks) callback(0);
+      for (const callback of callbacks) callback(at);
     },
   };
 }
+
+// The page the batch listens to for key presses and clicks: one for the whole file, as a page is for the module.
+const page = new EventTarget();
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -61,6 +65,34 @@ describe('frameBatch', () => {
     vi.advanceTimersByTime(49);
     expect(flush).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
+    expect(flush).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves the two frames after a key press or a click to it, then flushes', () => {
+    vi.stubGlobal('window', page);
+    const frames = manualFrames();
+    const flush = vi.fn();
+    const batch = frameBatch(flush);
+    batch.schedule();
+    page.dispatchEvent(new Event('keydown'));
+    const pressed = performance.now();
+    frames.paint(pressed + 10);
+    frames.paint(pressed + 26);
+    expect(flush).not.toHaveBeenCalled();
+    // However fast the keys come, the reply is drawn every third frame at least.
+    page.dispatchEvent(new Event('pointerdown'));
+    frames.paint(performance.now() + 5);
+    expect(flush).toHaveBeenCalledTimes(1);
+  });
+
+  it('flushes in the first frame when the last key press is older than two frames', () => {
+    vi.stubGlobal('window', page);
+    const frames = manualFrames();
+    const flush = vi.fn();
+    const batch = frameBatch(flush);
+    page.dispatchEvent(new Event('keydown'));
+    batch.schedule();
+    frames.paint(performance.now() + 40);
     expect(flush).toHaveBeenCalledTimes(1);
   });
 });

@@ -8,6 +8,7 @@ import { updateMessages, useMessages, useOlderMessages } from '@/entities/chat/a
 import { stopReply } from '@/entities/chat/api/stop-reply';
 import { toast } from '@/components/ui/use-toast';
 import { type ReplyRequest, streamReply } from '@/entities/chat/api/stream-reply';
+import { drawBeforeNextPaint } from '@/lib/query-client';
 import { ApiError, serverMessage } from '@/lib/request';
 import { frameBatch } from './frame-batch';
 import { applyStreamEvent, draftMessage, isDraft, isDraftReply, withoutLastReplies } from './apply-stream-event';
@@ -98,14 +99,15 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
       });
     }
 
-    // Text arriving between two frames is drawn once, in the next frame: a render a token made a fast model's
-    // reply cost more than the screen shows. The machine still follows every event (a resume starts after it).
+    // Text arriving between two frames is drawn once, in the next frame (or a frame or two later while the person
+    // types): a render a token made a fast model's reply cost more than the screen shows. The machine still
+    // follows every event (a resume starts after it).
     let text = '';
     const frame = frameBatch(() => {
       // Left or cut off: the view's drafts are gone, and a late flush must not bring one back.
       if (text && !controller.signal.aborted) {
         const delta: ChatStreamEvent = { event: 'delta', data: { text } };
-        update((list) => applyStreamEvent(list, delta));
+        drawBeforeNextPaint(() => update((list) => applyStreamEvent(list, delta)));
       }
       text = '';
       setState(machine.current);
