@@ -31,8 +31,8 @@ import { openAiEvent, openStream, relayEvent, type StreamResult } from './suppor
 /** Concurrent streams, and how many rounds of each (all three ways per round) for steadier figures. */
 const LEVELS = [
   { streams: 1, rounds: 15 },
-  { streams: 50, rounds: 5 },
-  { streams: 500, rounds: 3 },
+  { streams: 50, rounds: 15 },
+  { streams: 500, rounds: 5 },
 ].filter(({ streams }) => !process.env.BENCH_STREAMS || process.env.BENCH_STREAMS === String(streams));
 const TOKENS = 200;
 const MAX_STREAMS = Math.max(...LEVELS.map((level) => level.streams));

@@ -29,6 +29,7 @@ import { fileProgressStage } from './migrations/0026-file-progress-stage';
 import { knowledgeGeneration } from './migrations/0027-knowledge-generation';
 import { postgresSearchQueue } from './migrations/0028-postgres-search-queue';
 import { liveRepliesIndex } from './migrations/0029-live-replies-index';
+import { fastCompression } from './migrations/0030-fast-compression';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0027-knowledge-generation': knowledgeGeneration,
   '0028-postgres-search-queue': postgresSearchQueue,
   '0029-live-replies-index': liveRepliesIndex,
+  '0030-fast-compression': fastCompression,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {
