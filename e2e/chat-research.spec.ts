@@ -163,6 +163,8 @@ describe('chat research and attachments', () => {
 
     // A bot that cannot read files says on the paperclip how to change that.
     await page.goto(`/chat/${plain.id}`);
+    // The chat is drawn anew once its conversation exists; a pointer resting on the old paperclip would show nothing.
+    await expect.poll(() => new URL(page.url()).searchParams.get('c')).toMatch(/^\d+$/);
     await button(page, 'Attach file').hover();
     await visible(
       page.getByRole('tooltip').getByText("Turn on Document analysis or Image understanding in this botty's settings"),
