@@ -57,19 +57,32 @@ describe('Markdown while streaming', () => {
     const heading = view.container.querySelector('h1');
     expect(highlightedCode(view.container)).toBeNull();
 
-    const finished = view.container.querySelector('.md-finished');
-    expect(heading?.parentElement).toBe(finished);
+    const group = view.container.querySelector('.md-finished > .md-group');
+    expect(heading?.parentElement).toBe(group);
     view.rerender(<Markdown streaming>{'# Title\n\n```js\nconst a = 1;\n```\n\nMore | text'}</Markdown>);
     expect(view.container.querySelector('h1')).toBe(heading);
-    // The finished blocks share one box, kept as blocks are added (a paint layer Chromium reuses while one grows).
-    expect(view.container.querySelector('.md-finished')).toBe(finished);
-    expect(finished?.children).toHaveLength(2);
+    // The finished blocks share a box, kept as blocks are added (a paint layer Chromium reuses while one grows).
+    expect(view.container.querySelector('.md-group')).toBe(group);
+    expect(group?.children).toHaveLength(2);
     await waitFor(() => expect(highlightedCode(view.container)).not.toBeNull());
 
     view.rerender(
       <Markdown citations={[1]}>{'# Title\n\n```js\nconst a = 1;\n```\n\n| a |\n|---|\n| b [1] |'}</Markdown>,
     );
     expect(view.container.querySelector('table td a.md-cite')?.textContent).toBe('[1]');
+  });
+  it('draws a long reply’s finished blocks eight to a box, and keeps the full boxes as it grows', () => {
+    const paragraphs = (n: number) => Array.from({ length: n }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+    const view = render(<Markdown streaming>{paragraphs(19)}</Markdown>);
+    const groups = () => [...view.container.querySelectorAll('.md-group')];
+    expect(groups().map((group) => group.children.length)).toEqual([8, 8, 2]);
+    const [full, second] = groups().map((group) => group.firstElementChild);
+    view.rerender(<Markdown streaming>{paragraphs(23)}</Markdown>);
+    expect(groups().map((group) => group.children.length)).toEqual([8, 8, 6]);
+    expect(groups()[0]!.firstElementChild).toBe(full);
+    expect(groups()[1]!.firstElementChild).toBe(second);
+    // The last block stays outside the boxes while it grows.
+    expect(view.container.querySelector('.md > p:last-child')?.textContent).toBe('Paragraph 22.');
   });
   it('keeps every block but the last one’s DOM when the reply ends, and draws that one with its code highlighted', async () => {
     const streamed = '# Title\n\nSome text.\n\n```js\nconst a = 1;\n```';

@@ -341,6 +341,36 @@ export interface MarkdownProps {
 const NO_ENDS: readonly number[] = [];
 
 /**
+ * A reply's finished blocks are drawn in groups of this many, each group positioned, so a paint layer of its own:
+ * Chromium repaints a layer whose content changed, so while a reply streams, a block moving in repaints its group,
+ * not every finished block in view (decision 0061).
+ */
+const GROUP_BLOCKS = 8;
+
+const sameBlock = (a: BlockProps, b: BlockProps) =>
+  a.source === b.source && a.citations === b.citations && a.ends === b.ends && a.open === b.open;
+
+/**
+ * A group of finished blocks, drawn again only when one of its blocks changed: while a reply streams, React
+ * visits the group still filling and the growing block, not every block of the reply.
+ */
+const BlockGroup = memo(
+  function BlockGroup({ blocks, first }: { blocks: readonly BlockProps[]; first: number }) {
+    return (
+      <div className="md-group">
+        {blocks.map((props, i) => (
+          <Block key={first + i} {...props} />
+        ))}
+      </div>
+    );
+  },
+  (before, after) =>
+    before.first === after.first &&
+    before.blocks.length === after.blocks.length &&
+    before.blocks.every((block, i) => sameBlock(block, after.blocks[i]!)),
+);
+
+/**
  * A reply rendered as GitHub-flavoured markdown with highlighted code. Links keep to react-markdown's default
  * allowlist, which is exactly the spec's (§5): http, https, irc, ircs, mailto, xmpp and relative addresses.
  * The reply is rendered block by block (decision record 0046): while it streams, finished blocks keep their
@@ -364,16 +394,18 @@ export default memo(function Markdown({
   const blocks = useRef<MarkdownBlocks | undefined>(undefined);
   blocks.current = blocksOf(children, streaming ? undefined : cacheId, blocks.current);
   // The same Block at each index whether the reply streams or has ended: its finished blocks keep their DOM.
-  const content = blockProps(blocks.current, key, ends, streaming).map((props, i) => <Block key={i} {...props} />);
-  // The blocks before the last in a box of their own, positioned, so a paint layer of its own: Chromium paints it
-  // once and reuses that while only the last block grows (repainting a long reply was most of each frame of its
-  // stream, and keys waited behind it). Kept once the reply has ended, so no block's DOM is replaced then.
-  const last = content.pop();
+  const finished = blockProps(blocks.current, key, ends, streaming);
+  // The blocks before the last in a box of their own, in groups (see GROUP_BLOCKS); kept once the reply has ended,
+  // so no block's DOM is replaced then.
+  const last = finished.pop();
+  const groups = [];
+  for (let first = 0; first < finished.length; first += GROUP_BLOCKS)
+    groups.push(<BlockGroup key={first} first={first} blocks={finished.slice(first, first + GROUP_BLOCKS)} />);
   return (
     <ReplyContext value={reply}>
       <div className="md">
-        {content.length > 0 && <div className="md-finished">{content}</div>}
-        {last}
+        {groups.length > 0 && <div className="md-finished">{groups}</div>}
+        {last && <Block key={finished.length} {...last} />}
       </div>
     </ReplyContext>
   );
