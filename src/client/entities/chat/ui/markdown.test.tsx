@@ -84,6 +84,19 @@ describe('Markdown while streaming', () => {
     // The last block stays outside the boxes while it grows.
     expect(view.container.querySelector('.md > p:last-child')?.textContent).toBe('Paragraph 22.');
   });
+  it('parses a long growing list again only after a pause, and then draws what came meanwhile', async () => {
+    const items = (n: number) => Array.from({ length: n }, (_, i) => `- Point ${i} with **bold** text`).join('\n');
+    const view = render(<Markdown streaming>{items(300)}</Markdown>);
+    const points = () => view.container.querySelectorAll('li').length;
+    expect(points()).toBe(300);
+    // Parsing 300 points takes milliseconds; the next is not parsed at once.
+    view.rerender(<Markdown streaming>{items(301)}</Markdown>);
+    expect(points()).toBe(300);
+    await waitFor(() => expect(points()).toBe(301));
+    // The reply's end draws it at once.
+    view.rerender(<Markdown cacheId={9}>{items(302)}</Markdown>);
+    expect(points()).toBe(302);
+  });
   it('keeps every block but the last one’s DOM when the reply ends, and draws that one with its code highlighted', async () => {
     const streamed = '# Title\n\nSome text.\n\n```js\nconst a = 1;\n```';
     const view = render(<Markdown streaming>{streamed}</Markdown>);

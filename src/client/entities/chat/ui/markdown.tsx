@@ -11,6 +11,7 @@ import {
   useContext,
   useEffect,
   useMemo,
+  useReducer,
   useRef,
   useState,
 } from 'react';
@@ -261,6 +262,9 @@ interface BlockProps {
   open: boolean;
 }
 
+const sameBlock = (a: BlockProps, b: BlockProps) =>
+  a.source === b.source && a.citations === b.citations && a.ends === b.ends && a.open === b.open;
+
 /** A block whose code is highlighted: finished, with a fence anywhere (nested in a list item too). */
 const hasCode = ({ source, open }: BlockProps) => !open && FENCE.test(source);
 
@@ -288,10 +292,42 @@ const renderBlock = ({ source, citations, ends }: BlockProps, highlighted: boole
  */
 const renderedBlocks = recentlyUsed<string, ReactElement>(4000);
 
+/**
+ * A growing block is parsed again at most once in OPEN_PARSE_SHARE times what its last parse took: each parse of a
+ * long list or code block costs more as it grows (a list of 50 items ~10 ms), and the frames of the stream, which a
+ * key waits behind, stay short; the block catches up a moment later. A short block, parsed in well under a frame,
+ * is parsed at every frame of the stream.
+ */
+const OPEN_PARSE_SHARE = 4;
+
+/** The open block's elements, from its last parse while the next may not run yet; undefined for a finished block. */
+function useOpenBlock(props: BlockProps): ReactElement | undefined {
+  const last = useRef<{ element: ReactElement; props: BlockProps; at: number; cost: number }>(undefined);
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const kept = last.current;
+  const now = performance.now();
+  const wait = kept ? kept.at + kept.cost * OPEN_PARSE_SHARE - now : 0;
+  let element: ReactElement | undefined;
+  if (props.open && kept && wait > 0) element = kept.element;
+  else if (props.open) {
+    element = renderBlock(props, false);
+    last.current = { element, props, at: now, cost: performance.now() - now };
+  }
+  const behind = props.open && last.current !== undefined && !sameBlock(last.current.props, props);
+  // The text that came meanwhile is drawn when the wait is over, whether or not more comes.
+  useEffect(() => {
+    if (!behind) return;
+    const timer = setTimeout(redraw, wait);
+    return () => clearTimeout(timer);
+  });
+  return element;
+}
+
 /** A block parsed once: while a reply streams, its finished blocks are kept as they are and only the last grows. */
 const Block = memo(function Block(props: BlockProps) {
   const highlighted = useHighlighting(hasCode(props));
-  if (props.open) return renderBlock(props, false);
+  const open = useOpenBlock(props);
+  if (open) return open;
   const from = `${highlighted ? 'highlighted' : 'plain'}|${props.citations}|${props.ends}|${props.source}`;
   const kept = renderedBlocks.get(from);
   if (kept) return kept;
@@ -346,9 +382,6 @@ const NO_ENDS: readonly number[] = [];
  * not every finished block in view (decision 0061).
  */
 const GROUP_BLOCKS = 8;
-
-const sameBlock = (a: BlockProps, b: BlockProps) =>
-  a.source === b.source && a.citations === b.citations && a.ends === b.ends && a.open === b.open;
 
 /**
  * A group of finished blocks, drawn again only when one of its blocks changed: while a reply streams, React
