@@ -32,7 +32,22 @@ export function splitBlocks(text: string, previous?: MarkdownBlocks): MarkdownBl
     return { text, starts: blockStarts(text, 0) };
   if (text === previous.text) return previous;
   const last = previous.starts.at(-1)!;
-  return { text, starts: [...previous.starts.slice(0, -1), ...blockStarts(text.slice(last), last)] };
+  return { text, starts: [...previous.starts.slice(0, -1), ...lastBlockStarts(text, last)] };
+}
+
+/**
+ * The starts of the last block, from `last`, and of the blocks after it. A list is one block, and lexing all of it
+ * again grew with its items: when the last block is a list, only its last item is lexed again (what follows a list
+ * depends on its last item alone), and the list goes on from `last` while that lexing starts with a list.
+ */
+function lastBlockStarts(text: string, last: number): number[] {
+  const items = listParts(text.slice(last), 1);
+  const from = items ? last + items.starts.at(-1)! : last;
+  if (from > last) {
+    const nodes = fromMarkdown(text.slice(from)).children;
+    if (nodes[0]?.type === 'list') return [last, ...nodes.slice(1).map((node) => from + node.position!.start.offset!)];
+  }
+  return blockStarts(text.slice(last), last);
 }
 
 /** The source of each block, its trailing blank lines included. */
@@ -48,3 +63,31 @@ export const offsetsByBlock = ({ starts }: MarkdownBlocks, ends: readonly number
     const next = starts[i + 1] ?? Number.POSITIVE_INFINITY;
     return ends.filter((end) => end > start && end <= next).map((end) => end - start);
   });
+
+/** A list item's marker at the start of a line: its indent and the marker (a bullet, or a number and `.` or `)`). */
+const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])(?=[ \t]|$)/gm;
+/** `- - -`, `***`: a thematic break, which ends a list rather than adding to it. */
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+/** The same kind of marker continues the list: the same bullet, or a number with the same delimiter. */
+const markerKind = (marker: string) => (/\d/.test(marker) ? marker.at(-1)! : marker);
+
+/**
+ * A block that is one list, cut into parts of `perPart` items each, or undefined when `source` is not a list or has
+ * no more items than that. Its items are the lines that start with the first item's kind of marker at its indent
+ * (an item's own lines are indented under it; a line that is not ends it and begins the next, as here). Each part is
+ * itself a list (an ordered one starts at its first item's number), so a growing list can be drawn a part at a time.
+ */
+export function listParts(source: string, perPart: number): MarkdownBlocks | undefined {
+  const first = /^( {0,3})([-*+]|\d{1,9}[.)])(?=[ \t]|$)/.exec(source);
+  if (!first) return undefined;
+  const [, indent, marker] = first;
+  const starts: number[] = [];
+  for (const match of source.matchAll(ITEM)) {
+    if (match[1] !== indent || markerKind(match[2]!) !== markerKind(marker!)) continue;
+    const lineEnd = source.indexOf('\n', match.index);
+    if (THEMATIC_BREAK.test(source.slice(match.index, lineEnd === -1 ? undefined : lineEnd))) continue;
+    starts.push(match.index);
+  }
+  if (starts.length <= perPart) return undefined;
+  return { text: source, starts: starts.filter((_, i) => i % perPart === 0) };
+}

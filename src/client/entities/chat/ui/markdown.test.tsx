@@ -1,7 +1,7 @@
 import { render, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import Markdown from './markdown';
-import { blockSources, type MarkdownBlocks, offsetsByBlock, splitBlocks } from './markdown-blocks';
+import { blockSources, listParts, type MarkdownBlocks, offsetsByBlock, splitBlocks } from './markdown-blocks';
 import { UNSUPPORTED_LABEL } from './unsupported-marker';
 
 const REPLY = [
@@ -38,6 +38,25 @@ describe('markdown blocks', () => {
     expect(blocks).toEqual(splitBlocks(REPLY));
     expect(blockSources(blocks!)).toHaveLength(8);
     expect(blockSources(blocks!).join('')).toBe(REPLY);
+  });
+
+  it('cuts a long list streamed a character at a time where lexing it whole does, lexing again only its last item', () => {
+    const points = Array.from({ length: 12 }, (_, i) => `${i + 1}. Point ${i + 1}\n${i % 3 ? '' : '\n    more\n'}`);
+    const reply = `Intro.\n\n${points.join('')}\nAfter the list.\n\n- other list\n+ new list\n\n---\nEnd.`;
+    let blocks: MarkdownBlocks | undefined;
+    for (let end = 1; end <= reply.length; end += 1) blocks = splitBlocks(reply.slice(0, end), blocks);
+    expect(blocks).toEqual(splitBlocks(reply));
+    expect(blockSources(blocks!)).toHaveLength(7);
+  });
+
+  it('cuts a long list into parts of whole items, leaving what is not one of its items inside an item', () => {
+    const list = ['- one\n  more of one', '- two\n\n  ```\n  - not an item\n  ```', '- three', '+ other marker'];
+    const source = [...list, '- four', '* * *'].join('\n') + '\n';
+    const parts = listParts(source, 2)!;
+    expect(blockSources(parts)).toEqual([`${list[0]}\n${list[1]}\n`, `${list[2]}\n${list[3]}\n- four\n* * *\n`]);
+    expect(listParts(source, 4)).toBeUndefined();
+    expect(listParts('Not a list\n- one\n- two\n- three', 1)).toBeUndefined();
+    expect(blockSources(listParts('1) a\n2) b\n3. c\n4) d', 2)!)).toEqual(['1) a\n2) b\n3. c\n', '4) d']);
   });
 
   it('keeps a reply with a definition whole, so its references still resolve', () => {
@@ -84,18 +103,35 @@ describe('Markdown while streaming', () => {
     // The last block stays outside the boxes while it grows.
     expect(view.container.querySelector('.md > p:last-child')?.textContent).toBe('Paragraph 22.');
   });
-  it('parses a long growing list again only after a pause, and then draws what came meanwhile', async () => {
-    const items = (n: number) => Array.from({ length: n }, (_, i) => `- Point ${i} with **bold** text`).join('\n');
-    const view = render(<Markdown streaming>{items(300)}</Markdown>);
-    const points = () => view.container.querySelectorAll('li').length;
-    expect(points()).toBe(300);
-    // Parsing 300 points takes milliseconds; the next is not parsed at once.
-    view.rerender(<Markdown streaming>{items(301)}</Markdown>);
-    expect(points()).toBe(300);
-    await waitFor(() => expect(points()).toBe(301));
+  it('parses a long growing table again only after a pause, and then draws what came meanwhile', async () => {
+    const table = (n: number) =>
+      ['| Point | Note |', '|---|---|', ...Array.from({ length: n }, (_, i) => `| ${i} | **bold** text |`)].join('\n');
+    const view = render(<Markdown streaming>{table(300)}</Markdown>);
+    const rows = () => view.container.querySelectorAll('tbody tr').length;
+    expect(rows()).toBe(300);
+    // Parsing 300 rows takes milliseconds; the next is not parsed at once.
+    view.rerender(<Markdown streaming>{table(301)}</Markdown>);
+    expect(rows()).toBe(300);
+    await waitFor(() => expect(rows()).toBe(301));
     // The reply's end draws it at once.
-    view.rerender(<Markdown cacheId={9}>{items(302)}</Markdown>);
-    expect(points()).toBe(302);
+    view.rerender(<Markdown cacheId={9}>{table(302)}</Markdown>);
+    expect(rows()).toBe(302);
+  });
+  it('draws a long growing list in parts, keeping the parts before the last, and as one list once it ends', () => {
+    const items = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1}. Point ${i + 1}`).join('\n');
+    const view = render(<Markdown streaming>{items(20)}</Markdown>);
+    const lists = () => [...view.container.querySelectorAll('ol')];
+    expect(lists().map((list) => [list.getAttribute('start'), list.children.length])).toEqual([
+      [null, 8],
+      ['9', 8],
+      ['17', 4],
+    ]);
+    const firstPart = lists()[0];
+    view.rerender(<Markdown streaming>{items(21)}</Markdown>);
+    expect(lists()[0]).toBe(firstPart);
+    view.rerender(<Markdown cacheId={11}>{items(21)}</Markdown>);
+    expect(lists()).toHaveLength(1);
+    expect(view.container.querySelectorAll('li')).toHaveLength(21);
   });
   it('keeps every block but the last one’s DOM when the reply ends, and draws that one with its code highlighted', async () => {
     const streamed = '# Title\n\nSome text.\n\n```js\nconst a = 1;\n```';

@@ -20,103 +20,15 @@ import remarkGfm from 'remark-gfm';
 import type { SupportMethod } from '@shared/contracts/chat';
 import { recentlyUsed } from '@shared/recently-used';
 import { CopyButton } from './copy-button';
-import { blockSources, type MarkdownBlocks, offsetsByBlock, splitBlocks } from './markdown-blocks';
+import {
+  CITATION_PREFIX,
+  remarkCitations,
+  remarkHtmlAsText,
+  remarkUnsupported,
+  UNSUPPORTED_HREF,
+} from './markdown-plugins';
+import { blockSources, listParts, type MarkdownBlocks, offsetsByBlock, splitBlocks } from './markdown-blocks';
 import { UnsupportedMarker } from './unsupported-marker';
-
-interface MarkdownNode {
-  type: string;
-  value?: string;
-  url?: string;
-  children?: MarkdownNode[];
-  position?: { start: { offset?: number }; end: { offset?: number } };
-}
-
-/** How a [n] marker's link names its source: a fragment the URL allowlist lets through unchanged. */
-const CITATION_PREFIX = '#source-';
-const CITATION = /\[(\d{1,3})\]/g;
-
-/**
- * `[n]` in the text, for a source the reply has, becomes a link to that source. Only plain text is touched:
- * markers in code stay as written, and a marker inside a link is left as its text.
- */
-function remarkCitations(options: { sources: ReadonlySet<number> }) {
-  const split = (text: string): MarkdownNode[] => {
-    const nodes: MarkdownNode[] = [];
-    let from = 0;
-    for (const match of text.matchAll(CITATION)) {
-      if (!options.sources.has(Number(match[1]))) continue;
-      if (match.index > from) nodes.push({ type: 'text', value: text.slice(from, match.index) });
-      nodes.push({ type: 'link', url: `${CITATION_PREFIX}${match[1]}`, children: [{ type: 'text', value: match[0] }] });
-      from = match.index + match[0].length;
-    }
-    if (from < text.length) nodes.push({ type: 'text', value: text.slice(from) });
-    return nodes;
-  };
-  const visit = (node: MarkdownNode) => {
-    if (!node.children || node.type === 'link' || node.type === 'linkReference') return;
-    node.children = node.children.flatMap((child) =>
-      child.type === 'text' && child.value ? split(child.value) : (visit(child), [child]),
-    );
-  };
-  return options.sources.size ? visit : () => {};
-}
-
-/** The link a mark after an unsupported sentence is parsed as, then drawn as UnsupportedMarker. */
-const UNSUPPORTED_HREF = '#unsupported';
-const unsupportedMark = (): MarkdownNode => ({
-  type: 'link',
-  url: UNSUPPORTED_HREF,
-  children: [{ type: 'text', value: '?' }],
-});
-
-/**
- * A mark at the end of each sentence no source supports, `ends` being their offsets in the text (the support
- * check's). Placed in the plain text that ends there; a sentence ending in markup (`**…**`) gets it after its last
- * text. Runs before remarkCitations, while the text nodes still know where they came from.
- */
-function remarkUnsupported(options: { ends: readonly number[]; source: string }) {
-  const pending = new Set(options.ends);
-  const split = (node: MarkdownNode): MarkdownNode[] => {
-    const from = node.position?.start.offset;
-    const to = node.position?.end.offset;
-    const value = node.value ?? '';
-    if (from === undefined || to === undefined) return [node];
-    // Escapes and entities make the text differ from its source: marks then go after the whole text.
-    const exact = options.source.slice(from, to) === value;
-    const here = [...pending].filter((end) => end > from && end <= to + 2).sort((a, b) => a - b);
-    if (!here.length) return [node];
-    const nodes: MarkdownNode[] = [];
-    let at = 0;
-    for (const end of here) {
-      pending.delete(end);
-      const cut = exact ? Math.min(end - from, value.length) : value.length;
-      if (cut > at) nodes.push({ type: 'text', value: value.slice(at, cut) });
-      nodes.push(unsupportedMark());
-      at = Math.max(at, cut);
-    }
-    if (at < value.length) nodes.push({ type: 'text', value: value.slice(at) });
-    return nodes;
-  };
-  const visit = (node: MarkdownNode) => {
-    if (!node.children || node.type === 'link' || node.type === 'code') return;
-    node.children = node.children.flatMap((child) =>
-      child.type === 'text' && child.value ? split(child) : (visit(child), [child]),
-    );
-  };
-  return options.ends.length ? visit : () => {};
-}
-
-/**
- * HTML written by the model is shown as the text it is. Without this, react-markdown drops it silently; with
- * rehype-raw it would become live elements (`<img onerror>`). Neither is honest or safe.
- */
-function remarkHtmlAsText() {
-  const visit = (node: MarkdownNode) => {
-    if (node.type === 'html') node.type = 'text';
-    node.children?.forEach(visit);
-  };
-  return visit;
-}
 
 function languageOf(code: ReactNode): string | undefined {
   if (!isValidElement<{ className?: string }>(code)) return undefined;
@@ -323,8 +235,8 @@ function useOpenBlock(props: BlockProps): ReactElement | undefined {
   return element;
 }
 
-/** A block parsed once: while a reply streams, its finished blocks are kept as they are and only the last grows. */
-const Block = memo(function Block(props: BlockProps) {
+/** One block's elements: a finished one's kept by what they are drawn from, the open one's from useOpenBlock. */
+function OneBlock(props: BlockProps) {
   const highlighted = useHighlighting(hasCode(props));
   const open = useOpenBlock(props);
   if (open) return open;
@@ -334,6 +246,40 @@ const Block = memo(function Block(props: BlockProps) {
   const element = renderBlock(props, highlighted);
   renderedBlocks.set(from, element);
   return element;
+}
+
+/**
+ * Items in each part of a long list while it grows (listParts): a list is one block, and parsing all of it again at
+ * each frame grew with its items (400 points: a parse of over 50 ms near its end).
+ */
+const LIST_PART_ITEMS = 8;
+
+/**
+ * A growing list drawn as lists of LIST_PART_ITEMS items one under the other: the part still growing is parsed
+ * again, the others are kept like finished blocks. Once the list is finished, it is drawn again as one list.
+ */
+function ListInParts({ parts, block }: { parts: MarkdownBlocks; block: BlockProps }) {
+  const ends = offsetsByBlock(parts, numbers(block.ends));
+  const sources = blockSources(parts);
+  return (
+    <div className="md-list-parts">
+      {sources.map((source, i) => (
+        <Block
+          key={i}
+          source={source}
+          citations={block.citations}
+          ends={ends[i]!.join(',')}
+          open={i === sources.length - 1}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** A block parsed once: while a reply streams, its finished blocks are kept as they are and only the last grows. */
+const Block = memo(function Block(props: BlockProps) {
+  const parts = props.open ? listParts(props.source, LIST_PART_ITEMS) : undefined;
+  return parts ? <ListInParts parts={parts} block={props} /> : <OneBlock {...props} />;
 });
 
 /** Each block's props, from the reply's blocks, its citations and where its unsupported sentences end. */
