@@ -206,9 +206,9 @@ const renderedBlocks = recentlyUsed<string, ReactElement>(4000);
 
 /**
  * A growing block is parsed again at most once in OPEN_PARSE_SHARE times what its last parse took: each parse of a
- * long list or code block costs more as it grows (a list of 50 items ~10 ms), and the frames of the stream, which a
- * key waits behind, stay short; the block catches up a moment later. A short block, parsed in well under a frame,
- * is parsed at every frame of the stream.
+ * long code block or table costs more as it grows, and the frames of the stream, which a key waits behind, stay
+ * short; the block catches up a moment later. A short block, parsed in well under a frame, is parsed at every frame
+ * of the stream. (A long list is drawn in parts instead: ListInParts.)
  */
 const OPEN_PARSE_SHARE = 4;
 
