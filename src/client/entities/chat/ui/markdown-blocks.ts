@@ -66,6 +66,8 @@ export const offsetsByBlock = ({ starts }: MarkdownBlocks, ends: readonly number
 
 /** A list item's marker at the start of a line: its indent and the marker (a bullet, or a number and `.` or `)`). */
 const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])(?=[ \t]|$)/gm;
+/** The same at the very start of a text: whether it is a list at all, found without reading the rest of it. */
+const FIRST_ITEM = new RegExp(ITEM.source);
 /** `- - -`, `***`: a thematic break, which ends a list rather than adding to it. */
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /** The same kind of marker continues the list: the same bullet, or a number with the same delimiter. */
@@ -78,7 +80,7 @@ const markerKind = (marker: string) => (/\d/.test(marker) ? marker.at(-1)! : mar
  * itself a list (an ordered one starts at its first item's number), so a growing list can be drawn a part at a time.
  */
 export function listParts(source: string, perPart: number): MarkdownBlocks | undefined {
-  const first = /^( {0,3})([-*+]|\d{1,9}[.)])(?=[ \t]|$)/.exec(source);
+  const first = FIRST_ITEM.exec(source);
   if (!first) return undefined;
   const [, indent, marker] = first;
   const starts: number[] = [];
