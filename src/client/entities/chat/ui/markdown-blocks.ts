@@ -68,6 +68,8 @@ export const offsetsByBlock = ({ starts }: MarkdownBlocks, ends: readonly number
 const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])(?=[ \t]|$)/gm;
 /** The same at the very start of a text: whether it is a list at all, found without reading the rest of it. */
 const FIRST_ITEM = new RegExp(ITEM.source);
+/** The marker of the list item `source` starts with, its indent included; undefined when it starts none. */
+export const itemMarker = (source: string) => FIRST_ITEM.exec(source)?.[0];
 /** `- - -`, `***`: a thematic break, which ends a list rather than adding to it. */
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /** The same kind of marker continues the list: the same bullet, or a number with the same delimiter. */

@@ -1,6 +1,6 @@
 /**
- * The remark plugins a reply's markdown is parsed with besides GFM: its citations become links, the sentences no
- * source supports get a mark, and HTML the model wrote stays text.
+ * The plugins a reply's markdown is parsed with besides GFM: its citations become links, the sentences no source
+ * supports get a mark, HTML the model wrote stays text, and a part of a long list is drawn as its items.
  */
 
 interface MarkdownNode {
@@ -8,6 +8,12 @@ interface MarkdownNode {
   value?: string;
   url?: string;
   children?: MarkdownNode[];
+  /** A list's and a list item's: whether blank lines separate its children (CommonMark's loose lists). */
+  spread?: boolean | null;
+  ordered?: boolean | null;
+  start?: number | null;
+  /** A task list item's box. */
+  checked?: boolean | null;
   position?: { start: { offset?: number }; end: { offset?: number } };
 }
 
@@ -96,4 +102,54 @@ export function remarkHtmlAsText() {
     node.children?.forEach(visit);
   };
   return visit;
+}
+
+/** What parsing a part of a long list found out about the whole list (markdown-list.tsx). */
+export interface ListPartFacts {
+  /** The part parsed as one list, as a part cut by listParts is; when it is not, the list is drawn whole. */
+  oneList: boolean;
+  /** Blank lines between its items or within one: CommonMark then draws every item of the whole list loose. */
+  loose: boolean;
+  ordered: boolean;
+  start: number | null;
+  /** It has a task item: the whole list is then marked as a task list. */
+  taskList: boolean;
+}
+
+/** Loose as mdast-util-to-hast decides it: the list spread, or any of its items. */
+const isLoose = (list: MarkdownNode) =>
+  Boolean(list.spread) || (list.children ?? []).some((item) => item.spread ?? (item.children?.length ?? 0) > 1);
+
+/**
+ * A part of a long list parsed alone, with a stub of the next part's first item after it when `dropLast` (so that
+ * its last item ends, and is or is not separated from the next by blank lines, as in the whole list), which is
+ * dropped here. What the whole list is made of is noted in `facts`; `loose` makes the part loose when the whole list
+ * is.
+ */
+export function remarkListPart(options: { facts: Partial<ListPartFacts>; dropLast: boolean; loose: boolean }) {
+  return (tree: MarkdownNode) => {
+    const [list, ...others] = tree.children ?? [];
+    const { facts } = options;
+    facts.oneList = list?.type === 'list' && others.length === 0;
+    if (!list || !facts.oneList) return;
+    facts.loose = isLoose(list);
+    if (options.dropLast) list.children?.pop();
+    facts.ordered = Boolean(list.ordered);
+    facts.start = list.start ?? null;
+    facts.taskList = (list.children ?? []).some((item) => typeof item.checked === 'boolean');
+    if (options.loose) list.spread = true;
+  };
+}
+
+interface HtmlNode {
+  type: string;
+  children?: HtmlNode[];
+}
+
+/** The one list a part of a long list was parsed as, given as its items alone: the list element is drawn around all parts. */
+export function rehypeListItems() {
+  return (tree: HtmlNode) => {
+    const elements = tree.children?.filter((node) => node.type === 'element') ?? [];
+    if (elements.length === 1) tree.children = elements[0]!.children;
+  };
 }

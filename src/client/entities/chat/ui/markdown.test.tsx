@@ -1,6 +1,7 @@
 import { render, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import Markdown from './markdown';
+import { OneBlock, ReplyContext } from './markdown-block';
 import { blockSources, listParts, type MarkdownBlocks, offsetsByBlock, splitBlocks } from './markdown-blocks';
 import { UNSUPPORTED_LABEL } from './unsupported-marker';
 
@@ -117,21 +118,21 @@ describe('Markdown while streaming', () => {
     view.rerender(<Markdown cacheId={9}>{table(302)}</Markdown>);
     expect(rows()).toBe(302);
   });
-  it('draws a long growing list in parts, keeping the parts before the last, and as one list once it ends', () => {
+  it('draws a long growing list as one list whose parts are parsed alone, keeping the items before the last part', () => {
     const items = (n: number) => Array.from({ length: n }, (_, i) => `${i + 1}. Point ${i + 1}`).join('\n');
     const view = render(<Markdown streaming>{items(20)}</Markdown>);
     const lists = () => [...view.container.querySelectorAll('ol')];
-    expect(lists().map((list) => [list.getAttribute('start'), list.children.length])).toEqual([
-      [null, 8],
-      ['9', 8],
-      ['17', 4],
-    ]);
-    const firstPart = lists()[0];
+    const points = () => [...view.container.querySelectorAll('li')];
+    expect(lists()).toHaveLength(1);
+    expect(points()).toHaveLength(20);
+    const [first, ninth] = [points()[0], points()[8]];
     view.rerender(<Markdown streaming>{items(21)}</Markdown>);
-    expect(lists()[0]).toBe(firstPart);
     view.rerender(<Markdown cacheId={11}>{items(21)}</Markdown>);
     expect(lists()).toHaveLength(1);
-    expect(view.container.querySelectorAll('li')).toHaveLength(21);
+    expect(points()).toHaveLength(21);
+    // The parts before the last are neither parsed nor drawn again, while the list grows or when it ends.
+    expect(points()[0]).toBe(first);
+    expect(points()[8]).toBe(ninth);
   });
   it('keeps every block but the last one’s DOM when the reply ends, and draws that one with its code highlighted', async () => {
     const streamed = '# Title\n\nSome text.\n\n```js\nconst a = 1;\n```';
@@ -193,5 +194,83 @@ describe('Markdown of a finished reply', () => {
     );
     expect(marks(again.container)).toHaveLength(1);
     expect(marks(again.container)[0]!.closest('li')?.textContent).toBe('Kettles fly.?');
+  });
+});
+
+describe('a long list drawn from its parts', () => {
+  const points = (n: number, point: (i: number) => string, marker = (_: number) => '-') =>
+    Array.from({ length: n }, (_, i) => `${marker(i)} ${point(i)}\n`).join('');
+  const LISTS: Record<string, string> = {
+    'tight, with inline markup and citations': points(
+      20,
+      (i) => `Point **${i}** with [a link](https://example.com/${i}) [1]`,
+    ),
+    'ordered from 3, with `)`': points(
+      19,
+      (i) => `Step ${i}`,
+      (i) => `${i + 3})`,
+    ),
+    'loose by its last item alone': points(17, (i) => `Point ${i}`) + '- Last\n\n  with a second paragraph\n',
+    'loose by a blank line between two parts': points(8, (i) => `A${i}`) + '\n' + points(9, (i) => `B${i}`),
+    'tight, a blank line inside code at the end of a part': [
+      points(7, (i) => `A${i}`),
+      '- Code:\n  ```\n  one\n\n  ```\n',
+      points(9, (i) => `B${i}`),
+    ].join(''),
+    'with nested lists loose inside': points(12, (i) => `Point ${i}\n  - inner a\n\n  - inner b`),
+    'with tasks in its second part only':
+      points(8, (i) => `Plain ${i}`) + points(8, (i) => `[${i % 2 ? 'x' : ' '}] Task ${i}`),
+    'with quotes, headings and lazy lines': points(16, (i) =>
+      i % 3 === 0 ? `> quoted ${i}\nlazy ${i}` : i % 3 === 1 ? `## Heading ${i}` : `Text ${i}\ncontinued`,
+    ),
+    'ordered, with code and a blank line before the next part': [
+      points(
+        8,
+        (i) => `Step ${i}\n\n    \`\`\`js\n    const a${i} = ${i};\n    \`\`\``,
+        (i) => `${i + 1}.`,
+      ),
+      '\n',
+      points(
+        9,
+        (i) => `Step ${i + 8}`,
+        (i) => `${i + 9}.`,
+      ),
+    ].join(''),
+  };
+  const html = (element: Element | null) => (element?.outerHTML ?? '').replace(/>\s+</g, '><');
+
+  it.each(Object.entries(LISTS))('is drawn as the whole list parsed at once: %s', (_, list) => {
+    const citations = [1];
+    const ends = [list.indexOf('B3') + 2, list.length - 2];
+    const whole = render(
+      <ReplyContext value={{ method: 'judge' }}>
+        <div className="md">
+          <OneBlock source={list} citations="1" ends={ends.join(',')} open={false} />
+        </div>
+      </ReplyContext>,
+    );
+    const parts = render(
+      <Markdown citations={citations} unsupported={{ ends, method: 'judge' }}>
+        {list}
+      </Markdown>,
+    );
+    const expected = html(whole.container.querySelector(':scope > .md > :is(ul, ol)'));
+    expect(expected).toMatch(/^<(ul|ol)/);
+    expect(html(parts.container.querySelector('.md > :is(ul, ol)'))).toBe(expected);
+  });
+
+  it('is one list at every step of its stream, and the whole list once it ends', async () => {
+    const list = LISTS['loose by its last item alone']!;
+    const view = render(<Markdown streaming>{''}</Markdown>);
+    for (let end = 1; end <= list.length; end += 3) {
+      view.rerender(<Markdown streaming>{list.slice(0, end)}</Markdown>);
+      // (The open block may show its last parse for a moment: useOpenBlock.)
+      expect(view.container.querySelectorAll('ul').length).toBeLessThanOrEqual(1);
+    }
+    view.rerender(<Markdown cacheId={12}>{list}</Markdown>);
+    const whole = render(<OneBlock source={list} citations="" ends="" open={false} />);
+    await waitFor(() =>
+      expect(html(view.container.querySelector('ul'))).toBe(html(whole.container.querySelector('ul'))),
+    );
   });
 });
