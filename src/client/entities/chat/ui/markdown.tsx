@@ -1,5 +1,5 @@
 import './markdown.css';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { SupportMethod } from '@shared/contracts/chat';
 import { recentlyUsed } from '@shared/recently-used';
 import { type BlockProps, loadHighlightingWhenIdle, OneBlock, ReplyContext, sameBlock } from './markdown-block';
@@ -103,6 +103,10 @@ export default memo(function Markdown({
   const method = unsupported?.method;
   const reply = useMemo(() => ({ onCite, method }), [onCite, method]);
   useEffect(loadHighlightingWhenIdle, []);
+  // A reply drawn as it streamed has had every group of blocks on screen, so each group's size is known when it is
+  // out of view: only such a reply's groups skip their layout and paint there (markdown.css, decision 0064). A
+  // reply opened from history keeps exact sizes for the list it is in to place it.
+  const [streamed] = useState(streaming);
   const blocks = useRef<MarkdownBlocks | undefined>(undefined);
   blocks.current = blocksOf(children, streaming ? undefined : cacheId, blocks.current);
   // The same Block at each index whether the reply streams or has ended: its finished blocks keep their DOM.
@@ -115,7 +119,7 @@ export default memo(function Markdown({
     groups.push(<BlockGroup key={first} first={first} blocks={finished.slice(first, first + GROUP_BLOCKS)} />);
   return (
     <ReplyContext value={reply}>
-      <div className="md">
+      <div className={streamed ? 'md md-streamed' : 'md'}>
         {groups.length > 0 && <div className="md-finished">{groups}</div>}
         {last && <Block key={finished.length} {...last} />}
       </div>
