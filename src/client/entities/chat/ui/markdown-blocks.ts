@@ -31,8 +31,23 @@ export function splitBlocks(text: string, previous?: MarkdownBlocks): MarkdownBl
   if (!previous || !text.startsWith(previous.text) || previous.starts.length === 0)
     return { text, starts: blockStarts(text, 0) };
   if (text === previous.text) return previous;
+  if (onLettersLine(previous.text, text)) return { text, starts: previous.starts };
   const last = previous.starts.at(-1)!;
   return { text, starts: [...previous.starts.slice(0, -1), ...lastBlockStarts(text, last)] };
+}
+
+const LETTER = /\p{L}/u;
+
+/**
+ * Whether `text` only added to a last line of `previous` that starts with a letter: such a line starts no block, and
+ * nothing added to it moves a block's start. CommonMark decides a line's blocks from its first characters (a marker,
+ * a fence, `#`, `>`, `<`, indentation), and the lines that reshape others (a setext underline, a thematic break, a
+ * table's delimiter row, a closing fence) start with other characters; an ended HTML block shows only at the next
+ * line. Most of a stream's text is such words, so most of its frames lex nothing.
+ */
+function onLettersLine(previous: string, text: string) {
+  const lineStart = previous.lastIndexOf('\n') + 1;
+  return LETTER.test(previous.charAt(lineStart)) && !text.includes('\n', previous.length);
 }
 
 /**

@@ -50,6 +50,25 @@ describe('markdown blocks', () => {
     expect(blockSources(blocks!)).toHaveLength(7);
   });
 
+  it('cuts where lexing whole does when lines that start with a letter grow, whatever follows them', () => {
+    const reply = [
+      'Name | Value\n--- | ---\nalpha | 1\nbeta two\n\n',
+      '<!--\nclosing comment -->\nAfter the comment\n\n',
+      '> quoted\nlazy words go on\n\n',
+      'Title words\n===\n\nPara line\n---\n\nWords\n***\n',
+      '```\ncode words\n```\nText right after\n',
+      'Überschrift\n---\n\n日本語の文\n***\n',
+      '- item\nlazy item words\n\nEnd words here',
+    ].join('');
+    for (const step of [1, 2, 5]) {
+      let blocks: MarkdownBlocks | undefined;
+      for (let end = 1; end <= reply.length; end += step) {
+        blocks = splitBlocks(reply.slice(0, end), blocks);
+        expect(blocks.starts).toEqual(splitBlocks(reply.slice(0, end)).starts);
+      }
+    }
+  });
+
   it('cuts a long list into parts of whole items, leaving what is not one of its items inside an item', () => {
     const list = ['- one\n  more of one', '- two\n\n  ```\n  - not an item\n  ```', '- three', '+ other marker'];
     const source = [...list, '- four', '* * *'].join('\n') + '\n';
