@@ -251,7 +251,12 @@ export function drawFinished(props: BlockProps, highlighted: boolean, part?: Lis
  */
 const OPEN_PARSE_SHARE = 4;
 
-const samePart = (a?: ListPart, b?: ListPart) => a?.next === b?.next && a?.loose === b?.loose;
+/**
+ * Whether a kept parse may stand for the open block a moment longer: the same block, grown since (a long list's last
+ * part is drawn by the same hook when a new part follows it), parsed as the same kind of part.
+ */
+const grownFrom = (kept: { props: BlockProps; part?: ListPart }, props: BlockProps, part?: ListPart) =>
+  props.source.startsWith(kept.props.source) && kept.part?.next === part?.next && kept.part?.loose === part?.loose;
 
 /** The open block drawn, from its last parse while the next may not run yet; undefined for a finished block. */
 export function useOpenBlock(props: BlockProps, part?: ListPart): Drawn | undefined {
@@ -261,7 +266,7 @@ export function useOpenBlock(props: BlockProps, part?: ListPart): Drawn | undefi
   const now = performance.now();
   const wait = kept ? kept.at + kept.cost * OPEN_PARSE_SHARE - now : 0;
   let drawn: Drawn | undefined;
-  if (props.open && kept && wait > 0 && samePart(kept.part, part)) drawn = kept.drawn;
+  if (props.open && kept && wait > 0 && grownFrom(kept, props, part)) drawn = kept.drawn;
   else if (props.open) {
     drawn = renderBlock(props, false, part);
     last.current = { drawn, props, part, at: now, cost: performance.now() - now };

@@ -288,6 +288,9 @@ describe('a long list drawn from its parts', () => {
       view.rerender(<Markdown streaming>{list.slice(0, end)}</Markdown>);
       // (The open block may show its last parse for a moment: useOpenBlock.)
       expect(view.container.querySelectorAll('ul').length).toBeLessThanOrEqual(1);
+      // Nor has it more items than the text so far (a part drawn from another part's parse would).
+      const items = list.slice(0, end).match(/^-(?: |$)/gm)?.length ?? 0;
+      expect(view.container.querySelectorAll('li').length).toBeLessThanOrEqual(items);
     }
     view.rerender(<Markdown cacheId={12}>{list}</Markdown>);
     const whole = render(<OneBlock source={list} citations="" ends="" open={false} />);
