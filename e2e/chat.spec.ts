@@ -42,6 +42,15 @@ const MARKDOWN_CHUNKS = [
   'Raw: <img src=x onerror="window.__x=1"> stays text.',
 ];
 const MARKDOWN_REPLY = MARKDOWN_CHUNKS.join('');
+/** A reply of more than one group of blocks, with a list longer than one part. */
+const LONG_REPLY = [
+  'Twelve ideas:',
+  Array.from({ length: 12 }, (_, i) => `${i + 1}. Idea ${i + 1} with [a recipe](https://example.com/${i + 1})`).join(
+    '\n',
+  ),
+  ...Array.from({ length: 9 }, (_, i) => `Note ${i + 1}: cook the rice a day ahead.`),
+  'Thinking done.',
+].join('\n\n');
 
 const panel = (page: Page, botName: string) => page.getByRole('region', { name: `Chat with ${botName}` });
 const messages = (page: Page) => page.getByRole('log', { name: 'Messages' });
@@ -667,12 +676,17 @@ describe('looks', () => {
       expect(await overflow()).toBe(0);
       await shots('chat-page');
 
-      const release = heldReply({ text: 'Thinking done.', chunkDelayMs: 10 });
+      const release = heldReply({ text: LONG_REPLY, chunks: LONG_REPLY.match(/\S+\s*/g)!, chunkDelayMs: 2 });
       await send(page, 'One more idea?');
       await visible(typing(page));
       await shots('chat-typing');
       release();
       await visible(messages(page).getByText('Thinking done.'));
+      // Streamed: its twelve ideas one list (drawn from parts of eight, decision 0063), its blocks in groups.
+      const streamed = messages(page).locator('.md-streamed').last();
+      expect(await streamed.locator('ol').count()).toBe(1);
+      expect(await streamed.locator('ol > li').count()).toBe(12);
+      await shots('chat-streamed');
 
       if (size === 'phone') {
         await button(page, 'Conversations').click();
