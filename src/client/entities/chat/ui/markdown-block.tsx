@@ -27,6 +27,7 @@ import {
   remarkUnsupported,
   UNSUPPORTED_HREF,
 } from './markdown-plugins';
+import { blockSources, type MarkdownBlocks, offsetsByBlock } from './markdown-blocks';
 import { UnsupportedMarker } from './unsupported-marker';
 
 /** One block of a reply's markdown drawn: the elements it is drawn with, its parse, and the code highlighter. */
@@ -183,6 +184,21 @@ export const sameBlock = (a: BlockProps, b: BlockProps) =>
 export const hasCode = ({ source, open }: BlockProps) => !open && FENCE.test(source);
 
 export const numbers = (list: string) => (list ? list.split(',').map(Number) : []);
+
+/**
+ * Each block's props, from the blocks of a reply (or the parts of a long list), its citations and where its
+ * unsupported sentences end; the last block is open while `streaming`.
+ */
+export function blockProps(blocks: MarkdownBlocks, citations: string, ends: readonly number[], streaming: boolean) {
+  const sources = blockSources(blocks);
+  const offsets = offsetsByBlock(blocks, ends);
+  return sources.map((source, i): BlockProps => ({
+    source,
+    citations,
+    ends: offsets[i]!.join(','),
+    open: streaming && i === sources.length - 1,
+  }));
+}
 
 /**
  * A part of a long list parsed alone (markdown-list.tsx): `next` is a stub of the next part's first item, written

@@ -1,6 +1,7 @@
 import { Fragment } from 'react';
 import {
   type BlockProps,
+  blockProps,
   type Drawn,
   drawFinished,
   hasCode,
@@ -10,7 +11,7 @@ import {
   useHighlighting,
   useOpenBlock,
 } from './markdown-block';
-import { blockSources, itemMarker, type MarkdownBlocks, offsetsByBlock } from './markdown-blocks';
+import { itemMarker, type MarkdownBlocks } from './markdown-blocks';
 
 /**
  * Items in each part of a long list (listParts): a list is one block, and parsing all of it again at each frame of
@@ -30,16 +31,9 @@ const stubOf = (next: string | undefined) => (next === undefined ? '' : `${itemM
  * cuts by lines, not by parsing) has the list drawn whole.
  */
 export function ListInParts({ parts, block }: { parts: MarkdownBlocks; block: BlockProps }) {
-  const sources = blockSources(parts);
-  const ends = offsetsByBlock(parts, numbers(block.ends));
-  const props = sources.map((source, i): BlockProps => ({
-    source,
-    citations: block.citations,
-    ends: ends[i]!.join(','),
-    open: block.open && i === sources.length - 1,
-  }));
+  const props = blockProps(parts, block.citations, numbers(block.ends), block.open);
   const highlighted = useHighlighting(props.some(hasCode));
-  const partOf = (i: number, loose: boolean): ListPart => ({ next: stubOf(sources[i + 1]), loose });
+  const partOf = (i: number, loose: boolean): ListPart => ({ next: stubOf(props[i + 1]?.source), loose });
   const finished = (i: number, loose: boolean) =>
     drawFinished(props[i]!, highlighted && hasCode(props[i]!), partOf(i, loose));
   const last = props.length - 1;

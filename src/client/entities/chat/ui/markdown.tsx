@@ -2,8 +2,15 @@ import './markdown.css';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { SupportMethod } from '@shared/contracts/chat';
 import { recentlyUsed } from '@shared/recently-used';
-import { type BlockProps, loadHighlightingWhenIdle, OneBlock, ReplyContext, sameBlock } from './markdown-block';
-import { blockSources, listParts, type MarkdownBlocks, offsetsByBlock, splitBlocks } from './markdown-blocks';
+import {
+  type BlockProps,
+  blockProps,
+  loadHighlightingWhenIdle,
+  OneBlock,
+  ReplyContext,
+  sameBlock,
+} from './markdown-block';
+import { listParts, type MarkdownBlocks, splitBlocks } from './markdown-blocks';
 import { LIST_PART_ITEMS, ListInParts } from './markdown-list';
 
 /**
@@ -14,18 +21,6 @@ const Block = memo(function Block(props: BlockProps) {
   const parts = listParts(props.source, LIST_PART_ITEMS);
   return parts ? <ListInParts parts={parts} block={props} /> : <OneBlock {...props} />;
 });
-
-/** Each block's props, from the reply's blocks, its citations and where its unsupported sentences end. */
-function blockProps(blocks: MarkdownBlocks, citations: string, ends: readonly number[], streaming: boolean) {
-  const sources = blockSources(blocks);
-  const offsets = offsetsByBlock(blocks, ends);
-  return sources.map((source, i): BlockProps => ({
-    source,
-    citations,
-    ends: offsets[i]!.join(','),
-    open: streaming && i === sources.length - 1,
-  }));
-}
 
 /** Finished replies' blocks by message id, so a reply drawn again is not lexed again either. */
 const replyBlocks = recentlyUsed<number, MarkdownBlocks>(300);
