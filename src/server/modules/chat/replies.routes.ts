@@ -22,7 +22,7 @@ import { conversationOfEdit } from './messages.service';
 import * as replies from './replies.service';
 import { decideToolCall } from './tool-approvals.service';
 import { parseReplyEventId } from '../replies/reply-events';
-import { openSse, type SseEvent } from './sse';
+import { openSse, type SendOptions, type SseEvent } from './sse';
 
 export interface RepliesRoutesOptions {
   deps: ChatDeps;
@@ -42,6 +42,9 @@ const resumeQuerySchema = z.object({ after: z.string().max(100).optional() });
 const failureDetails = (outcome: { message: { id: number } | null }) =>
   outcome.message ? { messageId: outcome.message.id } : {};
 
+/** The reply's text may leave with the text after it (TEXT_GAP_MS); its other events leave at once. */
+const textOf = (event: ChatStreamEvent): SendOptions => ({ text: event.event === 'delta' });
+
 /**
  * Sends a reply as the events of STREAM_DESCRIPTION, recording each in the reply event log first so that a
  * client that lost this response (a blip, a reload, another instance behind the balancer) can resume it. The
@@ -57,7 +60,7 @@ export async function streamReply(
 ) {
   const sse = openSse(reply);
   const log = deps.replyEvents.open(conversationId, String(pending.replyId));
-  const send = (event: ChatStreamEvent) => sse.send(present(event), log.append(event));
+  const send = (event: ChatStreamEvent) => sse.send(present(event), log.append(event), textOf(event));
   try {
     if (pending.userMessage) send({ event: 'user-message', data: pending.userMessage });
     const outcome = await pending.run(send);
@@ -220,7 +223,7 @@ export const repliesRoutes = signedInRoutes<RepliesRoutesOptions>(async (app, { 
       }
       try {
         for await (const { id, event } of deps.replyEvents.follow(conversationId, { after, signal: sse.gone })) {
-          sse.send(event, id);
+          sse.send(event, id, textOf(event));
         }
       } finally {
         sse.end();

@@ -1,8 +1,10 @@
 import { get } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSse } from './sse';
+import { createSseParser } from '@shared/chat/sse';
+import { openSse, TEXT_GAP_MS } from './sse';
 
 const HEARTBEAT_MS = 5;
 
@@ -12,6 +14,10 @@ describe('openSse', () => {
   let gone: AbortSignal | undefined;
   /** Lets the held reply send its last event and end: the test calls it once it has seen the heartbeats. */
   let finish = () => {};
+  /** What the /texts route's response was given to write, and when. */
+  const writes: { at: number; text: string }[] = [];
+  const TEXTS = 40;
+  const STEP_AFTER = 20;
 
   beforeAll(async () => {
     app.addHook('onRequest', async (_request, reply) => void reply.header('x-from-hook', 'kept'));
@@ -21,6 +27,23 @@ describe('openSse', () => {
       sse.send({ event: 'delta', data: { text: 'line one\nline two' } });
       if (request.query && (request.query as { hold?: string }).hold) return;
       await new Promise<void>((resolve) => (finish = resolve));
+      sse.send({ event: 'done', data: null });
+      sse.end();
+    });
+    app.get('/texts', async (_request, reply) => {
+      const raw = reply.raw;
+      const write = raw.write.bind(raw) as (chunk: string) => boolean;
+      raw.write = ((chunk: string) => {
+        writes.push({ at: performance.now(), text: String(chunk) });
+        return write(chunk);
+      }) as typeof raw.write;
+      const sse = openSse(reply);
+      const text = (n: number) => sse.send({ event: 'delta', data: { text: `t${n} ` } }, undefined, { text: true });
+      for (let n = 0; n < TEXTS; n++) {
+        text(n);
+        if (n === STEP_AFTER) sse.send({ event: 'step', data: { n } });
+        await sleep(2);
+      }
       sse.send({ event: 'done', data: null });
       sse.end();
     });
@@ -53,5 +76,26 @@ describe('openSse', () => {
     const request = get(`${url}/events?hold=1`, (res) => res.once('data', () => request.destroy()));
     request.on('error', () => {});
     await expect.poll(() => gone?.aborted, { interval: 5 }).toBe(true);
+  });
+
+  it('sends the first text at once, later text at most once in TEXT_GAP_MS, and other events with no wait', async () => {
+    const body = await (await fetch(`${url}/texts`)).text();
+    const events = createSseParser().push(body);
+    const texts = Array.from({ length: TEXTS }, (_, n) => `t${n} `);
+    expect(events.filter(({ event }) => event === 'delta').map(({ data }) => JSON.parse(data).text)).toEqual(texts);
+    expect(events.map(({ event }) => event).slice(STEP_AFTER, STEP_AFTER + 3)).toEqual(['delta', 'step', 'delta']);
+    expect(events.at(-1)!.event).toBe('done');
+
+    const withText = writes.filter(({ text }) => text.includes('event: delta'));
+    expect(withText[0]!.text).toContain('t0 ');
+    // Forty texts two milliseconds apart, in a few writes: one a frame at most.
+    expect(withText.length).toBeLessThan(TEXTS / 4);
+    for (const [index, write] of withText.entries()) {
+      if (index === 0 || write.text.includes('event: step')) continue;
+      // A timer may fire a fraction of a millisecond early on the clock of performance.now().
+      expect(write.at - withText[index - 1]!.at).toBeGreaterThan(TEXT_GAP_MS - 1);
+    }
+    // The step did not wait for the gap, and took the text written before it along.
+    expect(writes.find(({ text }) => text.includes('event: step'))!.text).toContain(`t${STEP_AFTER} `);
   });
 });

@@ -10,10 +10,25 @@ export interface SseEvent {
   data: unknown;
 }
 
+/**
+ * At most one write of streamed text in this time: a model writing a token every few milliseconds made a network
+ * packet, and in the browser a task, a token, most of the reading page's main thread while a fast reply streams
+ * (decision 0065). One frame at 60 Hz, the most often the chat draws new text anyway.
+ */
+export const TEXT_GAP_MS = 16;
+
+export interface SendOptions {
+  /**
+   * A piece of the reply's text: it may wait up to TEXT_GAP_MS after the last text that left, to leave with the
+   * pieces after it. Anything else leaves on the next turn of the event loop, with whatever text waits before it.
+   */
+  text?: boolean;
+}
+
 export interface SseChannel {
-  send(event: SseEvent, id?: string): void;
+  send(event: SseEvent, id?: string, options?: SendOptions): void;
   /** Writes already formatted event text (e.g. OpenAI's bare `data:` lines), batched like `send`. */
-  write(text: string): void;
+  write(text: string, options?: SendOptions): void;
   end(): void;
   /** Aborts when the client goes away before the stream ended. */
   readonly gone: AbortSignal;
@@ -46,38 +61,55 @@ export function openSse(reply: FastifyReply, heartbeatMs = SSE_HEARTBEAT_MS): Ss
   // arrive in batches, and a write per token (even corked: a buffer each, gathered by writev) costs more than
   // relaying it. The headers leave with the first events, which callers send in the turn that opened the
   // stream, or alone on the next turn (flushHeaders now would cost a write of its own per stream).
+  // The first text leaves at once (no first token is held back), later text no sooner than TEXT_GAP_MS after it.
   let pending = '';
-  let scheduled = false;
+  let turn: NodeJS.Immediate | undefined;
+  let gap: NodeJS.Timeout | undefined;
   let started = false;
+  let textLeftAt = Number.NEGATIVE_INFINITY;
+  let textPending = false;
   const flush = () => {
-    scheduled = false;
+    clearImmediate(turn);
+    clearTimeout(gap);
+    turn = gap = undefined;
     const text = pending;
     pending = '';
+    if (textPending) textLeftAt = performance.now();
+    textPending = false;
     if ((text || !started) && writable()) res.write(text);
     started = true;
   };
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(flush);
+  const schedule = (options?: SendOptions) => {
+    if (turn) return;
+    const wait = options?.text ? textLeftAt + TEXT_GAP_MS - performance.now() : 0;
+    if (wait < 1) turn = setImmediate(flush);
+    else gap ??= setTimeout(gapEnded, wait);
+  };
+  // Timers count from the time the event loop read at the start of its turn: after a busy turn they end early.
+  const gapEnded = () => {
+    gap = undefined;
+    schedule({ text: true });
   };
   schedule();
 
-  const write = (text: string) => {
+  const write = (text: string, options?: SendOptions) => {
     if (!writable()) return;
     pending += text;
-    schedule();
+    textPending ||= Boolean(options?.text);
+    schedule(options);
   };
 
   return {
     gone: gone.signal,
     write,
-    send({ event, data }, id) {
+    send({ event, data }, id, options) {
       // The id lets a client that lost the stream resume after the last event it saw (Last-Event-ID).
-      write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`, options);
     },
     end() {
       clearInterval(heartbeat);
+      clearImmediate(turn);
+      clearTimeout(gap);
       if (!writable()) return;
       res.end(pending);
       pending = '';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { TokenLogprob } from '../../ai/openai-chat-stream';
 import { isoNow } from '../../lib/clock';
-import { openSse } from '../chat/sse';
+import { openSse, type SendOptions } from '../chat/sse';
 import { OpenAiError, toOpenAiError } from './openai-errors';
 import type { ChatCompletion, FinishReason } from './openai.schemas';
 import { complete, usageOf, type Completion, type CompletionRequest, type OpenAiDeps } from './openai.service';
@@ -11,6 +11,7 @@ type Request = Omit<CompletionRequest, 'signal'>;
 
 /** Stands for a token's text in the chunk cut around it; no other field of a chunk can hold it. */
 const TEXT_SLOT = '\u0000';
+const TEXT: SendOptions = { text: true };
 
 const answerIds = (deps: OpenAiDeps) => ({
   id: `chatcmpl-${randomUUID()}`,
@@ -70,7 +71,8 @@ export async function streamCompletion(deps: OpenAiDeps, request: Request, reply
   const { body } = request;
   const includeUsage = Boolean(body.stream_options?.include_usage);
   const channel = openSse(reply);
-  const data = (payload: unknown) => channel.write(`data: ${JSON.stringify(payload)}\n\n`);
+  const data = (payload: unknown, options?: SendOptions) =>
+    channel.write(`data: ${JSON.stringify(payload)}\n\n`, options);
   const chunkOf = (choices: unknown[], usage: unknown = null, extra: object = {}) => ({
     id,
     object: 'chat.completion.chunk',
@@ -81,7 +83,8 @@ export async function streamCompletion(deps: OpenAiDeps, request: Request, reply
     ...(includeUsage ? { usage } : {}),
     ...extra,
   });
-  const chunk = (choices: unknown[], usage: unknown = null, extra: object = {}) => data(chunkOf(choices, usage, extra));
+  const chunk = (choices: unknown[], usage: unknown = null, extra: object = {}, options?: SendOptions) =>
+    data(chunkOf(choices, usage, extra), options);
   const choice = (delta: object, finishReason: FinishReason | null = null, logprobs: object | null = null) => ({
     index: 0,
     delta,
@@ -95,8 +98,9 @@ export async function streamCompletion(deps: OpenAiDeps, request: Request, reply
   // Log probabilities (only when asked for) arrive just before their text, and go out in its chunk.
   let logprobs: TokenLogprob[] | null = null;
   const onText = (text: string) => {
-    if (logprobs === null) return channel.write(`data: ${beforeText}${JSON.stringify(text)}${afterText}\n\n`);
-    chunk([choice({ content: text }, null, { content: logprobs, refusal: null })]);
+    // Text may leave with the text after it (TEXT_GAP_MS), each token still a chunk of its own.
+    if (logprobs === null) return channel.write(`data: ${beforeText}${JSON.stringify(text)}${afterText}\n\n`, TEXT);
+    chunk([choice({ content: text }, null, { content: logprobs, refusal: null })], null, {}, TEXT);
     logprobs = null;
   };
   chunk([choice({ role: 'assistant', content: '' })]);
