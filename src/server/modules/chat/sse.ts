@@ -12,8 +12,8 @@ export interface SseEvent {
 
 /**
  * At most one write of streamed text in this time: a model writing a token every few milliseconds made a network
- * packet, and in the browser a task, a token, most of the reading page's main thread while a fast reply streams
- * (decision 0065). One frame at 60 Hz, the most often the chat draws new text anyway.
+ * packet a token, and a task a token on the reading page's main thread (decision 0065). One frame at 60 Hz, the
+ * most often the chat draws new text anyway.
  */
 export const TEXT_GAP_MS = 16;
 
