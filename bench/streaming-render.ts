@@ -7,9 +7,11 @@
  * types into the composer. Figures: frames a second and frame p95 (requestAnimationFrame intervals), long tasks
  * (> 50 ms) and total blocking time (each long task's time over 50 ms), and typing latency p95 (a key's event
  * time to the frame after it; and the browser's own Event Timing duration, key to next paint, as Interaction to
- * Next Paint counts it, with the share of keys it showed within 16 ms), beside the baseline measured before the
- * reply was rendered in blocks, and the same keys typed into an empty page. Then the same for a reply that is one
- * long list, a block that grows to its end, beside its figures before a growing block's parsing was spaced out.
+ * Next Paint counts it, with the share of keys it showed within 16 ms), the renderer's main thread busy and its CPU
+ * time (Chromium's counters; CPU time is the steadiest figure to compare two builds by), beside the baseline
+ * measured before the reply was rendered in blocks, and the same keys typed into an empty page. Then the same for a
+ * reply that is one long list, a block that grows to its end, beside its figures before a growing block's parsing
+ * was spaced out.
  * Run `npx vite build` first (or set BENCH_CLIENT_DIR to a build).
  */
 import { createBot } from '../tests/support/factories';
