@@ -1,16 +1,19 @@
 import { useState, useSyncExternalStore } from 'react';
 
-/**
- * The message being typed, held outside React's state: a key press redraws the composer that shows it, not the
- * chat panel above it with the whole conversation (decision 0056). Sending reads it when it sends.
- */
-export interface Draft {
+/** Text held outside React's state, so that a change redraws only the components that read it. */
+export interface TextStore {
   get(): string;
   set(text: string): void;
   subscribe(listener: () => void): () => void;
 }
 
-function createDraft(): Draft {
+/**
+ * The message being typed: a key press redraws the composer that shows it, not the chat panel above it with the
+ * whole conversation (decision 0056). Sending reads it when it sends.
+ */
+export type Draft = TextStore;
+
+export function createTextStore(): TextStore {
   let text = '';
   const listeners = new Set<() => void>();
   return {
@@ -28,7 +31,7 @@ function createDraft(): Draft {
 }
 
 /** A draft that lives as long as the component that makes it. */
-export const useDraft = (): Draft => useState(createDraft)[0];
+export const useDraft = (): Draft => useState(createTextStore)[0];
 
 /** The draft's text, redrawing the caller (alone) as it changes. */
 export const useDraftText = (draft: Draft): string => useSyncExternalStore(draft.subscribe, draft.get);

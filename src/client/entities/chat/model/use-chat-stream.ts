@@ -20,9 +20,11 @@ import {
   refreshesAfter,
   type ReplyAction,
   replyMachine,
+  type ReplyState,
   retryOf,
   stoppedBeforeText,
 } from './reply-machine';
+import { createTextStore } from './draft';
 import { useFollowSupport } from './support';
 
 export interface ChatFailure {
@@ -32,6 +34,14 @@ export interface ChatFailure {
 
 /** How long to wait before asking again when Stop reached the server before the reply had started there. */
 const STOP_AGAIN_MS = 400;
+
+/** What the view shows of a reply's state: the event of each delta changes the state (its id), and none of this. */
+const shownOf = (state: ReplyState) =>
+  [isLive(state), isLive(state) && state.stopping, failureOf(state), stoppedBeforeText(state)] as const;
+const shownAlike = (a: ReplyState, b: ReplyState) => {
+  const [shownA, shownB] = [shownOf(a), shownOf(b)];
+  return shownA.every((value, i) => value === shownB[i]);
+};
 
 function failureText(error: unknown): string {
   if (error instanceof ApiError) return serverMessage(error) ?? 'The server could not answer. Please try again.';
@@ -57,6 +67,7 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
   const running = isLive(state);
   const [versionFailure, setVersionFailure] = useState<ChatFailure | null>(null);
   const active = useRef<AbortController | null>(null);
+  const [liveText] = useState(createTextStore);
 
   const dispatch = (action: ReplyAction) => {
     machine.current = replyMachine(machine.current, action);
@@ -101,17 +112,33 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
 
     // Text arriving between two frames is drawn once, in the next frame (or a frame or two later while the person
     // types): a render a token made a fast model's reply cost more than the screen shows. The machine still
-    // follows every event (a resume starts after it).
+    // follows every event (a resume starts after it). The reply's first text goes into the messages cache (its
+    // bubble appears), the text after it into liveText, which redraws the reply's row alone (decision 0066); the
+    // cache takes that text before any other event and when the stream ends.
     let text = '';
+    let inCache = false;
     const frame = frameBatch(() => {
       // Left or cut off: the view's drafts are gone, and a late flush must not bring one back.
       if (text && !controller.signal.aborted) {
-        const delta: ChatStreamEvent = { event: 'delta', data: { text } };
-        drawBeforeNextPaint(() => update((list) => applyStreamEvent(list, delta)));
+        if (inCache) liveText.set(liveText.get() + text);
+        else {
+          const delta: ChatStreamEvent = { event: 'delta', data: { text } };
+          drawBeforeNextPaint(() => update((list) => applyStreamEvent(list, delta)));
+          inCache = true;
+        }
       }
       text = '';
-      setState(machine.current);
+      setState((shown) => (shownAlike(shown, machine.current) ? shown : machine.current));
     });
+    const settle = () => {
+      frame.flushNow();
+      const live = liveText.get();
+      if (!live) return;
+      const delta: ChatStreamEvent = { event: 'delta', data: { text: live } };
+      // In the same frame as the text leaves liveText, so the row never shows it twice or not at all.
+      if (!controller.signal.aborted) drawBeforeNextPaint(() => update((list) => applyStreamEvent(list, delta)));
+      liveText.set('');
+    };
     for (let current: ReplyRequest | null = request; current; current = nextRequest(machine.current)) {
       try {
         for await (const { id: eventId, event } of streamReply(id, current, controller.signal)) {
@@ -121,14 +148,16 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
             frame.schedule();
             continue;
           }
-          frame.flushNow();
+          settle();
           update((list) => applyStreamEvent(list, event));
+          // A reply replayed from its start begins again with no text.
+          if (event.event === 'start') inCache = false;
           dispatch({ type: 'event', id: eventId, event });
         }
-        frame.flushNow();
+        settle();
         dispatch({ type: 'closed' });
       } catch (error) {
-        frame.flushNow();
+        settle();
         if (controller.signal.aborted) dispatch({ type: 'aborted' });
         // Anything but a refusal is taken for a network drop, worth picking the reply up again.
         else dispatch({ type: 'failed', message: failureText(error), drop: !(error instanceof ApiError) });
@@ -210,6 +239,8 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
   const draftReply = last && isDraftReply(last) ? last : undefined;
   return {
     messages,
+    /** The reply's text drawn since the messages cache last took it (LiveReplyText). */
+    liveText,
     isLoading: query.isPending && conversationId !== undefined,
     loadError: query.isError,
     reload: () => void query.refetch(),

@@ -124,6 +124,31 @@ describe('ChatPanel', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it("draws the text after the first in frames of its own, whole through the stream's other events and its end", async () => {
+    const replies = server.streams('POST', `${base}/stream`);
+    const { user } = await openChat();
+    await send(user, 'Count to four');
+    const stream = await replies.next();
+    const reply = message('assistant', 'One two three four.');
+    stream.send('user-message', message('user', 'Count to four'));
+    stream.send('start', { messageId: reply.id });
+    // Each piece in a frame of its own: the first goes into the messages, the others into the reply's row alone.
+    let shown = '';
+    for (const piece of ['One', ' two', ' three']) {
+      stream.send('delta', { text: piece });
+      shown += piece;
+      expect(await within(messages()).findByText(shown)).toBeTruthy();
+    }
+    stream.send('sources', { sources: [] });
+    stream.send('delta', { text: ' four.' });
+    expect(await within(messages()).findByText('One two three four.')).toBeTruthy();
+    stream.send('done', reply);
+    stream.end();
+    expect(await within(messages()).findByRole('button', { name: 'Regenerate' })).toBeTruthy();
+    expect(within(messages()).getAllByText('One two three four.')).toHaveLength(1);
+    expect(within(messages()).queryByText(/four\.\s*four/)).toBeNull();
+  });
+
   it('stops a reply, keeping what it had written', async () => {
     const replies = server.streams('POST', `${base}/stream`);
     server.json('POST', `${base}/stop`, { stopped: true });

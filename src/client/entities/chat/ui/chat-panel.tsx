@@ -17,6 +17,7 @@ import { ChatComposer } from './chat-composer';
 import { ChatHeader } from './chat-header';
 import { ShareConversationButton } from './share-dialog';
 import { ChatMessages } from './chat-messages';
+import { LiveReplyText } from '../model/live-reply';
 import { useChatStream } from '../model/use-chat-stream';
 import { useFollowLatest } from './use-follow-latest';
 import { useStartConversation } from '../model/use-start-conversation';
@@ -140,18 +141,20 @@ function ConversationView({
 
   return (
     <>
-      <ChatMessages
-        bot={bot}
-        greeting={greeting}
-        starters={bot.active ? startersOf(bot) : []}
-        onStarter={(starter) => {
-          chat.send(starter);
-          follow.jumpToLatest();
-        }}
-        chat={chat}
-        follow={follow}
-        target={messageId}
-      />
+      <LiveReplyText value={chat.liveText}>
+        <ChatMessages
+          bot={bot}
+          greeting={greeting}
+          starters={bot.active ? startersOf(bot) : []}
+          onStarter={(starter) => {
+            chat.send(starter);
+            follow.jumpToLatest();
+          }}
+          chat={chat}
+          follow={follow}
+          target={messageId}
+        />
+      </LiveReplyText>
       <ChatComposer
         attachments={{
           accept: attachmentAccept(bot.capabilities),

@@ -23,6 +23,7 @@ import { sourceAnchor, SourcesList } from './sources-list';
 import { UserMessage } from './user-message';
 import { VersionSwitcher } from './version-switcher';
 import { isDraft } from '../model/apply-stream-event';
+import { useLiveText } from '../model/live-reply';
 import { unsupportedMarks } from '../model/support';
 import { loadMarkdown } from './load-markdown';
 
@@ -49,13 +50,16 @@ export function AssistantRow({ bot, children }: { bot: ChatBot; children: ReactN
  */
 const AssistantText = memo(function AssistantText({
   message,
+  content,
   onCite,
 }: {
   message: Message;
+  /** The message's text with what has streamed since the messages cache took it (useLiveText). */
+  content: string;
   onCite: (n: number) => void;
 }) {
   return (
-    <Suspense fallback={<p className="whitespace-pre-wrap">{message.content}</p>}>
+    <Suspense fallback={<p className="whitespace-pre-wrap">{content}</p>}>
       <Markdown
         citations={message.sources.map((source) => source.n)}
         onCite={onCite}
@@ -63,7 +67,7 @@ const AssistantText = memo(function AssistantText({
         streaming={isDraft(message)}
         cacheId={isDraft(message) ? undefined : message.id}
       >
-        {message.content}
+        {content}
       </Markdown>
     </Suspense>
   );
@@ -131,7 +135,8 @@ function AssistantMessage({ bot, message, onRegenerate, onCiteScroll, onSwitchVe
   const { highlighted, cite } = useCitations(message.id, onCiteScroll);
   const note = STATUS_NOTE[message.status];
   const live = isDraft(message);
-  const hasText = message.content !== '';
+  const content = message.content + useLiveText(live);
+  const hasText = content !== '';
   // A reply cut short gets a Retry in words; a finished one only the quieter Regenerate.
   const cutShort = message.status === 'interrupted' || message.status === 'failed';
   return (
@@ -146,7 +151,7 @@ function AssistantMessage({ bot, message, onRegenerate, onCiteScroll, onSwitchVe
       )}
       {hasText ? (
         <div className={`${BUBBLE} min-w-0 rounded-tl-md bg-muted`}>
-          <AssistantText message={message} onCite={cite} />
+          <AssistantText message={message} content={content} onCite={cite} />
         </div>
       ) : (
         live && <TypingDots />
@@ -154,7 +159,7 @@ function AssistantMessage({ bot, message, onRegenerate, onCiteScroll, onSwitchVe
       {message.sources.length > 0 && (hasText || !live) && (
         <SourcesList
           messageId={message.id}
-          content={message.content}
+          content={content}
           sources={message.sources}
           support={message.support}
           highlighted={highlighted}
