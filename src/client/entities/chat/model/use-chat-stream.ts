@@ -117,13 +117,17 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     // cache takes that text before any other event and when the stream ends.
     let text = '';
     let inCache = false;
+    // Drawn before the next paint: in the frame that takes the text, and the one in which it leaves liveText.
+    const cacheText = (added: string) => {
+      const delta: ChatStreamEvent = { event: 'delta', data: { text: added } };
+      drawBeforeNextPaint(() => update((list) => applyStreamEvent(list, delta)));
+    };
     const frame = frameBatch(() => {
       // Left or cut off: the view's drafts are gone, and a late flush must not bring one back.
       if (text && !controller.signal.aborted) {
         if (inCache) liveText.set(liveText.get() + text);
         else {
-          const delta: ChatStreamEvent = { event: 'delta', data: { text } };
-          drawBeforeNextPaint(() => update((list) => applyStreamEvent(list, delta)));
+          cacheText(text);
           inCache = true;
         }
       }
@@ -134,9 +138,8 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
       frame.flushNow();
       const live = liveText.get();
       if (!live) return;
-      const delta: ChatStreamEvent = { event: 'delta', data: { text: live } };
-      // In the same frame as the text leaves liveText, so the row never shows it twice or not at all.
-      if (!controller.signal.aborted) drawBeforeNextPaint(() => update((list) => applyStreamEvent(list, delta)));
+      // The row never shows it twice or not at all.
+      if (!controller.signal.aborted) cacheText(live);
       liveText.set('');
     };
     for (let current: ReplyRequest | null = request; current; current = nextRequest(machine.current)) {
