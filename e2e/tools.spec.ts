@@ -170,10 +170,14 @@ describe('tools from MCP servers', () => {
     await snap(page, 'tools-approval-390');
     await page.setViewportSize(VIEWPORTS.desktop);
     await approve.click();
-    await visible(messages(page).getByText('Record r-7 is deleted.'), 10_000);
+    // In two steps, so a failure says which went wrong: the answer reaching the reply, or its text being drawn.
+    await expect
+      .poll(() => mcp.deleteCalls, { timeout: 10_000, message: 'the approved call never ran' })
+      .toBe(before.deletes + 1);
+    await expect.poll(() => messages(page).innerText(), { timeout: 10_000 }).toContain('Record r-7 is deleted.');
     // The fake model writes its text whatever the tool answered: what it was given says what became of the call.
     const given = suite.fake.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool');
-    expect(mcp.deleteCalls, `the tool's answer given to the model: ${JSON.stringify(given)}`).toBe(before.deletes + 1);
+    expect(JSON.stringify(given), "the tool's answer given to the model").toContain('Deleted record r-7.');
     await close();
   });
 });
