@@ -92,6 +92,9 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
 
     const key = chatKeys.messages(id);
     const update = (change: (list: Message[]) => Message[]) => updateMessages(queryClient, id, change);
+    // A fetch of the conversation still under way (after the last reply, or for its support check) would answer
+    // with the list as it was before this request, its drafts and the reply's events since gone.
+    void queryClient.cancelQueries({ queryKey: key, exact: true });
 
     if (request.kind === 'regenerate') update(withoutLastReplies);
     if (request.kind === 'send' || request.kind === 'edit') {

@@ -219,6 +219,36 @@ describe('ChatPanel', () => {
     second.end();
   });
 
+  it('keeps a message sent while the conversation was being fetched again', async () => {
+    const replies = server.streams('POST', `${base}/stream`);
+    const { user } = await openChat();
+    // A reply stopped before its text has the conversation fetched again; the answer comes after the next send.
+    let answer!: (list: Message[]) => void;
+    server.on('GET', `${base}/messages`, async () => {
+      const list = await new Promise<Message[]>((resolve) => (answer = resolve));
+      return new Response(JSON.stringify(list), { headers: { 'content-type': 'application/json' } });
+    });
+    await send(user, 'Hello');
+    const first = await replies.next();
+    const hello = message('user', 'Hello');
+    first.send('user-message', hello);
+    first.send('done', null);
+    first.end();
+    await waitFor(() => expect(server.sent('GET', `${base}/messages?limit=100`)).toHaveLength(2));
+    await send(user, 'Anyone there?');
+    const second = await replies.next();
+
+    answer([hello]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(within(messages()).getByText('Anyone there?')).toBeTruthy();
+    second.send('user-message', message('user', 'Anyone there?'));
+    second.send('delta', { text: 'Here.' });
+    second.send('done', message('assistant', 'Here.'));
+    second.end();
+    expect(await within(messages()).findByText('Here.')).toBeTruthy();
+    expect(within(messages()).getByText('Anyone there?')).toBeTruthy();
+  });
+
   it("shows the model's error as it comes, and Retry asks for a new reply", async () => {
     const replies = server.streams('POST', `${base}/stream`);
     const regenerated = server.streams('POST', `${base}/regenerate`);
