@@ -14,6 +14,7 @@
  * was spaced out.
  * Run `npx vite build` first (or set BENCH_CLIENT_DIR to a build).
  */
+import { writeFileSync } from 'node:fs';
 import { createBot } from '../tests/support/factories';
 import { signUp, startTestAppWithModel } from '../tests/support/test-app';
 import {
@@ -112,8 +113,10 @@ interface CpuProfile {
 }
 
 /**
- * BENCH_PROFILE=1: the page's functions that took the most main-thread time while the reply streamed, on their own
- * (self) and with what they called (total; a build without minifying, BENCH_CLIENT_DIR, names them).
+ * BENCH_PROFILE=1: the page's functions that took the most main-thread time while the markdown reply streamed
+ * (BENCH_STREAM=list: the list), on their own (self) and with what they called (total; a build without minifying,
+ * BENCH_CLIENT_DIR, names them). BENCH_TRACE=<file> writes a Chromium trace of that stream instead (DevTools'
+ * Performance panel opens it): where the main thread's time went, task by task.
  */
 function printProfile(profile: CpuProfile) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -243,20 +246,35 @@ try {
     return { figures, summary: `${(elapsedMs / 1000).toFixed(1)} s, ${raw.typing.length} keys typed` };
   };
 
-  const profiling = Boolean(process.env.BENCH_PROFILE);
-  if (profiling) {
+  /**
+   * Runs one stream; the one BENCH_STREAM names (markdown unless `list`) under the profiler (BENCH_PROFILE) or
+   * recorded in a Chromium trace (BENCH_TRACE).
+   */
+  const measured = async (name: 'markdown' | 'list', run: () => ReturnType<typeof streamWhileTyping>) => {
+    if ((process.env.BENCH_STREAM === 'list') !== (name === 'list')) return run();
+    const traceFile = process.env.BENCH_TRACE;
+    if (traceFile) {
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+      const result = await run();
+      writeFileSync(traceFile, await browser.stopTracing());
+      console.log(`trace of the ${name} stream: ${traceFile}`);
+      return result;
+    }
+    if (!process.env.BENCH_PROFILE) return run();
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.start');
-  }
-  const metricsBefore = await rendererCounters();
-  const mixed = await streamWhileTyping(markdownTokens(), 'Write the long plan', 'This part explains step 0');
-  if (profiling) {
+    const before = await rendererCounters();
+    const result = await run();
     printProfile((await cdp.send('Profiler.stop')).profile);
     // The renderer's own split of the time (seconds): script, style, layout, and the rest (paint among it).
-    for (const [name, value] of await rendererCounters())
-      if (/Duration$/.test(name)) console.log(`  ${name}: ${(value - (metricsBefore.get(name) ?? 0)).toFixed(2)} s`);
-  }
-  const list = await streamWhileTyping(listTokens(), 'List the points', 'Point 1 of');
+    for (const [counter, value] of await rendererCounters())
+      if (/Duration$/.test(counter)) console.log(`  ${counter}: ${(value - (before.get(counter) ?? 0)).toFixed(2)} s`);
+    return result;
+  };
+  const mixed = await measured('markdown', () =>
+    streamWhileTyping(markdownTokens(), 'Write the long plan', 'This part explains step 0'),
+  );
+  const list = await measured('list', () => streamWhileTyping(listTokens(), 'List the points', 'Point 1 of'));
 
   console.log(`streaming ${TOKENS} markdown tokens, ${TOKEN_MS} ms a token: ${mixed.summary}`);
   const rows: [string, keyof Figures, (n: number) => string][] = [

@@ -33,5 +33,9 @@ export function createTextStore(): TextStore {
 /** A draft that lives as long as the component that makes it. */
 export const useDraft = (): Draft => useState(createTextStore)[0];
 
-/** The draft's text, redrawing the caller (alone) as it changes. */
-export const useDraftText = (draft: Draft): string => useSyncExternalStore(draft.subscribe, draft.get);
+/**
+ * Whether the draft holds more than spaces, redrawing the caller only when that changes: the composer's buttons
+ * depend on it, not on each key (the text box itself holds the text, see ChatComposer).
+ */
+export const useDraftFilled = (draft: Draft): boolean =>
+  useSyncExternalStore(draft.subscribe, () => draft.get().trim() !== '');

@@ -1,6 +1,6 @@
 import { ArrowUp, Paperclip, Square } from 'lucide-react';
 import { type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent, useEffect, useRef } from 'react';
-import { type Draft, useDraftText } from '../model/draft';
+import { type Draft, useDraftFilled } from '../model/draft';
 import type { PendingAttachment } from '../model/use-attachments';
 import { AttachmentChips } from './attachment-chips';
 import { CHAT_MESSAGE_MAX } from '@shared/constants';
@@ -102,8 +102,20 @@ export function ChatComposer({
   attachments,
 }: ChatComposerProps) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const value = useDraftText(draft);
-  const sendable = (canSend || sendSoon) && value.trim() !== '' && !attachments.uploading;
+  const filled = useDraftFilled(draft);
+  const sendable = (canSend || sendSoon) && filled && !attachments.uploading;
+
+  // The text box holds the text as typed (uncontrolled): a key press then runs no render at all, where a controlled
+  // one redrew the composer in the key's own task, which a reply streaming meanwhile made wait longer to show. A
+  // change made elsewhere (cleared when sent) is written into the box.
+  useEffect(() => {
+    const box = inputRef.current;
+    const follow = () => {
+      if (box && box.value !== draft.get()) box.value = draft.get();
+    };
+    follow();
+    return draft.subscribe(follow);
+  }, [draft]);
 
   // Ready to type on opening, except on touch screens, where focus would throw up the keyboard over the chat.
   useEffect(() => {
@@ -153,7 +165,6 @@ export function ChatComposer({
           placeholder="Type your message..."
           rows={1}
           maxLength={CHAT_MESSAGE_MAX}
-          value={value}
           onChange={(event) => draft.set(event.target.value)}
           onKeyDown={onKeyDown}
           onPaste={onPaste}

@@ -149,6 +149,30 @@ describe('ChatPanel', () => {
     expect(within(messages()).queryByText(/four\.\s*four/)).toBeNull();
   });
 
+  it('keeps the text typed while a reply streams, Send waiting for more than spaces, and empties the box once sent', async () => {
+    const replies = server.streams('POST', `${base}/stream`);
+    const { user } = await openChat();
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Message' });
+    await user.type(box, '   ');
+    expect(button('Send message')).toHaveProperty('disabled', true);
+    await user.clear(box);
+    await send(user, 'First');
+    expect(box.value).toBe('');
+    const stream = await replies.next();
+    stream.send('user-message', message('user', 'First'));
+    stream.send('delta', { text: 'Thinking' });
+    await user.type(box, 'Second question');
+    expect(box.value).toBe('Second question');
+    stream.send('done', message('assistant', 'Thinking'));
+    stream.end();
+    expect(await screen.findByRole('button', { name: 'Send message' })).toHaveProperty('disabled', false);
+    expect(box.value).toBe('Second question');
+    await user.type(box, '{Enter}');
+    expect((await replies.next()).request.body).toEqual({ content: 'Second question' });
+    expect(box.value).toBe('');
+    expect(button('Stop generating')).toBeTruthy();
+  });
+
   it('stops a reply, keeping what it had written', async () => {
     const replies = server.streams('POST', `${base}/stream`);
     server.json('POST', `${base}/stop`, { stopped: true });
