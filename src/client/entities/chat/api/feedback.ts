@@ -12,17 +12,30 @@ export function useConversationFeedback(conversationId: number) {
   });
 }
 
-/** Rates a reply (null removes the rating); the list takes the server's answer. */
+/**
+ * Rates a reply (null removes the rating); the list takes the server's answer. A fetch of the list under way when
+ * the rating is sent is cancelled: its answer, read before the rating was saved, would undo it on screen. The list
+ * it was loading for the first time is then fetched again once the rating is saved.
+ */
 export function useRateMessage(conversationId: number) {
   const queryClient = useQueryClient();
+  const key = feedbackKey(conversationId);
   return useMutation({
     mutationFn: ({ messageId, ...body }: FeedbackBody & { messageId: number }) =>
       apiRequest<Feedback>('POST', `/api/messages/${messageId}/feedback`, body),
+    onMutate: async () => {
+      const loaded = queryClient.getQueryData(key) !== undefined;
+      await queryClient.cancelQueries({ queryKey: key, exact: true });
+      return { loaded };
+    },
     onSuccess: (saved) => {
-      queryClient.setQueryData<Feedback[]>(feedbackKey(conversationId), (list = []) => [
+      queryClient.setQueryData<Feedback[]>(key, (list = []) => [
         ...list.filter((f) => f.messageId !== saved.messageId),
         ...(saved.rating ? [saved] : []),
       ]);
+    },
+    onSettled: (_saved, _error, _body, context) => {
+      if (!context?.loaded) void queryClient.invalidateQueries({ queryKey: key, exact: true });
     },
   });
 }

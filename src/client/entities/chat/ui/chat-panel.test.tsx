@@ -273,6 +273,41 @@ describe('ChatPanel', () => {
     expect(within(messages()).getByText('Anyone there?')).toBeTruthy();
   });
 
+  it("keeps a rating given while the conversation's ratings were still being fetched, and takes it back", async () => {
+    const reply = message('assistant', 'Done.');
+    server.json('GET', `${base}/messages`, [message('user', 'Do it'), reply]);
+    // The first fetch of the ratings answers after the rating was saved, with the list as it was before.
+    let answer!: () => void;
+    let fetches = 0;
+    server.on('GET', `${base}/feedback`, async () => {
+      fetches += 1;
+      if (fetches === 1) await new Promise<void>((resolve) => (answer = resolve));
+      const saved = server.sent('POST', `/api/messages/${reply.id}/feedback`).at(-1)?.body as { rating: string | null };
+      const list = saved?.rating ? [{ messageId: reply.id, rating: saved.rating, comment: null }] : [];
+      return new Response(JSON.stringify(fetches === 1 ? [] : list), {
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    server.json('POST', `/api/messages/${reply.id}/feedback`, (request) => ({
+      messageId: reply.id,
+      rating: (request.body as { rating: string | null }).rating,
+      comment: null,
+    }));
+    const { user } = renderScreen(<ChatPanel bot={bot} conversationId={CONVERSATION} />);
+    const up = await screen.findByRole('button', { name: 'Good reply' });
+    await user.click(up);
+    await waitFor(() => expect(up.getAttribute('aria-pressed')).toBe('true'));
+    answer();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(up.getAttribute('aria-pressed')).toBe('true');
+    await user.click(up);
+    await waitFor(() => expect(up.getAttribute('aria-pressed')).toBe('false'));
+    expect(server.sent('POST', `/api/messages/${reply.id}/feedback`).map((r) => r.body)).toEqual([
+      { rating: 'up' },
+      { rating: null },
+    ]);
+  });
+
   it("shows the model's error as it comes, and Retry asks for a new reply", async () => {
     const replies = server.streams('POST', `${base}/stream`);
     const regenerated = server.streams('POST', `${base}/regenerate`);
