@@ -271,6 +271,11 @@ describe('ChatPanel', () => {
     second.end();
     expect(await within(messages()).findByText('Here.')).toBeTruthy();
     expect(within(messages()).getByText('Anyone there?')).toBeTruthy();
+    // What the cancelled fetch was for is fetched once the reply has settled.
+    await waitFor(() => expect(server.sent('GET', `${base}/messages?limit=100`)).toHaveLength(3));
+    answer([hello, message('user', 'Anyone there?'), message('assistant', 'Here.')]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(within(messages()).getByText('Anyone there?')).toBeTruthy();
   });
 
   it("keeps a rating given while the conversation's ratings were still being fetched, and takes it back", async () => {
