@@ -1,4 +1,4 @@
-import { notifyManager, QueryCache, QueryClient } from '@tanstack/react-query';
+import { notifyManager, QueryCache, QueryClient, type QueryKey } from '@tanstack/react-query';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessage } from '@/lib/request';
 
@@ -51,4 +51,14 @@ export function drawBeforeNextPaint(change: () => void) {
   } finally {
     drawingNow = false;
   }
+}
+
+/**
+ * Puts what a change saved on the server into a query's data. A fetch of that query already under way was asked
+ * before the change was saved: its answer would undo the change on screen, so it is made again.
+ */
+export function setSavedData<T>(client: QueryClient, key: QueryKey, update: (data: T | undefined) => T | undefined) {
+  client.setQueryData<T>(key, update);
+  if (client.isFetching({ queryKey: key, exact: true }) > 0)
+    void client.invalidateQueries({ queryKey: key, exact: true });
 }

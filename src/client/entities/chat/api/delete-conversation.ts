@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Conversation } from '@shared/contracts/chat';
+import { setSavedData } from '@/lib/query-client';
 import { apiRequest } from '@/lib/request';
 import { chatKeys } from './chat-keys';
 
@@ -11,7 +12,7 @@ export function useDeleteConversation() {
   return useMutation({
     mutationFn: deleteConversation,
     onSuccess: (_, deleted) => {
-      queryClient.setQueryData<Conversation[]>(chatKeys.conversations(deleted.botId), (list) =>
+      setSavedData<Conversation[]>(queryClient, chatKeys.conversations(deleted.botId), (list) =>
         list?.filter((conversation) => conversation.id !== deleted.id),
       );
       queryClient.removeQueries({ queryKey: chatKeys.messages(deleted.id) });

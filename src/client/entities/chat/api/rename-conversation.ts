@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Conversation } from '@shared/contracts/chat';
+import { setSavedData } from '@/lib/query-client';
 import { apiRequest } from '@/lib/request';
 import { chatKeys } from './chat-keys';
 
@@ -11,7 +12,7 @@ export function useRenameConversation() {
   return useMutation({
     mutationFn: renameConversation,
     onSuccess: (renamed) =>
-      queryClient.setQueryData<Conversation[]>(chatKeys.conversations(renamed.botId), (list) =>
+      setSavedData<Conversation[]>(queryClient, chatKeys.conversations(renamed.botId), (list) =>
         list?.map((conversation) => (conversation.id === renamed.id ? renamed : conversation)),
       ),
   });

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { KnowledgeFile } from '@shared/contracts/files';
+import { setSavedData } from '@/lib/query-client';
 import { apiRequest } from '@/lib/request';
 import { fileKeys } from './file-keys';
 
@@ -12,7 +13,7 @@ export function useDeleteFile() {
     mutationFn: deleteFile,
     onSuccess: (_, file) => {
       if (file.botId === null) return;
-      queryClient.setQueryData<KnowledgeFile[]>(fileKeys.bot(file.botId), (files) =>
+      setSavedData<KnowledgeFile[]>(queryClient, fileKeys.bot(file.botId), (files) =>
         files?.filter((f) => f.id !== file.id),
       );
     },
