@@ -60,5 +60,6 @@ export function drawBeforeNextPaint(change: () => void) {
 export function setSavedData<T>(client: QueryClient, key: QueryKey, update: (data: T | undefined) => T | undefined) {
   client.setQueryData<T>(key, update);
   if (client.isFetching({ queryKey: key, exact: true }) > 0)
-    void client.invalidateQueries({ queryKey: key, exact: true });
+    // Whether or not a screen watches it now: the fetch under way is cancelled either way.
+    void client.invalidateQueries({ queryKey: key, exact: true, refetchType: 'all' });
 }

@@ -4,6 +4,7 @@ import type { KnowledgeFile } from '@shared/contracts/files';
 import { botKeys } from '@/entities/bot/api/bot-keys';
 import { eachBounded } from '@/lib/each-bounded';
 import { isAbortError } from '@/lib/upload-with-progress';
+import { setSavedData } from '@/lib/query-client';
 import { fileKeys } from '../api/file-keys';
 import { uploadBotFile } from '../api/upload-bot-file';
 import { isKnowledgeType, UNSUPPORTED_KNOWLEDGE_TYPE } from './knowledge-types';
@@ -64,7 +65,12 @@ export function useBotFileUploads({ onUploaded }: { onUploaded?: (file: Knowledg
           signal: controller.signal,
           onProgress: (progress) => change(upload.key, { progress }),
         });
-        queryClient.setQueryData<KnowledgeFile[]>(fileKeys.bot(botId), (files) => files && [...files, file]);
+        // The list is fetched again every few seconds while files are read: a fetch may already hold the file.
+        setSavedData<KnowledgeFile[]>(
+          queryClient,
+          fileKeys.bot(botId),
+          (files) => files && [...files.filter((f) => f.id !== file.id), file],
+        );
         drop(upload.key);
         onUploaded?.(file);
         return file;
