@@ -35,7 +35,7 @@ export async function signedInContext(browser: Browser, baseURL: string, token: 
  * function's inner functions with a helper the page lacks.
  */
 const RECORDER = `(() => {
-  const state = { frames: [], longTasks: [], typing: [], slowKeys: [], running: true };
+  const state = { frames: [], longTasks: [], typing: [], slowKeys: [], keyWork: [], running: true };
   window.__bench = state;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) state.longTasks.push(entry.duration);
@@ -56,11 +56,20 @@ const RECORDER = `(() => {
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
+  // A key's own work on the main thread: from its keydown reaching the page to its input event handled (the page's
+  // handlers and the text box's editing, all in the key's task); window's listener runs after the page's own.
+  let keyStarted = 0;
   document.addEventListener('keydown', (event) => {
     if (!state.running) return;
+    keyStarted = performance.now();
     const at = event.timeStamp;
     requestAnimationFrame(() => setTimeout(() => state.typing.push(performance.now() - at)));
   }, true);
+  window.addEventListener('input', () => {
+    if (!state.running || !keyStarted) return;
+    state.keyWork.push(performance.now() - keyStarted);
+    keyStarted = 0;
+  });
 })()`;
 
 export interface Recording {
@@ -69,16 +78,18 @@ export interface Recording {
   typing: number[];
   /** Event Timing durations of the keys that took 16 ms or more to their next paint. */
   slowKeys: number[];
+  /** Each key's own main-thread work: its keydown to its input event handled (ms). */
+  keyWork: number[];
 }
 
 export const startRecording = (page: Page) => page.evaluate(RECORDER);
 
 export const stopRecording = (page: Page) =>
   page.evaluate<Recording>(`(() => {
-    const { frames, longTasks, typing, slowKeys } = window.__bench;
+    const { frames, longTasks, typing, slowKeys, keyWork } = window.__bench;
     window.__bench.running = false;
     for (const observer of window.__bench.observers) observer.disconnect();
-    return { frames, longTasks, typing, slowKeys };
+    return { frames, longTasks, typing, slowKeys, keyWork };
   })()`);
 
 export const percentile = (values: number[], p: number) => {
