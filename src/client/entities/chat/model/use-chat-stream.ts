@@ -95,8 +95,8 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
     // A fetch of the conversation still under way (after the last reply, or for its support check) would answer
     // with the list as it was before this request, its drafts and the reply's events since gone: it is cancelled,
     // and made again once this reply has settled.
-    const fetchedAfter = queryClient.isFetching({ queryKey: key, exact: true }) > 0;
-    if (fetchedAfter) void queryClient.cancelQueries({ queryKey: key, exact: true });
+    const fetchAgain = queryClient.isFetching({ queryKey: key, exact: true }) > 0;
+    if (fetchAgain) void queryClient.cancelQueries({ queryKey: key, exact: true });
 
     if (request.kind === 'regenerate') update(withoutLastReplies);
     if (request.kind === 'send' || request.kind === 'edit') {
@@ -174,7 +174,7 @@ export function useChatStream({ botId, conversationId }: { botId: number; conver
 
     active.current = null;
     const refresh = refreshesAfter(machine.current);
-    if (refresh.messages || fetchedAfter) void queryClient.invalidateQueries({ queryKey: key, exact: true });
+    if (refresh.messages || fetchAgain) void queryClient.invalidateQueries({ queryKey: key, exact: true });
     if (refresh.bots) {
       void queryClient.invalidateQueries({ queryKey: botKeys.list(), exact: true });
       void queryClient.invalidateQueries({ queryKey: botKeys.detail(botId), exact: true });

@@ -281,17 +281,15 @@ describe('ChatPanel', () => {
   it("keeps a rating given while the conversation's ratings were still being fetched, and takes it back", async () => {
     const reply = message('assistant', 'Done.');
     server.json('GET', `${base}/messages`, [message('user', 'Do it'), reply]);
-    // The first fetch of the ratings answers after the rating was saved, with the list as it was before.
+    // The first fetch of the ratings reads the list before the rating is saved, and answers after it was.
     let answer!: () => void;
     let fetches = 0;
     server.on('GET', `${base}/feedback`, async () => {
-      fetches += 1;
-      if (fetches === 1) await new Promise<void>((resolve) => (answer = resolve));
       const saved = server.sent('POST', `/api/messages/${reply.id}/feedback`).at(-1)?.body as { rating: string | null };
       const list = saved?.rating ? [{ messageId: reply.id, rating: saved.rating, comment: null }] : [];
-      return new Response(JSON.stringify(fetches === 1 ? [] : list), {
-        headers: { 'content-type': 'application/json' },
-      });
+      fetches += 1;
+      if (fetches === 1) await new Promise<void>((resolve) => (answer = resolve));
+      return new Response(JSON.stringify(list), { headers: { 'content-type': 'application/json' } });
     });
     server.json('POST', `/api/messages/${reply.id}/feedback`, (request) => ({
       messageId: reply.id,
