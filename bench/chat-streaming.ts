@@ -17,8 +17,11 @@
  * machine, its processes' CPU per reply too (the database shares the two cores). Loopback only; stops by itself
  * within DEADLINE_MS.
  *
+ * Each process runs built, as `npm start` runs the server (support/child-processes.ts).
+ *
  * BENCH_CPU_PROF=<dir> runs the Botty server under `node --cpu-prof` and leaves its profile in <dir>;
- * BENCH_STREAMS=500 (or 1, 50) runs that load alone, e.g. to profile it.
+ * BENCH_STREAMS=500 (or 1, 50) runs that load alone, e.g. to profile it; BENCH_MEMORY=0 leaves out the held
+ * replies; BENCH_TOKENS=20 (any length) tells a reply's own cost from its tokens' (CPU per reply at two lengths).
  */
 import type { ChildProcess } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
@@ -34,9 +37,10 @@ const LEVELS = [
   { streams: 50, rounds: 15 },
   { streams: 500, rounds: 5 },
 ].filter(({ streams }) => !process.env.BENCH_STREAMS || process.env.BENCH_STREAMS === String(streams));
-const TOKENS = 200;
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 200);
 const MAX_STREAMS = Math.max(...LEVELS.map((level) => level.streams));
-const MEMORY_STREAMS = 500;
+/** BENCH_MEMORY=0 leaves the memory rows out (e.g. for a profile of the loads alone). */
+const MEMORY_STREAMS = process.env.BENCH_MEMORY === '0' ? 0 : 500;
 const HOLD_MARKER = '[hold]';
 const DEADLINE_MS = 240_000;
 const TARGETS = { firstTokenOverheadMs: 3, wallRatio: 1.5, memoryPerStreamBytes: 64 * 1024 };
@@ -87,14 +91,17 @@ const deadline = setTimeout(() => {
 }, DEADLINE_MS);
 
 try {
-  const model = await startChild<{ baseUrl: string }>(new URL('./support/fake-model-process.ts', import.meta.url), {
-    tokens: TOKENS,
-    intervalMs: 0,
-    holdMarker: HOLD_MARKER,
-  });
-  const bare = await startChild<{ url: string }>(new URL('./support/bare-relay-process.ts', import.meta.url), {
-    modelBaseUrl: model.ready.baseUrl,
-  });
+  // Every process run as the server is in production: built, with no TypeScript loader in it.
+  const model = await startChild<{ baseUrl: string }>(
+    new URL('./support/fake-model-process.ts', import.meta.url),
+    { tokens: TOKENS, intervalMs: 0, holdMarker: HOLD_MARKER },
+    { built: true },
+  );
+  const bare = await startChild<{ url: string }>(
+    new URL('./support/bare-relay-process.ts', import.meta.url),
+    { modelBaseUrl: model.ready.baseUrl },
+    { built: true },
+  );
   const profileDir = process.env.BENCH_CPU_PROF;
   const databaseUrl = process.env.BENCH_DATABASE_URL;
   const server = await startChild<{
@@ -114,6 +121,7 @@ try {
         ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
       ],
       env: { TEST_DATABASE_URL: databaseUrl ?? '' },
+      built: true,
     },
   );
   const { url, token, conversationIds, apiKey, model: botModel } = server.ready;
@@ -280,7 +288,7 @@ try {
     holders.abort();
     return { rss: (held.rss - idle.rss) / MEMORY_STREAMS, heap: (held.heapUsed - idle.heapUsed) / MEMORY_STREAMS };
   }
-  const perStream = {
+  const perStream = MEMORY_STREAMS && {
     '/v1': await memoryPerStream((i, signal, onToken) =>
       openStream(
         `${url}/v1/chat/completions`,
@@ -303,7 +311,12 @@ try {
     ),
   };
   const perToken = (way: Way) => cpu[way].micros / cpu[way].tokens;
-  const memoryRow = (label: string, of: 'rss' | 'heap') => [
+  const perReply = (way: Way) => cpu[way].micros / cpu[way].replies;
+  const memoryRow = (
+    perStream: Record<(typeof BOTTY_WAYS)[number], { rss: number; heap: number }>,
+    label: string,
+    of: 'rss' | 'heap',
+  ) => [
     label,
     '',
     '',
@@ -314,13 +327,22 @@ try {
     `≤ ${kib(TARGETS.memoryPerStreamBytes)}`,
     ...BOTTY_WAYS.map((way) => verdict(perStream[way][of] <= TARGETS.memoryPerStreamBytes)),
   ];
-  rows.push([], memoryRow('memory per open stream, RSS', 'rss'), memoryRow('  heap used', 'heap'), [
-    `CPU per relayed token`,
-    `${perToken('bare relay').toFixed(1)} µs`,
-    '',
-    ...BOTTY_WAYS.map((way) => `${perToken(way).toFixed(1)} µs`),
-    ...BOTTY_WAYS.map((way) => times(perToken(way) / perToken('bare relay'))),
-  ]);
+  rows.push([]);
+  if (perStream)
+    rows.push(memoryRow(perStream, 'memory per open stream, RSS', 'rss'), memoryRow(perStream, '  heap used', 'heap'));
+  const micros = (value: number) => `${value.toFixed(1)} µs`;
+  for (const [label, per, show] of [
+    ['CPU per relayed token', perToken, micros],
+    ['CPU per reply', perReply, (value: number) => ms(value / 1000)],
+  ] as const) {
+    rows.push([
+      label,
+      show(per('bare relay')),
+      '',
+      ...BOTTY_WAYS.map((way) => show(per(way))),
+      ...BOTTY_WAYS.map((way) => times(per(way) / per('bare relay'))),
+    ]);
+  }
   if (databaseCpu() !== null)
     rows.push([
       'PostgreSQL CPU per reply',
@@ -335,7 +357,9 @@ try {
       ' Botty: POST /api/conversations/{id}/stream, /v1: its POST /v1/chat/completions (stream: true).',
   );
   console.log(
-    `Wall: first request sent → last stream ended. Memory: ${MEMORY_STREAMS} replies held open, after a full GC.\n`,
+    'Wall: first request sent → last stream ended.' +
+      (MEMORY_STREAMS ? ` Memory: ${MEMORY_STREAMS} replies held open, after a full GC.` : '') +
+      ' CPU: per token and per reply, all of its threads.\n',
   );
   printTable(rows);
 } finally {

@@ -37,10 +37,21 @@ export function buildNeeded(root: string, name: BuildName): string | null {
  * of its own, started from beside the server's file.
  */
 async function buildServer(root: string) {
+  await bundleForNode(root, {
+    main: 'src/server/main.ts',
+    'extract.worker': 'src/server/modules/files/extract.worker.ts',
+  });
+}
+
+/**
+ * Plain JavaScript modules made from TypeScript entry points (name → path from `root`), as the server is built:
+ * one file per entry in `outdir`, packages left as imports of node_modules.
+ */
+export async function bundleForNode(root: string, entryPoints: Record<string, string>, outdir = 'dist/server') {
   await build({
     absWorkingDir: root,
-    entryPoints: { main: 'src/server/main.ts', 'extract.worker': 'src/server/modules/files/extract.worker.ts' },
-    outdir: 'dist/server',
+    entryPoints,
+    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     packages: 'external',
