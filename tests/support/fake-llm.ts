@@ -81,6 +81,8 @@ export interface FakeLlmOptions {
   models?: string[];
   /** Answer GET /api/tags as an Ollama does, listing `models` with sizes (1 GB times their position). */
   ollama?: boolean;
+  /** Awaited before each POST /v1/embeddings is answered (it is recorded first): holds it until the test has seen enough. */
+  beforeEmbedding?: (input: string[]) => Promise<void> | void;
 }
 
 /** The text of a message whether its content is a string or a list of parts. */
@@ -321,12 +323,14 @@ export async function startFakeLlm(options: FakeLlmOptions = {}) {
       const body = JSON.parse(raw.toString('utf8')) as { input: string | string[]; model: string };
       const input = Array.isArray(body.input) ? body.input : [body.input];
       embeddingRequests.push({ input, model: body.model });
-      sendJson(res, 200, {
-        object: 'list',
-        model: body.model,
-        data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })),
-        usage: { prompt_tokens: tokenCount(input.join(' ')), total_tokens: tokenCount(input.join(' ')) },
-      });
+      void Promise.resolve(options.beforeEmbedding?.(input)).then(() =>
+        sendJson(res, 200, {
+          object: 'list',
+          model: body.model,
+          data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })),
+          usage: { prompt_tokens: tokenCount(input.join(' ')), total_tokens: tokenCount(input.join(' ')) },
+        }),
+      );
       return true;
     }
     if (req.method === 'GET' && path === '/v1/models') {

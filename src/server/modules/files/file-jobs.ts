@@ -144,12 +144,16 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
     return extractors.extract({ bytes, format, pdftotext: options.pdftotext }, { signal: jobs.signal, onProgress });
   }
 
-  async function process(file: FileRow, leaseUntil: string) {
+  /** Reads, indexes and stores one file; `read` is called once, when its worker is free for the next file. */
+  async function process(file: FileRow, leaseUntil: string, read: () => void) {
     const job = { id: file.id, leaseUntil };
     const started = Date.now();
     const progress = progressWriter(job);
     try {
-      const outcome = await extract(file, progress.report).finally(progress.settled);
+      const outcome = await extract(file, progress.report).finally(() => {
+        read();
+        return progress.settled();
+      });
       if (!outcome.ok && outcome.detail) log.warn({ fileId: file.id, detail: outcome.detail }, 'extraction failed');
       const chunks = outcome.ok ? await embedChunks(outcome.chunks) : [];
       if (outcome.ok) await replaceChunks(db.kysely, file.id, chunks);
@@ -179,19 +183,36 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
   /** Cuts short a pass's wait for a job to end, so a new upload is claimed while a worker is free. */
   let claimable: () => void = () => {};
 
-  /** One pass: bytes to remove, then every claimable file, as many at once as there are workers. */
+  /**
+   * One pass: bytes to remove, then every claimable file, as many read at once as there are workers. A file whose
+   * text is read is stored (its passages embedded and indexed, the database's part) while its worker reads the
+   * next one, so the two overlap. No more than twice as many files as workers are in hand, so a slow database holds
+   * back the reading rather than piling up read files.
+   */
   async function drain() {
     await removeDeletedBlobs();
     const inHand = new Set<Promise<void>>();
+    let reading = 0;
     let more = true;
     while (jobs.running && (more || inHand.size > 0)) {
-      while (more && jobs.running && inHand.size < extractors.size) {
+      while (more && jobs.running && reading < extractors.size && inHand.size < 2 * extractors.size) {
         const now = clock.now();
         const leaseUntil = new Date(now.getTime() + leaseMs).toISOString();
         const file = await claimNextFile(db, now.toISOString(), leaseUntil);
         if (!file) more = false;
         else {
-          const job: Promise<void> = process(file, leaseUntil).finally(() => inHand.delete(job));
+          reading += 1;
+          let wasRead = false;
+          const read = () => {
+            if (wasRead) return;
+            wasRead = true;
+            reading -= 1;
+            claimable();
+          };
+          const job: Promise<void> = process(file, leaseUntil, read).finally(() => {
+            read();
+            inHand.delete(job);
+          });
           inHand.add(job);
         }
       }

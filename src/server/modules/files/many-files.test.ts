@@ -3,12 +3,14 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileProgress, KnowledgeFile } from '@shared/contracts/files';
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { pdfWithPages } from '../../../../tests/support/files';
-import { appsWithFiles, uploadFile } from '../../../../tests/support/files-api';
+import { startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
+import { appsWithFiles, settledFile, uploadFile } from '../../../../tests/support/files-api';
 import { signUp } from '../../../../tests/support/test-app';
 import { until } from '../../../../tests/support/wait';
 
@@ -102,4 +104,58 @@ describe.each(databaseKinds)('fifty files dropped at once (%s)', (kind) => {
     for (const hash of hashOf.values()) expect(existsSync(join(gates, `waiting-${hash}`))).toBe(true);
     expect(health).toBeGreaterThan(1);
   }, 240_000);
+});
+
+/**
+ * A worker reads the next file while the one it read before is stored: embedding and indexing a file's passages
+ * (the model's and the database's part) overlap the reading of the next. Seen through the embeddings model: the
+ * first file's passages are held there until the second file's arrive, which only happens if the second file was
+ * read meanwhile by the one worker.
+ */
+describe.each(databaseKinds)('a worker free once its file is read (%s)', (kind) => {
+  const { start } = appsWithFiles(kind);
+  let release = () => {};
+  const secondArrived = new Promise<void>((resolve) => (release = resolve));
+  /** What ended the first file's hold: the second file's passages arriving, or the wait running out. */
+  let firstReleasedBy: string | undefined;
+  let llm: FakeLlm;
+  beforeAll(async () => {
+    llm = await startFakeLlm({
+      beforeEmbedding: async (input) => {
+        if (input.some((text) => text.includes('second'))) return release();
+        firstReleasedBy = await Promise.race([
+          secondArrived.then(() => 'the second file'),
+          sleep(5_000).then(() => 'the wait running out'),
+        ]);
+      },
+    });
+  });
+  afterAll(() => llm.close());
+
+  it('reads the next file while the one before it is embedded and stored', async () => {
+    const t = await start({
+      env: {
+        FILES_EXTRACTION_WORKERS: '1',
+        LLM_BASE_URL: llm.baseUrl,
+        LLM_MODEL: llm.model,
+        LLM_EMBEDDING_MODEL: 'embed',
+      },
+    });
+    const { token } = await signUp(t);
+    const bot = await createBot(t, token, { capabilities: ['document_analysis'] });
+    const path = `/api/bots/${bot.id}/files`;
+    const first = await uploadFile(t, token, path, 'first.txt', new TextEncoder().encode('The first file.'));
+    const second = await uploadFile(t, token, path, 'second.txt', new TextEncoder().encode('The second file.'));
+
+    const [a, b] = await Promise.all([settledFile(t, token, first.body.id), settledFile(t, token, second.body.id)]);
+    expect([a.status, b.status]).toEqual(['ready', 'ready']);
+    expect(llm.embeddingRequests.map((r) => r.input.join(' '))).toEqual(['The first file.', 'The second file.']);
+    expect(firstReleasedBy).toBe('the second file');
+    const held = await t.db.kysely
+      .selectFrom('file_chunks')
+      .select('embedding')
+      .where('embedding', 'is not', null)
+      .execute();
+    expect(held).toHaveLength(2);
+  }, 30_000);
 });
