@@ -1,6 +1,7 @@
 import type { LanguageModelV2, LanguageModelV2CallWarning } from '@ai-sdk/provider';
 import { streamEventError } from './model-retry';
-import type { ChatStreamOptions, ChatStreamSink } from './openai-chat-stream';
+import type { ChatStreamOptions } from './openai-chat-request';
+import type { ChatStreamSink } from './openai-chat-stream';
 import { ChatReplyError } from './tasks/model-errors';
 
 /** The SDK's settings a caller of /v1 sets, by the names OpenAI gives them. */

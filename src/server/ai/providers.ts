@@ -1,7 +1,7 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config, LlmProvider } from '../config';
-import type { OpenAiChatEndpoint } from './openai-chat-stream';
+import type { OpenAiChatEndpoint } from './openai-chat-request';
 
 /** A model object; plain model-id strings would route through Vercel's gateway, which we never use. */
 export type Model = Exclude<LanguageModel, string>;

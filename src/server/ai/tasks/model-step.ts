@@ -1,12 +1,8 @@
 import type { LanguageModelV2, LanguageModelV2FinishReason, LanguageModelV2ToolCall } from '@ai-sdk/provider';
 import type { FastifyBaseLogger } from 'fastify';
 import { busyOf, pause, retryDelayMs } from '../model-retry';
-import {
-  streamOpenAiChat,
-  type ChatStreamOptions,
-  type ChatStreamSink,
-  type TokenLogprob,
-} from '../openai-chat-stream';
+import type { ChatStreamOptions } from '../openai-chat-request';
+import { streamOpenAiChat, type ChatStreamSink, type TokenLogprob } from '../openai-chat-stream';
 import { streamProvider } from '../provider-stream';
 import type { Ai } from '../providers';
 import { describeModelError, refusesTools, ToolsUnsupportedError } from './model-errors';
