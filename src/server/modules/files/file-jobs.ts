@@ -2,6 +2,7 @@ import { buffer } from 'node:stream/consumers';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileProgress } from '@shared/contracts/files';
 import type { Db } from '../../db/database';
+import { hasRoundTrips } from '../../db/write-atomically';
 import type { Clock } from '../../lib/clock';
 import type { InstanceNotices } from '../../lib/instance-notices';
 import type { Chunk } from './chunk';
@@ -70,6 +71,12 @@ export interface FileJobsDeps {
 }
 
 const GAVE_UP_MESSAGE = 'This file could not be processed. Try uploading it again.';
+
+/**
+ * A file's passages written this many statements at a time on PostgreSQL, two backends computing their search
+ * vectors side by side (decision 0069); the pool's other connections stay free for requests.
+ */
+const CHUNK_STATEMENTS_AT_ONCE = 2;
 
 /**
  * Reads uploaded documents off the request path, `workers` at a time: claims the oldest files still `processing`
@@ -156,7 +163,7 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
       });
       if (!outcome.ok && outcome.detail) log.warn({ fileId: file.id, detail: outcome.detail }, 'extraction failed');
       const chunks = outcome.ok ? await embedChunks(outcome.chunks) : [];
-      if (outcome.ok) await replaceChunks(db.kysely, file.id, chunks);
+      if (outcome.ok) await replaceChunks(db.kysely, file.id, chunks, hasRoundTrips(db) ? CHUNK_STATEMENTS_AT_ONCE : 1);
       const result = outcome.ok
         ? { status: 'ready' as const, error: outcome.notice, chunkCount: chunks.length }
         : { status: 'failed' as const, error: outcome.error, chunkCount: 0 };

@@ -179,24 +179,30 @@ export async function finishFile(
  */
 const CHUNK_BATCH = 50;
 
+/** A passage with its vector and the model id that wrote it, when it was embedded. */
+export type EmbeddedChunk = Chunk & { embedding?: Buffer; embeddingModel?: string };
+
 /**
  * Replaces a processing file's chunks (an interrupted run may have left some), batch by batch, each batch its own
  * short statement: a 300-page PDF never holds the database for the whole of its indexing, so other requests
  * (health checks, chats) are served in between. Retrieval reads only `ready` files, so a half-written file is
  * never searched; `finishFile` flips the status last.
+ *
+ * `atOnce` (PostgreSQL only): statements in flight together, each in a backend of its own, since computing the
+ * passages' search vectors is most of their time and one backend uses one core. Their ids are then taken first, in
+ * the passages' order, so that whichever statement ends first, ties in ranking still go to the earlier passage.
  */
-/** A passage with its vector and the model id that wrote it, when it was embedded. */
-export type EmbeddedChunk = Chunk & { embedding?: Buffer; embeddingModel?: string };
-
-export async function replaceChunks(db: Executor, fileId: number, chunks: EmbeddedChunk[]) {
+export async function replaceChunks(db: Executor, fileId: number, chunks: EmbeddedChunk[], atOnce = 1) {
   await db.deleteFrom('file_chunks').where('file_id', '=', fileId).execute();
-  for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
-    await db
+  const ids = atOnce > 1 ? await nextChunkIds(db, chunks.length) : null;
+  const insert = (from: number) =>
+    db
       .insertInto('file_chunks')
       .values(
-        chunks.slice(i, i + CHUNK_BATCH).map((c, j) => ({
+        chunks.slice(from, from + CHUNK_BATCH).map((c, j) => ({
+          ...(ids ? { id: ids[from + j]! } : {}),
           file_id: fileId,
-          ord: i + j,
+          ord: from + j,
           text: c.text,
           page: c.page,
           section: c.section,
@@ -205,9 +211,24 @@ export async function replaceChunks(db: Executor, fileId: number, chunks: Embedd
         })),
       )
       .execute();
-    // Let requests that queued behind this batch run before the next one.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  let next = 0;
+  const writer = async () => {
+    while (next < chunks.length) {
+      const from = next;
+      next += CHUNK_BATCH;
+      await insert(from);
+      // Let requests that queued behind this batch run before the next one.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  await Promise.all(Array.from({ length: atOnce }, writer));
+}
+
+/** `count` new chunk ids in ascending order (PostgreSQL: from the table's sequence). */
+async function nextChunkIds(db: Executor, count: number): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('file_chunks', 'id')) as id
+    from generate_series(1, ${count}) order by id`.execute(db);
+  return rows.map((row) => Number(row.id));
 }
 
 export const findBlobDeletions = (db: Executor, limit: number) =>

@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDb, databaseKinds, type TestDb } from '../../../../tests/support/databases';
+import { insertUserWithBot } from '../../../../tests/support/rows';
+import { insertFile, replaceChunks } from './files.repository';
+
+/** A file's passages written in statements of 50, two at a time on PostgreSQL (decision 0069). */
+describe.each(databaseKinds)("a file's passages written (%s)", (kind) => {
+  let testDb: TestDb;
+  afterEach(() => testDb.drop());
+
+  it('are each written once, numbered in their order, and replace what the file had', async () => {
+    testDb = await createTestDb(kind);
+    const db = testDb.db.kysely;
+    const atOnce = kind === 'postgres' ? 2 : 1;
+    const owner = await insertUserWithBot(db);
+    const now = new Date().toISOString();
+    const file = await insertFile(db, {
+      user_id: owner.userId,
+      bot_id: owner.botId,
+      name: 'notes.txt',
+      media_type: 'text/plain',
+      size: 0,
+      storage_key: 'notes',
+      status: 'processing',
+      created_at: now,
+      updated_at: now,
+    });
+    const passages = (count: number, word: string) =>
+      Array.from({ length: count }, (_, i) => ({ text: `${word} ${i}`, page: null, section: null }));
+    const written = () =>
+      db.selectFrom('file_chunks').select(['id', 'ord', 'text']).where('file_id', '=', file.id).orderBy('id').execute();
+
+    // An earlier run's passages, then the file read again.
+    await replaceChunks(db, file.id, passages(30, 'old'), atOnce);
+    await replaceChunks(db, file.id, passages(260, 'new'), atOnce);
+
+    const rows = await written();
+    expect(rows.map((r) => r.ord)).toEqual(Array.from({ length: 260 }, (_, i) => i));
+    expect(rows.map((r) => r.text)).toEqual(passages(260, 'new').map((p) => p.text));
+  });
+});
