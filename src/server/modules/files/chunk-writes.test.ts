@@ -8,10 +8,13 @@ describe.each(databaseKinds)("a file's passages written (%s)", (kind) => {
   let testDb: TestDb;
   afterEach(() => testDb.drop());
 
-  it('are each written once, numbered in their order, and replace what the file had', async () => {
+  const atOnce = kind === 'postgres' ? 2 : 1;
+  const passages = (count: number, word: string) =>
+    Array.from({ length: count }, (_, i) => ({ text: `${word} ${i}`, page: null, section: null }));
+
+  async function processingFile() {
     testDb = await createTestDb(kind);
     const db = testDb.db.kysely;
-    const atOnce = kind === 'postgres' ? 2 : 1;
     const owner = await insertUserWithBot(db);
     const now = new Date().toISOString();
     const file = await insertFile(db, {
@@ -25,10 +28,13 @@ describe.each(databaseKinds)("a file's passages written (%s)", (kind) => {
       created_at: now,
       updated_at: now,
     });
-    const passages = (count: number, word: string) =>
-      Array.from({ length: count }, (_, i) => ({ text: `${word} ${i}`, page: null, section: null }));
     const written = () =>
       db.selectFrom('file_chunks').select(['id', 'ord', 'text']).where('file_id', '=', file.id).orderBy('id').execute();
+    return { db, file, written };
+  }
+
+  it('are each written once, numbered in their order, and replace what the file had', async () => {
+    const { db, file, written } = await processingFile();
 
     // An earlier run's passages, then the file read again.
     await replaceChunks(db, file.id, passages(30, 'old'), atOnce);
@@ -37,5 +43,17 @@ describe.each(databaseKinds)("a file's passages written (%s)", (kind) => {
     const rows = await written();
     expect(rows.map((r) => r.ord)).toEqual(Array.from({ length: 260 }, (_, i) => i));
     expect(rows.map((r) => r.text)).toEqual(passages(260, 'new').map((p) => p.text));
+  });
+
+  it.runIf(kind === 'postgres')('stop being written when one statement fails, before the failure is told', async () => {
+    const { db, file, written } = await processingFile();
+    const bad = passages(500, 'word');
+    // PostgreSQL refuses a NUL in text: the third statement fails while the second may still be writing.
+    bad[120] = { ...bad[120]!, text: 'a \u0000 b' };
+    await expect(replaceChunks(db, file.id, bad, atOnce)).rejects.toThrow();
+    const after = (await written()).length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await written()).length).toBe(after);
+    expect(after).toBeLessThan(500);
   });
 });

@@ -212,16 +212,23 @@ export async function replaceChunks(db: Executor, fileId: number, chunks: Embedd
       )
       .execute();
   let next = 0;
+  let failed = false;
   const writer = async () => {
-    while (next < chunks.length) {
+    while (next < chunks.length && !failed) {
       const from = next;
       next += CHUNK_BATCH;
-      await insert(from);
+      await insert(from).catch((err: unknown) => {
+        failed = true;
+        throw err;
+      });
       // Let requests that queued behind this batch run before the next one.
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
-  await Promise.all(Array.from({ length: atOnce }, writer));
+  // Every writer has stopped before this returns or throws: none goes on writing once the file's failure is handled.
+  const results = await Promise.allSettled(Array.from({ length: atOnce }, writer));
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /** `count` new chunk ids in ascending order (PostgreSQL: from the table's sequence). */
