@@ -313,19 +313,19 @@ try {
   const perToken = (way: Way) => cpu[way].micros / cpu[way].tokens;
   const perReply = (way: Way) => cpu[way].micros / cpu[way].replies;
   const memoryRow = (
-    perStream: Record<(typeof BOTTY_WAYS)[number], { rss: number; heap: number }>,
+    held: Record<(typeof BOTTY_WAYS)[number], { rss: number; heap: number }>,
     label: string,
     of: 'rss' | 'heap',
   ) => [
     label,
     '',
     '',
-    kib(perStream.Botty[of]),
-    kib(perStream['/v1'][of]),
+    kib(held.Botty[of]),
+    kib(held['/v1'][of]),
     '',
     '',
     `≤ ${kib(TARGETS.memoryPerStreamBytes)}`,
-    ...BOTTY_WAYS.map((way) => verdict(perStream[way][of] <= TARGETS.memoryPerStreamBytes)),
+    ...BOTTY_WAYS.map((way) => verdict(held[way][of] <= TARGETS.memoryPerStreamBytes)),
   ];
   rows.push([]);
   if (perStream)
