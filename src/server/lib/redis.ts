@@ -171,3 +171,5 @@ export function redisFallbackLog(log: FastifyBaseLogger, component: string) {
     succeeded: () => reportUp(log, component),
   };
 }
+
+export type RedisFallbackLog = ReturnType<typeof redisFallbackLog>;
