@@ -2,7 +2,8 @@
  * Knowledge files: how long reading and indexing takes, what it costs the server, and how fast retrieval is.
  *
  * For SQLite, and for PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names one, a Botty server runs in
- * a process of its own (support/knowledge-server-process.ts). Through the real upload route
+ * a process of its own (support/knowledge-server-process.ts), built as `npm start` runs it, its extraction worker
+ * beside it. Through the real upload route
  * (POST /api/bots/{id}/files, multipart) and its job runner it reads a generated 300-page PDF (beside poppler's
  * `pdftotext` on the same file), then a 5 MB text file, each timed from the upload's first byte until
  * GET /api/files/{id} says `ready`, then DROP_FILES PDFs uploaded at once, until every one is ready. Meanwhile GET
@@ -91,17 +92,21 @@ async function generatedPdf(pages: number): Promise<Uint8Array> {
 }
 
 const startModel = () =>
-  startChild<{ baseUrl: string }>(new URL('./support/fake-model-process.ts', import.meta.url), {
-    tokens: REPLY_TOKENS,
-    intervalMs: 0,
-    holdMarker: '[never]',
-  });
+  startChild<{ baseUrl: string }>(
+    new URL('./support/fake-model-process.ts', import.meta.url),
+    { tokens: REPLY_TOKENS, intervalMs: 0, holdMarker: '[never]' },
+    { built: true },
+  );
 
 async function startServer(databaseUrl: string | undefined, modelUrl: string): Promise<Server> {
   const { child, ready } = await startChild<Omit<Server, 'child'>>(
     new URL('./support/knowledge-server-process.ts', import.meta.url),
     {},
-    { execArgv: startNodeFlags(), env: { TEST_DATABASE_URL: databaseUrl ?? '', BENCH_MODEL_URL: modelUrl } },
+    {
+      execArgv: startNodeFlags(),
+      env: { TEST_DATABASE_URL: databaseUrl ?? '', BENCH_MODEL_URL: modelUrl },
+      built: true,
+    },
   );
   return { child, ...ready };
 }

@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleForNode } from '../../scripts/builds';
+import { bundleForNode, SERVER_WORKERS } from '../../scripts/builds';
 
 /** Every process a bench started, for the bench to kill when it gives up or to let go of at its end. */
 export const children: ChildProcess[] = [];
@@ -25,7 +25,8 @@ export async function startChild<T>(
 ): Promise<{ child: ChildProcess; ready: T }> {
   const source = fileURLToPath(script);
   const name = basename(source, '.ts');
-  if (options.built) await bundleForNode(root, { [name]: source }, BUILT_DIR);
+  // The server's workers beside it, where the bundled server starts them from.
+  if (options.built) await bundleForNode(root, { [name]: source, ...SERVER_WORKERS }, BUILT_DIR);
   const child = fork(options.built ? `${root}/${BUILT_DIR}/${name}.mjs` : source, [JSON.stringify(args)], {
     execArgv: [...(options.built ? [] : ['--import', 'tsx']), ...(options.execArgv ?? [])],
     env: { ...process.env, ...options.env },
