@@ -248,6 +248,51 @@ describe('dashboard', () => {
     await visible(page.getByRole('region', { name: 'Recent Activity' }).getByText('Deleted Doomed'));
     await close();
   });
+
+  it('says why a deletion failed: the server’s reason, no answer at all, an answer without a reason', async () => {
+    const { page, token, close } = await signedIn();
+    const gone = await createBot(suite.t, token, { name: 'Gone' });
+    const kept = await createBot(suite.t, token, { name: 'Kept' });
+    await page.goto('/dashboard');
+    await visible(card(page, 'Gone'));
+    const notifications = page.getByRole('region', { name: /Notifications/ });
+    const confirmDelete = async (name: string) => {
+      await menuAction(page, name, 'Delete Botty');
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete Bot' }).click();
+    };
+
+    // Deleted meanwhile in another tab: the server says so, and the list comes back without it.
+    expect((await suite.t.request('DELETE', `/api/bots/${gone.id}`, { token })).status).toBe(200);
+    const refused = await suite.t.request('DELETE', `/api/bots/${gone.id}`, { token });
+    expect(refused.status).toBe(404);
+    const reason = refused.body as { message: string };
+    await confirmDelete('Gone');
+    await toast(page, 'Error deleting bot');
+    await visible(notifications.getByText(reason.message, { exact: true }));
+    await hidden(card(page, 'Gone'));
+
+    const deleteOf = `**/api/bots/${kept.id}`;
+    await page.route(deleteOf, (route) =>
+      route.request().method() === 'DELETE' ? route.abort('internetdisconnected') : route.continue(),
+    );
+    await confirmDelete('Kept');
+    await toast(page, 'Error');
+    await visible(notifications.getByText('Network error while deleting the bot. Please try again.'));
+    await visible(card(page, 'Kept'));
+
+    // A proxy's error page in front of the server: no reason to show.
+    await page.unroute(deleteOf);
+    await page.route(deleteOf, (route) =>
+      route.request().method() === 'DELETE'
+        ? route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' })
+        : route.continue(),
+    );
+    await confirmDelete('Kept');
+    await visible(notifications.getByText('Failed to delete the bot. Please try again.'));
+    await visible(card(page, 'Kept'));
+    expect((await suite.t.request('GET', `/api/bots/${kept.id}`, { token })).status).toBe(200);
+    await close();
+  });
 });
 
 describe('pinned bots on the home screen', () => {

@@ -32,6 +32,9 @@ export function serverMessage(error: unknown): string | undefined {
   return error instanceof ApiError ? error.data?.message || undefined : undefined;
 }
 
+/** The request never got an answer (offline, the server down, the connection cut): fetch rejects with a TypeError. */
+export const isNetworkError = (error: unknown) => error instanceof TypeError;
+
 function parseBody(text: string): ApiErrorBody | null {
   try {
     const value: unknown = JSON.parse(text);
