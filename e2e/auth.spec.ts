@@ -169,6 +169,95 @@ describe('accounts in the browser', () => {
     await close();
   });
 
+  it('says what went wrong: taken names, a wrong password, bad mailed links, a wrong current password', async () => {
+    const { page, close } = await newPage(suite.browser, suite.t.url);
+    const email = 'oops_e2e@example.com';
+    const account = { username: 'oops_e2e', email, password: 'right-password-1' };
+    await suite.t.request('POST', '/api/auth/register', { body: account });
+    const verify = await suite.t.smtp!.waitForMail(email, /verify/i);
+    await suite.t.request('GET', `/api/auth${pathOf(linkIn(verify, '/verify-email/'))}`);
+    // What the server answers each mistake with, as the toasts must show it.
+    const reasonOf = async (method: 'POST' | 'PATCH', url: string, body: object, token?: string) => {
+      const res = await suite.t.request(method, url, { body, token });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      return (res.body as { message: string }).message;
+    };
+    const toastSays = async (title: string, description: string) => {
+      await expect.poll(() => toastWith(page, title).isVisible()).toBe(true);
+      expect(await toastWith(page, description).isVisible()).toBe(true);
+    };
+
+    await page.goto('/register');
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByLabel('Email').fill('someone-else@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('another-password-1');
+    await page.getByLabel('Confirm Password').fill('another-password-1');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await toastSays(
+      'Registration failed',
+      await reasonOf('POST', '/api/auth/register', {
+        username: account.username,
+        email: 'someone-else@example.com',
+        password: 'another-password-1',
+      }),
+    );
+    expect(new URL(page.url()).pathname).toBe('/register');
+
+    await page.goto('/login');
+    await signIn(page, account.username, 'wrong-password-1', false);
+    await toastSays('Login failed', 'Invalid username or password. Please try again.');
+
+    await page.goto('/verify-email/not-a-real-token');
+    await toastSays('Verification failed', 'The verification link may have expired or is invalid.');
+    const verifyReason = (await suite.t.request('GET', '/api/auth/verify-email/not-a-real-token')).body as {
+      message: string;
+    };
+    await expect.poll(() => page.getByText(verifyReason.message, { exact: true }).first().isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Return to login' }).isVisible()).toBe(true);
+
+    await page.goto('/reset-password/not-a-real-token');
+    await page
+      .getByLabel('New Password', { exact: true })
+      .or(page.getByLabel('Password', { exact: true }))
+      .fill('new-password-3');
+    await page.getByLabel(/Confirm/).fill('new-password-3');
+    await page.getByRole('button', { name: /reset/i }).click();
+    await toastSays(
+      'Password reset failed',
+      await reasonOf('POST', '/api/auth/reset-password', { token: 'not-a-real-token', newPassword: 'new-password-3' }),
+    );
+
+    await page.goto('/login');
+    await signIn(page, account.username, account.password, false);
+    await page.waitForURL((url) => url.pathname === '/');
+    const token = (await storedToken(page)).session!;
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await page.getByLabel('Current Password').fill('not-my-password-1');
+    await page.getByLabel('New Password', { exact: true }).fill('second-password-2');
+    await page.getByLabel('Confirm New Password').fill('second-password-2');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await toastSays(
+      'Password change failed',
+      await reasonOf(
+        'POST',
+        '/api/auth/change-password',
+        { currentPassword: 'not-my-password-1', newPassword: 'second-password-2' },
+        token,
+      ),
+    );
+
+    await page.getByRole('tab', { name: 'Profile' }).click();
+    await page.getByLabel('Username').fill('instance_owner');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await toastSays(
+      'Update failed',
+      await reasonOf('PATCH', '/api/auth/profile', { fullName: '', username: 'instance_owner' }, token),
+    );
+    expect((await suite.t.request('GET', '/api/auth/user', { token })).body.username).toBe(account.username);
+    await close();
+  });
+
   it('shows the 404 page for unknown paths', async () => {
     const { page, close } = await newPage(suite.browser, suite.t.url);
     await page.goto('/no/such/page');
