@@ -60,6 +60,8 @@ describe('accounts in the browser', () => {
     await expect.poll(() => page.getByText('Passwords do not match').isVisible()).toBe(true);
 
     await register(page, username, email, 'first-password-1');
+    await expect.poll(() => toastWith(page, 'Registration successful').isVisible()).toBe(true);
+    expect(await toastWith(page, 'Please check your email to verify your account').isVisible()).toBe(true);
     await page.evaluate(() => sessionStorage.setItem('redirectAfterLogin', '/settings'));
 
     await signIn(page, username, 'first-password-1', true);
@@ -169,7 +171,7 @@ describe('accounts in the browser', () => {
     await close();
   });
 
-  it('says what went wrong: taken names, a wrong password, bad mailed links, a wrong current password', async () => {
+  it('says what went wrong: taken names, a wrong password, bad mailed links, a wrong current password; then sends a signed-in person on', async () => {
     const { page, close } = await newPage(suite.browser, suite.t.url);
     const email = 'oops_e2e@example.com';
     const account = { username: 'oops_e2e', email, password: 'right-password-1' };
@@ -206,6 +208,11 @@ describe('accounts in the browser', () => {
     await page.goto('/login');
     await signIn(page, account.username, 'wrong-password-1', false);
     await toastSays('Login failed', 'Invalid username or password. Please try again.');
+
+    await page.goto('/verify-email');
+    await expect
+      .poll(() => page.getByText('Invalid verification link. Please check your email and try again.').isVisible())
+      .toBe(true);
 
     await page.goto('/verify-email/not-a-real-token');
     await toastSays('Verification failed', 'The verification link may have expired or is invalid.');
@@ -255,6 +262,24 @@ describe('accounts in the browser', () => {
       await reasonOf('PATCH', '/api/auth/profile', { fullName: '', username: 'instance_owner' }, token),
     );
     expect((await suite.t.request('GET', '/api/auth/user', { token })).body.username).toBe(account.username);
+
+    await page.getByRole('tab', { name: 'Account' }).click();
+    for (const text of [
+      'Your account is active and in good standing',
+      'Beta Free Account',
+      'All features included during beta',
+      'Data & Privacy',
+    ])
+      await expect.poll(() => page.getByText(text, { exact: true }).isVisible()).toBe(true);
+    await page.getByRole('tab', { name: 'Security' }).click();
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.waitForURL('**/dashboard');
+
+    // Signed in already: the account screens send the person on.
+    await page.goto('/register');
+    await page.waitForURL('**/dashboard');
+    await page.goto('/login');
+    await page.waitForURL((url) => url.pathname === '/');
     await close();
   });
 
