@@ -137,6 +137,39 @@ describe('dashboard', () => {
     await close();
   });
 
+  it('leads where the spec says from the bar, the dashboard and home, and lists the three latest activities', async () => {
+    const { page, token, close } = await signedIn();
+    for (const name of ['First', 'Second', 'Third', 'Fourth']) await createBot(suite.t, token, { name });
+    await page.goto('/dashboard');
+    const activity = page.getByRole('region', { name: 'Recent Activity' }).getByRole('listitem');
+    await expect.poll(() => activity.allTextContents()).toHaveLength(3);
+    const entries = await activity.allTextContents();
+    for (const [i, name] of ['Fourth', 'Third', 'Second'].entries()) expect(entries[i]).toContain(`Created ${name}`);
+
+    // F8 takes the keyboard to the notifications (spec §9), which load with the first toast (decision 0016).
+    await menuAction(page, 'First', 'Pin to Top Botties');
+    await toast(page, 'Bot pinned');
+    await page.keyboard.press('F8');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('[aria-label^="Notifications"]') !== null))
+      .toBe(true);
+
+    await page.getByRole('link', { name: 'New Botty' }).first().click();
+    await page.waitForURL('**/create-bot');
+    const bar = page.getByRole('navigation', { name: 'Main' });
+    await bar.getByRole('link', { name: 'My Botties' }).click();
+    await page.waitForURL('**/dashboard');
+    await bar.getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL('**/settings');
+    await bar.getByRole('link', { name: 'Home' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('link', { name: 'View all your botties' }).click();
+    await page.waitForURL('**/dashboard');
+    await bar.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    await close();
+  });
+
   it('edits the custom prompt with guidance, and shows the marker once saved', async () => {
     const { page, token, close } = await signedIn();
     const bot = await createBot(suite.t, token, { name: 'Prompted' });
