@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { greetingFor } from '../src/client/entities/chat/model/greeting';
 import type { Bot } from '../src/shared/contracts/bots';
@@ -21,7 +21,7 @@ import {
 
 const suite = appInBrowser(startTestAppWithModel);
 
-type Viewport = (typeof VIEWPORTS)[keyof typeof VIEWPORTS];
+type Viewport = { width: number; height: number };
 const signedIn = (viewport: Viewport = VIEWPORTS.desktop, app: TestApp = suite.t) =>
   signedInPage(suite.browser, app, viewport);
 
@@ -426,6 +426,52 @@ describe('full chat page', () => {
     await expect.poll(() => conversationLinks(page)).toEqual(['Conversation with Librarian']);
     const [fresh] = (await suite.t.request<Conversation[]>('GET', `/api/bots/${bot.id}/conversations`, { token })).body;
     await expect.poll(() => shownConversation(page)).toBe(fresh!.id);
+    await close();
+  });
+
+  it('is laid out as the spec says, says why a rename or a delete failed, and tells an inactive bot', async () => {
+    const { page, token, close } = await signedIn({ width: 1280, height: 1000 });
+    const bot = await createBot(suite.t, token, { name: 'Layout' });
+    const question = 'Tell me, in as many words as it takes to fill a line of the chat, why bread rises in a warm oven';
+    const keep = await seedConversation(token, bot, question, 'Yeast.', 'Bread');
+    const gone = await seedConversation(token, bot, 'And cake?', 'Eggs.', 'Cake');
+    await page.goto(`/chat/${bot.id}?c=${keep.id}`);
+    await visible(messages(page).getByText('Yeast.'));
+
+    // A 700 px panel on a tall enough window; the person's messages on the right, the bot's on the left, no
+    // bubble wider than 80 % of the messages.
+    const box = async (locator: Locator) => (await locator.boundingBox())!;
+    expect(Math.round((await box(panel(page, 'Layout'))).height)).toBe(700);
+    const log = await box(messages(page));
+    const asked = await box(messages(page).getByText(question));
+    const answered = await box(messages(page).getByText('Yeast.'));
+    expect(asked.x + asked.width).toBeGreaterThan(log.x + log.width * 0.75);
+    expect(asked.width).toBeLessThanOrEqual(log.width * 0.8);
+    expect(asked.width).toBeGreaterThan(log.width * 0.5);
+    expect(answered.x).toBeLessThan(log.x + log.width * 0.25);
+
+    // Deleted in another tab meanwhile: renaming or deleting it says what the server said.
+    expect((await suite.t.request('DELETE', `/api/conversations/${gone.id}`, { token })).status).toBeLessThan(300);
+    const reason = (await suite.t.request('DELETE', `/api/conversations/${gone.id}`, { token })).body as {
+      message: string;
+    };
+    await button(page, 'Rename Cake').click();
+    const title = page.getByRole('textbox', { name: 'Conversation title' });
+    await title.fill('Cakes');
+    await title.press('Enter');
+    await visible(toastWith(page, 'Error renaming conversation'));
+    await visible(toastWith(page, reason.message));
+    await title.press('Escape');
+    await button(page, 'Delete Cake').click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await visible(toastWith(page, 'Error deleting conversation'));
+    await visible(toastWith(page, reason.message));
+
+    await suite.t.request('PATCH', `/api/bots/${bot.id}`, { token, body: { active: false } });
+    await page.reload();
+    await visible(page.getByText('This botty is inactive. Activate it on the dashboard to chat with it.'));
+    await page.getByRole('button', { name: 'Close chat' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
     await close();
   });
 
