@@ -223,10 +223,13 @@ describe('accounts in the browser', () => {
     expect(await page.getByRole('link', { name: 'Return to login' }).isVisible()).toBe(true);
 
     await page.goto('/reset-password/not-a-real-token');
-    await page
+    const newPassword = page
       .getByLabel('New Password', { exact: true })
-      .or(page.getByLabel('Password', { exact: true }))
-      .fill('new-password-3');
+      .or(page.getByLabel('Password', { exact: true }));
+    await newPassword.fill('new-password-3');
+    await page.getByLabel(/Confirm/).fill('new-password-4');
+    await page.getByRole('button', { name: /reset/i }).click();
+    await expect.poll(() => page.getByText('Passwords do not match').isVisible()).toBe(true);
     await page.getByLabel(/Confirm/).fill('new-password-3');
     await page.getByRole('button', { name: /reset/i }).click();
     await toastSays(
@@ -255,8 +258,14 @@ describe('accounts in the browser', () => {
     );
 
     await page.getByRole('tab', { name: 'Profile' }).click();
+    // The notifications box starts ticked and is the client's own: the profile saved leaves it out.
+    expect(await page.getByLabel('Enable email notifications').isChecked()).toBe(true);
+    const saved = page.waitForRequest((r) => r.url().endsWith('/api/auth/profile') && r.method() === 'PATCH');
     await page.getByLabel('Username').fill('instance_owner');
     await page.getByRole('button', { name: 'Save Changes' }).click();
+    expect(Object.keys((await saved).postDataJSON() as object).sort()).toEqual(
+      ['fullName', 'profileImageUrl', 'username'].sort(),
+    );
     await toastSays(
       'Update failed',
       await reasonOf('PATCH', '/api/auth/profile', { fullName: '', username: 'instance_owner' }, token),
@@ -283,8 +292,15 @@ describe('accounts in the browser', () => {
     await close();
   });
 
-  it('shows the 404 page for unknown paths', async () => {
+  it('describes itself to browsers and link previews, and shows the 404 page for unknown paths', async () => {
     const { page, close } = await newPage(suite.browser, suite.t.url);
+    await page.goto('/');
+    expect(await page.title()).toContain('Create your own AI research botties');
+    const meta = (selector: string) => page.locator(selector).getAttribute('content');
+    expect(await meta('meta[property="og:title"]')).toBe('Botty · Create your own AI research botties');
+    expect(await meta('meta[property="og:type"]')).toBe('website');
+    expect(await meta('meta[property="og:description"]')).toContain('AI research assistants');
+    expect(await meta('meta[name="description"]')).toContain('AI research assistants');
     await page.goto('/no/such/page');
     await expect.poll(() => page.getByRole('heading', { name: '404 Page Not Found' }).isVisible()).toBe(true);
     await close();

@@ -142,6 +142,7 @@ describe('create-bot wizard', () => {
     });
 
     // Step 3: two examples are needed to train; the local prompt shows meanwhile.
+    expect(await page.getByText('Tip: add at least 5 example queries for the best results.').isVisible()).toBe(true);
     const startTraining = button(page, 'Start Training');
     expect(await startTraining.isDisabled()).toBe(true);
     expect(await button(page, 'Add Example').isDisabled()).toBe(true);
