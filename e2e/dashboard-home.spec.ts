@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Bot } from '../src/shared/contracts/bots';
 import { createBot } from '../tests/support/factories';
@@ -167,6 +167,45 @@ describe('dashboard', () => {
     await page.waitForURL('**/dashboard');
     await bar.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/login');
+    await close();
+  });
+
+  it('says when a custom prompt could not be saved and keeps it, and when the bots or activities could not load', async () => {
+    const { page, token, problems, close } = await signedIn();
+    const bot = await createBot(suite.t, token, { name: 'Vanishing' });
+    await page.goto('/dashboard');
+    await menuAction(page, 'Vanishing', 'Edit Custom Prompt');
+    const dialog = page.getByRole('dialog', { name: 'Edit Custom Prompt for Vanishing' });
+    await dialog.getByRole('textbox', { name: 'Custom prompt' }).fill('Be kind.');
+    // Deleted in another tab while the dialog was open: the save is refused, the text stays to copy.
+    await suite.t.request('DELETE', `/api/bots/${bot.id}`, { token });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    // The page under the open dialog is hidden from assistive technology (Radix reads the toast out through a live
+    // region of its own), so the toast is found by its region's label rather than by its role.
+    const shown = page.locator('[aria-label="Notifications (F8)"]');
+    await visible(shown.getByText('Failed to save prompt', { exact: true }));
+    await visible(shown.getByText('There was an error saving your custom prompt. Please try again.'));
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole('textbox', { name: 'Custom prompt' }).inputValue()).toBe('Be kind.');
+    // Spec §8: the failure is logged too.
+    const logged = problems.findIndex((line) => line.includes('Failed to save custom prompt'));
+    expect(logged).toBeGreaterThanOrEqual(0);
+    problems.splice(logged, 1);
+
+    // A server that answers 500 (through the browser's own routing; the real one has no such failure to give).
+    const failing = (route: Route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'Down' });
+    await page.route('**/api/bots', failing);
+    await page.reload();
+    await toast(page, 'Failed to fetch bots');
+    // Not an empty list, which would tell the person they have none: the failure stays on screen with a Retry.
+    await visible(page.getByText('Your botties could not be loaded.'));
+    await page.unroute('**/api/bots', failing);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await visible(page.getByRole('heading', { name: 'No botties yet' }));
+    await page.route('**/api/users/*/activities*', failing);
+    await page.reload();
+    await toast(page, 'Failed to fetch activities');
+    await visible(page.getByText('Recent activity could not be loaded. Reload the page to try again.'));
     await close();
   });
 
