@@ -292,6 +292,31 @@ describe('accounts in the browser', () => {
     await close();
   });
 
+  it('says when a verification mail could not be sent, and answers a reset request the same whatever happened', async () => {
+    const { page, close } = await newPage(suite.browser, suite.t.url);
+    const account = { username: 'unsent_e2e', email: 'unsent@example.com', password: 'unsent-password-1' };
+    await suite.t.request('POST', '/api/auth/register', { body: account });
+    // The server's mail going wrong, as the browser sees it (the SMTP receiver here never refuses).
+    await page.route('**/api/auth/resend-verification', (route) =>
+      route.fulfill({ status: 500, contentType: 'text/plain', body: 'Mail is down' }),
+    );
+    await page.goto('/login');
+    await signIn(page, account.username, account.password, false);
+    await page.getByRole('button', { name: 'Resend verification email' }).click();
+    await expect.poll(() => toastWith(page, 'Failed to send verification email').isVisible()).toBe(true);
+    expect(await toastWith(page, 'Please try again later.').isVisible()).toBe(true);
+
+    // Whether the request reached the server or not, the page says the same: it never tells who has an account.
+    await page.route('**/api/auth/forgot-password', (route) => route.abort('connectionreset'));
+    await page.goto('/forgot-password');
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByRole('button', { name: /send|reset/i }).click();
+    await expect
+      .poll(() => page.getByText("If an account exists with that email, we've sent a password reset link.").isVisible())
+      .toBe(true);
+    await close();
+  });
+
   it('describes itself to browsers and link previews, and shows the 404 page for unknown paths', async () => {
     const { page, close } = await newPage(suite.browser, suite.t.url);
     await page.goto('/');
