@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { logSink } from '../tests/support/log-sink';
 import { linkIn } from '../tests/support/smtp-receiver';
 import { startTestApp } from '../tests/support/test-app';
-import { appInBrowser, expectAccessible, newPage, snap, toastWith, VIEWPORTS } from './support/browser';
+import { appInBrowser, expectAccessible, holdRequests, newPage, snap, toastWith, VIEWPORTS } from './support/browser';
 
 const suite = appInBrowser(() => startTestApp({ smtp: true }), { owner: false });
 
@@ -238,15 +238,22 @@ describe('accounts in the browser', () => {
     );
 
     await page.goto('/login');
+    let release = await holdRequests(page, '**/api/auth/login', 'POST');
     await signIn(page, account.username, account.password, false);
+    await expect.poll(() => page.getByRole('button', { name: 'Signing in...' }).isVisible()).toBe(true);
+    release();
     await page.waitForURL((url) => url.pathname === '/');
+    await page.unrouteAll();
     const token = (await storedToken(page)).session!;
     await page.goto('/settings');
     await page.getByRole('tab', { name: 'Security' }).click();
     await page.getByLabel('Current Password').fill('not-my-password-1');
     await page.getByLabel('New Password', { exact: true }).fill('second-password-2');
     await page.getByLabel('Confirm New Password').fill('second-password-2');
+    release = await holdRequests(page, '**/api/auth/change-password', 'POST');
     await page.getByRole('button', { name: 'Update Password' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Updating...' }).isVisible()).toBe(true);
+    release();
     await toastSays(
       'Password change failed',
       await reasonOf(
@@ -262,7 +269,10 @@ describe('accounts in the browser', () => {
     expect(await page.getByLabel('Enable email notifications').isChecked()).toBe(true);
     const saved = page.waitForRequest((r) => r.url().endsWith('/api/auth/profile') && r.method() === 'PATCH');
     await page.getByLabel('Username').fill('instance_owner');
+    release = await holdRequests(page, '**/api/auth/profile', 'PATCH');
     await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Saving...' }).isVisible()).toBe(true);
+    release();
     expect(Object.keys((await saved).postDataJSON() as object).sort()).toEqual(
       ['fullName', 'profileImageUrl', 'username'].sort(),
     );

@@ -8,6 +8,7 @@ import {
   emulateColorScheme,
   expectAccessible,
   hidden,
+  holdRequests,
   newPage,
   signedInPage,
   snap,
@@ -206,6 +207,30 @@ describe('dashboard', () => {
     await page.reload();
     await toast(page, 'Failed to fetch activities');
     await visible(page.getByText('Recent activity could not be loaded. Reload the page to try again.'));
+    await close();
+  });
+
+  it('says what it is doing while the server saves a prompt or deletes a bot', async () => {
+    const { page, token, close } = await signedIn();
+    const bot = await createBot(suite.t, token, { name: 'Patient' });
+    await page.goto('/dashboard');
+
+    let release = await holdRequests(page, `**/api/bots/${bot.id}`, 'PATCH');
+    await menuAction(page, 'Patient', 'Edit Custom Prompt');
+    const dialog = page.getByRole('dialog', { name: 'Edit Custom Prompt for Patient' });
+    await dialog.getByRole('textbox', { name: 'Custom prompt' }).fill('Take your time.');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await visible(dialog.getByRole('button', { name: 'Saving...' }));
+    release();
+    await toast(page, 'Custom prompt saved');
+    await hidden(page.getByRole('dialog'));
+
+    release = await holdRequests(page, `**/api/bots/${bot.id}`, 'DELETE');
+    await menuAction(page, 'Patient', 'Delete Botty');
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete Bot' }).click();
+    await visible(page.getByRole('alertdialog').getByRole('button', { name: 'Deleting...' }));
+    release();
+    await toast(page, 'Bot deleted');
     await close();
   });
 

@@ -169,3 +169,18 @@ export function appInBrowser<A extends TestApp & { fake?: FakeLlm }>(
     },
   };
 }
+
+/**
+ * Holds the page's requests matching `url` (and `method`) until `release` is called, so a test can see what the
+ * page shows while the server works; they then go on to the server unchanged.
+ */
+export async function holdRequests(page: Page, url: string, method: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    if (route.request().method() !== method) return route.continue();
+    await released;
+    await route.continue();
+  });
+  return release;
+}
