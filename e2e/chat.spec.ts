@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { greetingFor } from '../src/client/entities/chat/model/greeting';
 import type { Bot } from '../src/shared/contracts/bots';
@@ -472,6 +472,29 @@ describe('full chat page', () => {
     await visible(page.getByText('This botty is inactive. Activate it on the dashboard to chat with it.'));
     await page.getByRole('button', { name: 'Close chat' }).click();
     await page.waitForURL((url) => url.pathname === '/');
+    await close();
+  });
+
+  it('says when a conversation could not be started, and starts it on Try again', async () => {
+    const { page, token, close } = await signedIn();
+    const bot = await createBot(suite.t, token, { name: 'Starter' });
+    // The server failing to start one (the browser's own routing: the real one has no such failure to give).
+    const failing = (route: Route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 500, contentType: 'text/plain', body: 'Down' })
+        : route.continue();
+    await page.route('**/api/conversations', failing);
+    await page.goto(`/chat/${bot.id}`);
+    await visible(panel(page, 'Starter').getByText('The conversation could not be started.'));
+    await page.unroute('**/api/conversations', failing);
+    await panel(page, 'Starter').getByRole('button', { name: 'Try again' }).click();
+    await hidden(panel(page, 'Starter').getByText('The conversation could not be started.'));
+    await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
+
+    await page.route('**/api/conversations', failing);
+    await button(page, 'New conversation').click();
+    await visible(toastWith(page, 'Error starting conversation'));
+    await visible(toastWith(page, 'There was a problem starting a new conversation.'));
     await close();
   });
 
