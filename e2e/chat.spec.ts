@@ -12,6 +12,7 @@ import {
   emulateColorScheme,
   expectAccessible,
   hidden,
+  routeRequests,
   signedInPage,
   snap,
   toastWith,
@@ -275,8 +276,8 @@ describe('chat panel', () => {
     const { page, token, close } = await signedIn();
     const bot = await createBot(suite.t, token, { name: 'Quick' });
     // Starting the conversation takes a moment, as on a slow network or a busy server: Enter comes first.
-    await page.route('**/api/conversations', async (route) => {
-      if (route.request().method() === 'POST') await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await routeRequests(page, '**/api/conversations', 'POST', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
       await route.continue();
     });
     suite.fake.enqueue('Here already.');
@@ -479,19 +480,16 @@ describe('full chat page', () => {
     const { page, token, close } = await signedIn();
     const bot = await createBot(suite.t, token, { name: 'Starter' });
     // The server failing to start one (the browser's own routing: the real one has no such failure to give).
-    const failing = (route: Route) =>
-      route.request().method() === 'POST'
-        ? route.fulfill({ status: 500, contentType: 'text/plain', body: 'Down' })
-        : route.continue();
-    await page.route('**/api/conversations', failing);
+    const failing = (route: Route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'Down' });
+    await routeRequests(page, '**/api/conversations', 'POST', failing);
     await page.goto(`/chat/${bot.id}`);
     await visible(panel(page, 'Starter').getByText('The conversation could not be started.'));
-    await page.unroute('**/api/conversations', failing);
+    await page.unroute('**/api/conversations');
     await panel(page, 'Starter').getByRole('button', { name: 'Try again' }).click();
     await hidden(panel(page, 'Starter').getByText('The conversation could not be started.'));
     await expect.poll(() => shownConversation(page)).toBeGreaterThan(0);
 
-    await page.route('**/api/conversations', failing);
+    await routeRequests(page, '**/api/conversations', 'POST', failing);
     await button(page, 'New conversation').click();
     await visible(toastWith(page, 'Error starting conversation'));
     await visible(toastWith(page, 'There was a problem starting a new conversation.'));

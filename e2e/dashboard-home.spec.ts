@@ -9,6 +9,7 @@ import {
   expectAccessible,
   hidden,
   holdRequests,
+  routeRequests,
   newPage,
   signedInPage,
   snap,
@@ -369,9 +370,7 @@ describe('dashboard', () => {
     await hidden(card(page, 'Gone'));
 
     const deleteOf = `**/api/bots/${kept.id}`;
-    await page.route(deleteOf, (route) =>
-      route.request().method() === 'DELETE' ? route.abort('internetdisconnected') : route.continue(),
-    );
+    await routeRequests(page, deleteOf, 'DELETE', (route) => route.abort('internetdisconnected'));
     await confirmDelete('Kept');
     await toast(page, 'Error');
     await visible(notifications.getByText('Network error while deleting the bot. Please try again.'));
@@ -379,10 +378,8 @@ describe('dashboard', () => {
 
     // A proxy's error page in front of the server: no reason to show.
     await page.unroute(deleteOf);
-    await page.route(deleteOf, (route) =>
-      route.request().method() === 'DELETE'
-        ? route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' })
-        : route.continue(),
+    await routeRequests(page, deleteOf, 'DELETE', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad gateway</body></html>' }),
     );
     await confirmDelete('Kept');
     await visible(notifications.getByText('Failed to delete the bot. Please try again.'));

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createBot } from '../tests/support/factories';
 import { signUp, startTestApp } from '../tests/support/test-app';
-import { appInBrowser, newPage, visible } from './support/browser';
+import { appInBrowser, newPage, routeRequests, visible } from './support/browser';
 
 const suite = appInBrowser(() => startTestApp());
 
@@ -74,9 +74,10 @@ describe('a choice the account has not saved yet', () => {
 
     // The save does not reach the server before the page is reloaded (here it fails; a reload can also cut it off).
     let refused = 0;
-    await page.route('**/api/auth/preferences', (route) =>
-      route.request().method() === 'PUT' ? ((refused += 1), route.abort()) : route.continue(),
-    );
+    await routeRequests(page, '**/api/auth/preferences', 'PUT', (route) => {
+      refused += 1;
+      return route.abort();
+    });
     await toggle.click();
     await expect.poll(() => refused).toBe(1);
     await page.unroute('**/api/auth/preferences');

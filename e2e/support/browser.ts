@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Locator, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from '../../tests/support/chromium';
 import type { FakeLlm } from '../../tests/support/fake-llm';
@@ -170,6 +170,10 @@ export function appInBrowser<A extends TestApp & { fake?: FakeLlm }>(
   };
 }
 
+/** The page's `method` requests to `url` go to `handle`; its other requests to `url` go to the server unchanged. */
+export const routeRequests = (page: Page, url: string, method: string, handle: (route: Route) => Promise<void>) =>
+  page.route(url, (route) => (route.request().method() === method ? handle(route) : route.continue()));
+
 /**
  * Holds the page's requests matching `url` (and `method`) until `release` is called, so a test can see what the
  * page shows while the server works; they then go on to the server unchanged.
@@ -177,8 +181,7 @@ export function appInBrowser<A extends TestApp & { fake?: FakeLlm }>(
 export async function holdRequests(page: Page, url: string, method: string) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(url, async (route) => {
-    if (route.request().method() !== method) return route.continue();
+  await routeRequests(page, url, method, async (route) => {
     await released;
     await route.continue();
   });
