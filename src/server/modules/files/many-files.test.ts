@@ -88,7 +88,7 @@ describe.each(databaseKinds)('fifty files dropped at once (%s)', (kind) => {
         }
         return files.every((file) => file.status !== 'processing');
       },
-      { what: 'every file to be read', timeoutMs: 180_000, intervalMs: 10 },
+      { what: 'every file to be read', timeoutMs: 180_000, intervalMs: 50 },
     );
 
     expect(files).toHaveLength(FILES);
