@@ -113,16 +113,21 @@ describe('PDF text', () => {
   }, 60_000);
 
   it.runIf(process.platform === 'linux')(
-    'is read at a lower priority than the server’s, which keeps its own (decision 0047)',
+    'is read at a lower priority than the server’s, in the idle scheduling class, the server keeping its own (decisions 0047, 0070)',
     async () => {
       const niceness = join(dir, 'niceness');
+      const policy = join(dir, 'policy');
       const { outcome } = await read(
         await pdfWithPages(PAGES),
-        script(`nice > '${niceness}'\nexec '${PDFTOTEXT}' "$@"`),
+        script(`nice > '${niceness}'\nchrt --pid $$ > '${policy}'\nexec '${PDFTOTEXT}' "$@"`),
       );
       expect(pagesOf(outcome)).toEqual(EXPECTED);
       expect(Number(readFileSync(niceness, 'utf8'))).toBe(EXTRACTION_NICENESS);
+      expect(readFileSync(policy, 'utf8')).toMatch(/scheduling policy: SCHED_IDLE$/m);
       expect(getPriority()).toBe(0);
+      expect(execFileSync('chrt', ['--pid', String(process.pid)], { encoding: 'utf8' })).toMatch(
+        /scheduling policy: SCHED_OTHER$/m,
+      );
     },
   );
 
