@@ -17,29 +17,21 @@ export const EXTRACTION_NICENESS = 10;
  * token while 50 PDFs were read, p50 ~8 → ~6 ms, p95 ~46 → ~34 ms (decision 0070).
  * Linux keeps both per thread (setpriority(2), "Bugs"; sched_setscheduler(2)), so the server's main thread keeps its
  * own; where a nice value is the whole process's (macOS, the BSDs), the server would slow down with it, so nothing
- * changes there. Answers what the thread was given, or null when it was left as it was.
+ * changes there.
  */
-export function lowerThisThreadsPriority(
-  platform: NodeJS.Platform = process.platform,
-): { niceness: number; idleClass: boolean } | null {
-  if (platform !== 'linux') return null;
+export function lowerThisThreadsPriority(platform: NodeJS.Platform = process.platform): void {
+  if (platform !== 'linux') return;
   try {
     setPriority(Math.max(getPriority(), EXTRACTION_NICENESS));
   } catch {
     // A sandbox that forbids it: the thread simply keeps the server's priority.
-    return null;
+    return;
   }
-  return { niceness: getPriority(), idleClass: enterIdleClass() };
-}
-
-function enterIdleClass(): boolean {
   try {
     // "/proc/thread-self" links to "<pid>/task/<tid>": the id of this thread, not of the process.
     const threadId = readlinkSync('/proc/thread-self').split('/').at(-1)!;
     execFileSync('chrt', ['--idle', '--pid', '0', threadId], { stdio: 'ignore', timeout: 2_000 });
-    return true;
   } catch {
     // No chrt (util-linux) or not allowed: the nice value alone.
-    return false;
   }
 }
