@@ -36,6 +36,7 @@ export default mergeConfig(
             // The fake server stands in for fetch one test at a time.
             unstubGlobals: true,
             setupFiles: ['tests/support/dom-setup.ts'],
+            isolate: false,
           },
         },
       ],

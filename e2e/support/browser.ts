@@ -1,5 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { AxeBuilder } from '@axe-core/playwright';
+import type { AxeResults, default as axe } from 'axe-core';
 import { type Browser, type BrowserContext, type Locator, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from '../../tests/support/chromium';
@@ -54,17 +56,30 @@ export const visible = (locator: Locator, timeout = 10_000) =>
   expect.poll(() => locator.first().isVisible(), { timeout }).toBe(true);
 export const hidden = (locator: Locator, timeout = 10_000) => expect.poll(() => locator.count(), { timeout }).toBe(0);
 
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
 /**
- * axe-core on the current page: nothing serious or critical. A page without frames is checked in axe's legacy mode,
- * in the page itself: the default opens a blank page to gather every frame's results, which took half of each
- * check's 1.3 s on a loaded two-core machine. A page with frames (the widget on a host site, another origin) is
- * checked frame by frame, as by default.
+ * axe-core's results for the current page. A page without frames is checked by axe in the page itself, put there
+ * once per document: `@axe-core/playwright` evaluates axe's half a megabyte of source twice for every check and by
+ * default opens a blank page to gather the results, together most of a check's 1.3 s on a loaded two-core machine.
+ * A page with frames (the widget on a host site, another origin) is checked frame by frame by the library.
  */
+async function axeResults(page: Page): Promise<AxeResults> {
+  if (page.frames().length > 1) return new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(
+    (tags) =>
+      (window as unknown as { axe: typeof axe }).axe.run(document, {
+        runOnly: { type: 'tag', values: tags },
+      }),
+    AXE_TAGS,
+  );
+}
+
+/** axe-core on the current page: nothing serious or critical. */
 export async function expectAccessible(page: Page, label: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .setLegacyMode(page.frames().length === 1)
-    .analyze();
+  const results = await axeResults(page);
   const bad = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(

@@ -1,22 +1,29 @@
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 
-/** An unexpected console.error is a bug somewhere; tests that expect one call `allowConsoleError()`. */
-let allowed = false;
-let calls: unknown[][] = [];
+/**
+ * An unexpected console.error is a bug somewhere; tests that expect one call `allowConsoleError()`.
+ * The guard's state is the worker's, not this module's: a worker that keeps its modules between files
+ * (`isolate: false`) runs this setup file afresh for each file while the file's own import of it may be an earlier
+ * copy.
+ */
+const guard = ((globalThis as { consoleErrorGuard?: { allowed: boolean; calls: unknown[][] } }).consoleErrorGuard ??= {
+  allowed: false,
+  calls: [],
+});
 
 export function allowConsoleError() {
-  allowed = true;
+  guard.allowed = true;
 }
 
 beforeEach(() => {
-  allowed = false;
-  calls = [];
+  guard.allowed = false;
+  guard.calls = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
-    calls.push(args);
+    guard.calls.push(args);
   });
 });
 
 afterEach(() => {
   vi.mocked(console.error).mockRestore();
-  if (!allowed) expect(calls, 'unexpected console.error').toEqual([]);
+  if (!guard.allowed) expect(guard.calls, 'unexpected console.error').toEqual([]);
 });
