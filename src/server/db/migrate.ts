@@ -80,9 +80,11 @@ export async function migrateToLatest(db: Db): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     const { error, results } = await migrator.migrateToLatest();
     // Kysely looks at the tables of every schema before it runs anything, and PostgreSQL fails that look-up when
-    // another schema is dropped at that moment (tests' schemas come and go; so may a shared server's): nothing
-    // has run then, so it is tried again.
-    const lookUpRaced = !results && /(schema|relation) "[^"]+" does not exist/.test(String(error));
+    // another schema is dropped at that moment (tests' schemas come and go; so may a shared server's), as "does
+    // not exist" or, caught mid-drop, "cache lookup failed for namespace": nothing has run then, so it is tried again.
+    const lookUpRaced =
+      !results &&
+      /(schema|relation) "[^"]+" does not exist|cache lookup failed for (namespace|relation)/.test(String(error));
     if (lookUpRaced && attempt < 5) continue;
     return reportFailure(error, results);
   }
