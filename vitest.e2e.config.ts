@@ -1,4 +1,5 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
+import { SpecOrder } from './e2e/support/spec-order.ts';
 import base from './vitest.base.ts';
 
 // End-to-end specs: the built client served by the real server, driven by the system Chromium.
@@ -16,6 +17,7 @@ export default mergeConfig(
       // A worker keeps the server's modules it has imported for its next spec file, as the unit run does: each spec
       // starts its own app, so nothing is shared but the code.
       isolate: false,
+      sequence: { sequencer: SpecOrder },
       // expect.poll waits as long as the specs' visible()/hidden() (e2e/support/browser.ts): its 1 s default
       // was shorter than a lazy screen's first paint on a loaded CI machine.
       expect: { poll: { timeout: 10_000 } },
