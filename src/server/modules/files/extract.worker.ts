@@ -1,11 +1,14 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { lowerThisThreadsPriority } from './background-priority';
 import { chunkDocument } from './chunk';
 import { extractDocument, NO_TEXT_MESSAGE } from './extract';
 import { ExtractionError } from './extraction-error';
-import type { ExtractionOutcome, ExtractionRequest, WorkerMessage } from './extraction-worker';
+import type { ExtractionOutcome, ExtractionRequest, WorkerMessage, WorkerSetup } from './extraction-worker';
+import { warmPoppler } from './pdftotext';
 
 lowerThisThreadsPriority();
+// After the priority, which the host and its programs inherit.
+if ((workerData as WorkerSetup).warmPoppler) warmPoppler();
 
 /**
  * Reads documents one by one, telling of the pages read and answering each with its chunks; the parent bounds this

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FileProgress } from '@shared/contracts/files';
+import { runsFromSources, tsxUrl } from '../../lib/beside-this-build';
 import type { Chunk } from './chunk';
 import type { DocumentFormat } from './file-formats';
 
@@ -24,6 +21,13 @@ export interface ExtractionLimits {
   timeoutMs: number;
   /** V8 heap of the worker; the file's bytes live outside it. */
   maxMemoryMb: number;
+  /** poppler's `pdftotext` command when PDFs are read with it: the worker then starts its program host with itself. */
+  pdftotext?: string | null;
+}
+
+/** What a worker is started with. */
+export interface WorkerSetup {
+  warmPoppler: boolean;
 }
 
 /** What the worker posts: progress while a document is read (its pages, then OCR), then its outcome. */
@@ -34,27 +38,15 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = { timeoutMs: 120_000,
 export class ExtractionAborted extends Error {}
 
 /**
- * tsx's ESM API as a file URL: an eval'd worker resolves bare names from the working directory, which need not
- * be the project's, so the path is found here, from this module, through tsx's own exports map.
- */
-function tsxApiUrl(): string {
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
-  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
-    exports: { './esm/api': { import: { default: string } } };
-  };
-  return pathToFileURL(join(dirname(manifest), exports['./esm/api'].import.default)).href;
-}
-
-/**
  * What a worker thread runs. The built server (`npm start`, decision 0055) has the worker's own file beside its
  * bundle; run from its TypeScript sources (tests, `npm run dev`), a worker starts without tsx's loader, so a
  * small script registers it first.
  */
 function workerScript(): { script: string | URL; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts'))
+  if (!runsFromSources(import.meta.url))
     return { script: new URL('./extract.worker.mjs', import.meta.url), eval: false };
   const entry = JSON.stringify(new URL('./extract.worker.ts', import.meta.url).href);
-  const script = `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => { tsx.register(); return import(${entry}); })`;
+  const script = `import(${JSON.stringify(tsxUrl('./esm/api'))}).then((tsx) => { tsx.register(); return import(${entry}); })`;
   return { script, eval: true };
 }
 const WORKER = workerScript();
@@ -72,6 +64,7 @@ export function createExtractor(limits: ExtractionLimits) {
   function spawn(): Worker {
     const w = new Worker(WORKER.script, {
       eval: WORKER.eval,
+      workerData: { warmPoppler: Boolean(limits.pdftotext) } satisfies WorkerSetup,
       resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: 32 },
     });
     // An idle worker must not keep the process alive.

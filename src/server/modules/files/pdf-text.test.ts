@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -31,9 +40,9 @@ function script(body: string): string {
   return path;
 }
 
-/** pdftotext itself, leaving `marker` behind when it runs. */
+/** pdftotext itself, leaving `marker` behind when it runs, with the id of the process that started it. */
 function markedPdftotext(marker: string): string {
-  return script(`touch '${marker}'\nexec '${PDFTOTEXT}' "$@"`);
+  return script(`echo $PPID > '${marker}'\nexec '${PDFTOTEXT}' "$@"`);
 }
 
 async function read(bytes: Uint8Array, pdftotext: string | null) {
@@ -55,6 +64,8 @@ describe('PDF text', () => {
     const marker = join(dir, 'ran');
     const { outcome, progress } = await read(await pdfWithPages(PAGES), markedPdftotext(marker));
     expect(existsSync(marker)).toBe(true);
+    // Started by the program host, a process of its own, not by the server's (decision 0072).
+    expect(Number(readFileSync(marker, 'utf8'))).not.toBe(process.pid);
     expect(pagesOf(outcome)).toEqual(EXPECTED);
     // Told once the pages are counted (here by pdf.js: no pdfinfo beside this script), never going back.
     expect(progress.every((p) => p.stage === 'pages' && p.total === 3)).toBe(true);
@@ -128,6 +139,22 @@ describe('PDF text', () => {
       expect(execFileSync('chrt', ['--pid', String(process.pid)], { encoding: 'utf8' })).toMatch(
         /scheduling policy: SCHED_OTHER$/m,
       );
+    },
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'has poppler’s host started with the worker when PDFs are read with pdftotext, and ended with it',
+    async () => {
+      const hosts = () =>
+        readdirSync(`/proc/${process.pid}/task`)
+          .flatMap((task) => readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(' '))
+          .filter((pid) => pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('program-host'));
+      const before = hosts();
+      const warmed = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, pdftotext: PDFTOTEXT });
+      warmed.warm();
+      await expect.poll(() => hosts().length, { timeout: 10_000 }).toBe(before.length + 1);
+      await warmed.close();
+      await expect.poll(() => hosts().length, { timeout: 10_000 }).toBe(before.length);
     },
   );
 

@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { createProgramHost } from '../../lib/program-host';
 
 /**
  * Bounds of one run: well within the extraction timeout, so pdf.js still has time when poppler gives up, and far
@@ -22,22 +22,17 @@ interface PopplerText {
 const pdfinfoBeside = (pdftotext: string) =>
   basename(pdftotext) === pdftotext ? 'pdfinfo' : join(dirname(pdftotext), 'pdfinfo');
 
-function run(
-  command: string,
-  args: string[],
-  limits: typeof PDFTOTEXT_LIMITS,
-  onOutput?: (chunk: string) => void,
-): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const child = execFile(
-      command,
-      args,
-      { encoding: 'utf8', timeout: limits.timeoutMs, maxBuffer: limits.maxTextBytes, killSignal: 'SIGKILL' },
-      (err, stdout) => (err ? reject(err) : resolve(stdout)),
-    );
-    if (onOutput) child.stdout?.on('data', onOutput);
-  });
-}
+/**
+ * poppler's programs are started from a host process of this thread's (program-host.ts): two a PDF, straight from
+ * the server, each stalled all its threads while Linux copied its memory map.
+ */
+const programs = createProgramHost();
+
+/** Starts poppler's host ahead of the first PDF, from a thread whose priority is already lowered. */
+export const warmPoppler = () => programs.warm();
+
+const run = (command: string, args: string[], limits: typeof PDFTOTEXT_LIMITS, onOutput?: (chunk: string) => void) =>
+  programs.run(command, args, { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxTextBytes }, onOutput);
 
 /** The page count `pdfinfo` prints, or null when it is missing, fails or prints none. */
 async function pdfinfoPages(command: string, path: string, limits: typeof PDFTOTEXT_LIMITS) {

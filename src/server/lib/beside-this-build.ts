@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+type TsxExport = '.' | './esm/api';
+
+/**
+ * One of tsx's exports as a file URL: a thread or process started from the TypeScript sources resolves bare names
+ * from the working directory, which need not be the project's, so the path is found here, from this module,
+ * through tsx's own exports map.
+ */
+export function tsxUrl(name: TsxExport): string {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    exports: { '.': string; './esm/api': { import: { default: string } } };
+  };
+  const file = name === '.' ? exports['.'] : exports['./esm/api'].import.default;
+  return pathToFileURL(join(dirname(manifest), file)).href;
+}
+
+/**
+ * Whether `moduleUrl` (a caller's `import.meta.url`) is one of the TypeScript sources (tests, `npm run dev`) rather
+ * than the built server, whose threads' and processes' own files sit beside its bundle (decision 0055).
+ */
+export const runsFromSources = (moduleUrl: string) => moduleUrl.endsWith('.ts');
