@@ -99,6 +99,9 @@ describe('chat research and attachments', () => {
       // The answer arrives: the steps fold into a summary that still opens.
       const log = messages(page);
       await visible(log.getByText('Iron matters too', { exact: false }), 10_000);
+      // Ended: the reply's actions are under it, and the list no longer moves to follow it (on a loaded machine a
+      // click aimed before that last move landed beside the summary).
+      await visible(log.getByRole('button', { name: 'Copy message' }));
       await hidden(live);
       const summary = log.getByText('Researched 2 sources · 1 step failed');
       await visible(summary);
