@@ -35,12 +35,13 @@ export function buildNeeded(root: string, name: BuildName): string | null {
 export const SERVER_WORKERS = {
   'extract.worker': 'src/server/modules/files/extract.worker.ts',
   'program-host': 'src/server/lib/program-host.process.ts',
+  'vector-scan.worker': 'src/server/modules/files/vector-scan.worker.ts',
 };
 
 /**
  * The server as plain JavaScript, so that it starts without compiling TypeScript (5-6 s through tsx on a 2-core
- * machine, under 2 s built; decision 0055). Packages stay imports of node_modules; the extraction worker and the
- * program host are entries of their own, started from beside the server's file.
+ * machine, under 2 s built; decision 0055). Packages stay imports of node_modules; the server's worker threads and
+ * the program host are entries of their own, started from beside the server's file.
  */
 async function buildServer(root: string) {
   await bundleForNode(root, { main: 'src/server/main.ts', ...SERVER_WORKERS });

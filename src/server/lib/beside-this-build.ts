@@ -24,3 +24,15 @@ export function tsxUrl(name: TsxExport): string {
  * than the built server, whose threads' and processes' own files sit beside its bundle (decision 0055).
  */
 export const runsFromSources = (moduleUrl: string) => moduleUrl.endsWith('.ts');
+
+/**
+ * What a worker thread named `name` runs, beside the module at `moduleUrl` (a caller's `import.meta.url`): the
+ * built server has the thread's own file `<name>.mjs` beside its bundle; run from the TypeScript sources, a
+ * worker starts without tsx's loader, so a small script registers it before importing `<name>.ts`.
+ */
+export function threadScript(moduleUrl: string, name: string): { script: string | URL; eval: boolean } {
+  if (!runsFromSources(moduleUrl)) return { script: new URL(`./${name}.mjs`, moduleUrl), eval: false };
+  const entry = JSON.stringify(new URL(`./${name}.ts`, moduleUrl).href);
+  const script = `import(${JSON.stringify(tsxUrl('./esm/api'))}).then((tsx) => { tsx.register(); return import(${entry}); })`;
+  return { script, eval: true };
+}

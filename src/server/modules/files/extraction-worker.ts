@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { FileProgress } from '@shared/contracts/files';
-import { runsFromSources, tsxUrl } from '../../lib/beside-this-build';
+import { threadScript } from '../../lib/beside-this-build';
 import type { Chunk } from './chunk';
 import type { DocumentFormat } from './file-formats';
 
@@ -37,19 +37,8 @@ export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = { timeoutMs: 120_000,
 
 export class ExtractionAborted extends Error {}
 
-/**
- * What a worker thread runs. The built server (`npm start`, decision 0055) has the worker's own file beside its
- * bundle; run from its TypeScript sources (tests, `npm run dev`), a worker starts without tsx's loader, so a
- * small script registers it first.
- */
-function workerScript(): { script: string | URL; eval: boolean } {
-  if (!runsFromSources(import.meta.url))
-    return { script: new URL('./extract.worker.mjs', import.meta.url), eval: false };
-  const entry = JSON.stringify(new URL('./extract.worker.ts', import.meta.url).href);
-  const script = `import(${JSON.stringify(tsxUrl('./esm/api'))}).then((tsx) => { tsx.register(); return import(${entry}); })`;
-  return { script, eval: true };
-}
-const WORKER = workerScript();
+/** The worker's file: beside the built server's bundle (decision 0055), or its TypeScript source through tsx. */
+const WORKER = threadScript(import.meta.url, 'extract.worker');
 
 const COULD_NOT_READ = 'This file could not be read.';
 

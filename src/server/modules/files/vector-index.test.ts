@@ -12,7 +12,8 @@ import { startTwoInstances, type TwoInstances } from '../../../../tests/support/
 import { cosine, vectorToBytes } from './embeddings';
 import { deleteFileRow, insertFile, replaceChunks } from './files.repository';
 import { searchChunks } from './retrieval';
-import { nearestPassages, RERANK } from './vector-index';
+import { nearestPassages } from './vector-index';
+import { RERANK } from './vector-ranking';
 
 const MODEL = { id: 'test/embed', readsUnlabelled: false };
 
@@ -83,7 +84,7 @@ describe.each(databaseKinds)('vector index (%s)', (kind) => {
   }
 
   it('ranks as the exact method does: every passage of a small bot, and the top five of thousands', async () => {
-    const small = await seeded([vectors(RERANK - 50, 48, 1)]);
+    const small = await seeded([vectors(RERANK - 10, 48, 1)]);
     for (const question of vectors(5, 48, 2)) {
       expect(await small.nearest(question)).toEqual(small.exact(question));
     }
