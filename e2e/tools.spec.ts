@@ -169,7 +169,27 @@ describe('tools from MCP servers', () => {
     await page.setViewportSize(VIEWPORTS.phone);
     await snap(page, 'tools-approval-390');
     await page.setViewportSize(VIEWPORTS.desktop);
+    // The page's approvals, sent and answered: a failure then says whether the click sent one at all.
+    const sent: string[] = [];
+    const answered: number[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/tool-approvals')) sent.push(request.method());
+    });
+    page.on('response', (response) => {
+      if (response.url().endsWith('/tool-approvals')) answered.push(response.status());
+    });
     await approve.click();
+    // Twice in clean-clone runs the approved call never ran. A click that sent nothing within 2 s and left the
+    // button enabled met the list still moving after the resize: it is made again. One that was taken is not.
+    const taken = await expect
+      .poll(() => sent.length, { timeout: 2_000 })
+      .toBe(1)
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!taken && (await approve.isEnabled({ timeout: 1_000 }).catch(() => false))) await approve.click();
+    await expect.poll(() => answered, { timeout: 10_000, message: 'the approval sent and answered' }).toEqual([200]);
     // In two steps, so a failure says which went wrong: the answer reaching the reply, or its text being drawn.
     await expect
       .poll(() => mcp.deleteCalls, { timeout: 10_000, message: 'the approved call never ran' })
