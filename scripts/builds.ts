@@ -34,7 +34,7 @@ export function buildNeeded(root: string, name: BuildName): string | null {
 /** The server's worker threads and helper processes, each an entry of its own beside whatever bundle holds the server. */
 export const SERVER_WORKERS = {
   'extract.worker': 'src/server/modules/files/extract.worker.ts',
-  'program-host': 'src/server/lib/program-host.process.ts',
+  'program-host.process': 'src/server/lib/program-host.process.ts',
   'vector-scan.worker': 'src/server/modules/files/vector-scan.worker.ts',
 };
 

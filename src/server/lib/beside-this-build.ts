@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 type TsxExport = '.' | './esm/api';
 
@@ -35,4 +35,13 @@ export function threadScript(moduleUrl: string, name: string): { script: string 
   const entry = JSON.stringify(new URL(`./${name}.ts`, moduleUrl).href);
   const script = `import(${JSON.stringify(tsxUrl('./esm/api'))}).then((tsx) => { tsx.register(); return import(${entry}); })`;
   return { script, eval: true };
+}
+
+/**
+ * What a child process named `name` runs, as `threadScript` finds a thread's: `<name>.mjs` beside the built bundle,
+ * or `<name>.ts` under tsx's loader when run from the sources.
+ */
+export function processScript(moduleUrl: string, name: string): { path: string; execArgv: string[] } {
+  if (!runsFromSources(moduleUrl)) return { path: fileURLToPath(new URL(`./${name}.mjs`, moduleUrl)), execArgv: [] };
+  return { path: fileURLToPath(new URL(`./${name}.ts`, moduleUrl)), execArgv: ['--import', tsxUrl('.')] };
 }

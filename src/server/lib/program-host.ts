@@ -1,6 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { runsFromSources, tsxUrl } from './beside-this-build';
+import { processScript } from './beside-this-build';
 
 /** Bounds of one program's run: killed (SIGKILL) past `timeoutMs`, or once its output passes `maxOutputBytes`. */
 export interface RunLimits {
@@ -23,14 +22,7 @@ export type HostMessage =
     };
 
 /** The host's own file: beside the built bundle, or its TypeScript source run through tsx's loader. */
-function hostScript(): { path: string; execArgv: string[] } {
-  if (!runsFromSources(import.meta.url))
-    return { path: fileURLToPath(new URL('./program-host.mjs', import.meta.url)), execArgv: [] };
-  return {
-    path: fileURLToPath(new URL('./program-host.process.ts', import.meta.url)),
-    execArgv: ['--import', tsxUrl('.')],
-  };
-}
+const HOST_SCRIPT = processScript(import.meta.url, 'program-host.process');
 
 interface Run {
   output: string[];
@@ -47,7 +39,7 @@ interface Run {
  * and then forks at its own size. It inherits the calling thread's priority, as a program started directly would.
  * Idle, it keeps neither this process nor its thread alive; it ends when they do.
  */
-export function createProgramHost(script = hostScript()) {
+export function createProgramHost(script = HOST_SCRIPT) {
   let host: ChildProcess | null = null;
   const runs = new Map<number, Run>();
   let nextId = 0;
