@@ -13,9 +13,9 @@ import { createTestDb } from '../../tests/support/databases';
  */
 const { modelBaseUrl, conversations } = JSON.parse(process.argv[2]!) as { modelBaseUrl: string; conversations: number };
 
-// The database opened as `main.ts` opens it (SQLite's WAL checkpoints off the event loop).
+// The database opened as `main.ts` opens it (SQLite's upkeep off the event loop).
 const testDb = await createTestDb(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite', {
-  checkpointInBackground: true,
+  upkeepInBackground: true,
 });
 const config = loadConfig({
   PORT: '0',

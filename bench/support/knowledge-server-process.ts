@@ -14,9 +14,9 @@ import { createTestDb } from '../../tests/support/databases';
  * each question, run one after another inside the server, as the chat does before a reply: wall time, and
  * this process's CPU time (which on a busy machine says more about the cost; PostgreSQL's own is not in it).
  */
-// The database opened as `main.ts` opens it (SQLite's WAL checkpoints off the event loop).
+// The database opened as `main.ts` opens it (SQLite's upkeep off the event loop).
 const testDb = await createTestDb(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite', {
-  checkpointInBackground: true,
+  upkeepInBackground: true,
 });
 const filesDir = mkdtempSync(join(tmpdir(), 'botty-bench-files-'));
 const config = loadConfig({

@@ -21,11 +21,11 @@ async function main() {
     throw err;
   }
   let warn = (err: Error) => console.warn(`database connection lost: ${err.message}`);
-  let warnCheckpoints = (reason: string) => console.warn(`background WAL checkpoints stopped: ${reason}`);
+  let warnUpkeep = (reason: string) => console.warn(`background SQLite upkeep stopped: ${reason}`);
   const db = openDatabase(config.database, {
     onConnectionError: (err) => warn(err),
-    checkpointInBackground: true,
-    onCheckpointsLost: (reason) => warnCheckpoints(reason),
+    upkeepInBackground: true,
+    onUpkeepLost: (reason) => warnUpkeep(reason),
   });
   await migrateToLatest(db);
   const app = await buildApp({
@@ -36,8 +36,7 @@ async function main() {
     warmKnowledge: true,
   });
   warn = (err) => app.log.warn({ err }, 'database connection lost; the pool reconnects on demand');
-  warnCheckpoints = (reason) =>
-    app.log.warn({ reason }, 'background WAL checkpoints stopped; SQLite checkpoints itself');
+  warnUpkeep = (reason) => app.log.warn({ reason }, 'background SQLite upkeep stopped; SQLite checkpoints itself');
   if (config.admin) {
     await ensureBootstrapAdmin({ db, clock: systemClock }, config.admin);
   }

@@ -12,7 +12,7 @@ import {
 import type pg from 'pg';
 import type { Database, Db } from './database';
 import { statementName } from './prepared-query';
-import { checkpointInBackground } from './wal-checkpoints';
+import { ANALYSIS_LIMIT, OPTIMIZE_ALL_TABLES, upkeepInBackground } from './sqlite-upkeep';
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; searchPath?: string };
 
@@ -34,6 +34,10 @@ function sqliteDatabase(path: string): { database: SQLite.Database; driver: Sqli
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
+  // The planner's statistics brought up to date as SQLite advises for a connection that opens (decision 0074); the
+  // server's background connection keeps them so as the tables grow (sqlite-upkeep.ts).
+  database.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
+  database.pragma(OPTIMIZE_ALL_TABLES);
   const convert = (params: ReadonlyArray<unknown>) => params.map(toSqliteParam);
   // Kysely calls prepare(sql) then all/run/iterate(params); wrapping those is the narrowest place to convert.
   // Preparing is a large share of a small query's cost, and the app issues the same few hundred SQL texts.
@@ -148,20 +152,21 @@ export interface OpenDatabaseOptions {
   /** Told about connections the database dropped while idle; the pool replaces them by itself. */
   onConnectionError?: (err: Error) => void;
   /**
-   * SQLite (a file): WAL checkpoints on a connection of their own in a worker thread, off the event loop
-   * (wal-checkpoints.ts). The server's; tests and tools that open a database keep SQLite's automatic ones.
+   * SQLite (a file): WAL checkpoints and the planner's statistics on a connection of their own in a worker thread,
+   * off the event loop (sqlite-upkeep.ts). The server's; tests and tools that open a database keep SQLite's
+   * automatic checkpoints and the statistics taken as they open it.
    */
-  checkpointInBackground?: boolean;
-  /** Told when the background checkpoints stopped working (SQLite's automatic ones are then back). */
-  onCheckpointsLost?: (reason: string) => void;
+  upkeepInBackground?: boolean;
+  /** Told when the background upkeep stopped working (SQLite's automatic checkpoints are then back). */
+  onUpkeepLost?: (reason: string) => void;
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Db {
   if (target.kind === 'sqlite') {
     const { database, driver } = sqliteDatabase(target.path);
-    const checkpoints =
-      options.checkpointInBackground && target.path !== ':memory:'
-        ? checkpointInBackground(database, target.path, { onLost: options.onCheckpointsLost })
+    const upkeep =
+      options.upkeepInBackground && target.path !== ':memory:'
+        ? upkeepInBackground(database, target.path, { onLost: options.onUpkeepLost })
         : undefined;
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: driver }) });
     return {
@@ -170,7 +175,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOption
       // The server's connection first, then the background one: the last to close leaves no WAL behind.
       close: async () => {
         await kysely.destroy();
-        await checkpoints?.stop();
+        await upkeep?.stop();
       },
     };
   }
