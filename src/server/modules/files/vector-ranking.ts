@@ -105,8 +105,9 @@ function closestBytes(copies: Copies, question: Float32Array, rows: number[], co
   const { dims, bytes, scales } = copies;
   let largest = 0;
   for (const x of question) largest = Math.max(largest, Math.abs(x));
-  // Each of the four sums adds a quarter of the dimensions, each product at most 128 times the scaled question.
-  const scale = Math.min(32_767, Math.floor(0x7fffffff / (128 * Math.ceil(dims / 4)))) / (largest || 1);
+  // Each of the four sums adds a quarter of the dimensions (the first also the up to three left over), each product
+  // at most 128 times the scaled question.
+  const scale = Math.min(32_767, Math.floor(0x7fffffff / (128 * (Math.floor(dims / 4) + 3)))) / (largest || 1);
   const q = Int32Array.from(question, (x) => Math.round(x * scale));
   const scores = new Float64Array(rows.length);
   for (let r = 0; r < rows.length; r++) {
