@@ -40,6 +40,7 @@ import { replySharing } from './modules/replies/reply-sharing';
 import { createReplyStore, sweepSchedule } from './modules/replies/reply-store';
 import { createEmbeddings } from './modules/files/embeddings';
 import { knowledgeWarmUp } from './modules/files/knowledge-warm-up';
+import { pgvectorStartup } from './modules/files/pgvector-index';
 import { createFileJobs, DEFAULT_FILE_JOBS, type FileJobsOptions } from './modules/files/file-jobs';
 import { filesRoutes } from './modules/files/files.routes';
 import { knowledgeReplyContext } from './modules/files/knowledge-context';
@@ -191,6 +192,9 @@ export async function buildApp(options: AppOptions) {
       return chosen && createEmbeddings(chosen.model, chosen.id, chosen.env);
     },
   };
+  const pgvector = pgvectorStartup({ db, log: app.log });
+  app.addHook('onReady', async () => pgvector.start());
+  app.addHook('onClose', async () => pgvector.stop());
   const fileJobs = createFileJobs(
     { db, clock, storage, embeddings, log: app.log, notices },
     {

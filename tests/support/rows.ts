@@ -61,7 +61,13 @@ export async function insertUserWithBot(db: Kysely<Database>, now = new Date().t
 export async function insertReadyKnowledge(
   db: Kysely<Database>,
   owner: { userId: number; botId: number },
-  file: { name: string; model: string; passages: { text: string; vector: Float32Array }[] },
+  file: {
+    name: string;
+    model: string;
+    passages: { text: string; vector: Float32Array }[];
+    /** Written for pgvector too, as the file runner does where it is on. */
+    pgvector?: boolean;
+  },
 ) {
   const now = new Date().toISOString();
   const row = await insertFile(db, {
@@ -85,6 +91,7 @@ export async function insertReadyKnowledge(
       embedding: vectorToBytes(p.vector),
       embeddingModel: file.model,
     })),
+    { pgvector: file.pgvector },
   );
   await db
     .updateTable('files')

@@ -284,6 +284,8 @@ export interface FileChunksTable {
   embedding: Buffer | null;
   /** The model id that wrote `embedding`; null for vectors from before it was recorded (LLM_EMBEDDING_MODEL's). */
   embedding_model: string | null;
+  /** `embedding` as pgvector's `vector`: the column exists only where pgvector is on (pgvector-index.ts). */
+  embedding_vector?: string | null;
 }
 
 export interface FileBlobDeletionsTable {

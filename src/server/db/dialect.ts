@@ -14,7 +14,15 @@ import type { Database, Db } from './database';
 import { statementName } from './prepared-query';
 import { ANALYSIS_LIMIT, OPTIMIZE_ALL_TABLES, upkeepInBackground } from './sqlite-upkeep';
 
-export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; searchPath?: string };
+export type DatabaseTarget =
+  | { kind: 'sqlite'; path: string }
+  | {
+      kind: 'postgres';
+      url: string;
+      searchPath?: string;
+      /** The pool's own settings over ours: a PostgreSQL reached another way than a socket (tests' PGlite). */
+      pool?: pg.PoolConfig;
+    };
 
 const PG_INT8 = 20;
 const STATEMENT_CACHE_SIZE = 500;
@@ -72,7 +80,10 @@ function sqliteDatabase(path: string): { database: SQLite.Database; driver: Sqli
 const PG_CONNECT_TIMEOUT_MS = 3_000;
 
 // The driver is loaded with the first connection, so a SQLite instance never loads it (decision 0055).
-async function postgresPool(url: string, searchPath: string | undefined, onError: (err: Error) => void) {
+async function postgresPool(
+  { url, searchPath, pool: own }: Extract<DatabaseTarget, { kind: 'postgres' }>,
+  onError: (err: Error) => void,
+) {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
@@ -88,6 +99,7 @@ async function postgresPool(url: string, searchPath: string | undefined, onError
         return pg.types.getTypeParser(oid, format);
       }) as typeof pg.types.getTypeParser,
     },
+    ...own,
   });
   // An idle client whose connection the server closed (restart, failover, pg_terminate_backend) emits 'error'
   // on the pool; unheard, that kills the process. The pool already drops the client and connects anew on demand.
@@ -181,8 +193,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOption
   }
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({
-      pool: async () =>
-        namingStatements(await postgresPool(target.url, target.searchPath, options.onConnectionError ?? (() => {}))),
+      pool: async () => namingStatements(await postgresPool(target, options.onConnectionError ?? (() => {}))),
     }),
   });
   return { kysely, kind: 'postgres', schema: target.searchPath, close: () => kysely.destroy() };

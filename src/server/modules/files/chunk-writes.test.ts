@@ -37,8 +37,8 @@ describe.each(databaseKinds)("a file's passages written (%s)", (kind) => {
     const { db, file, written } = await processingFile();
 
     // An earlier run's passages, then the file read again.
-    await replaceChunks(db, file.id, passages(30, 'old'), atOnce);
-    await replaceChunks(db, file.id, passages(260, 'new'), atOnce);
+    await replaceChunks(db, file.id, passages(30, 'old'), { atOnce });
+    await replaceChunks(db, file.id, passages(260, 'new'), { atOnce });
 
     const rows = await written();
     expect(rows.map((r) => r.ord)).toEqual(Array.from({ length: 260 }, (_, i) => i));
@@ -50,7 +50,7 @@ describe.each(databaseKinds)("a file's passages written (%s)", (kind) => {
     const bad = passages(500, 'word');
     // PostgreSQL refuses a NUL in text: the third statement fails while the second may still be writing.
     bad[120] = { ...bad[120]!, text: 'a \u0000 b' };
-    await expect(replaceChunks(db, file.id, bad, atOnce)).rejects.toThrow();
+    await expect(replaceChunks(db, file.id, bad, { atOnce })).rejects.toThrow();
     const after = (await written()).length;
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await written()).length).toBe(after);

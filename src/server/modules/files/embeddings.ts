@@ -54,6 +54,9 @@ export const vectorToBytes = (v: Float32Array): Buffer => Buffer.from(v.buffer, 
 
 // Copied, because a driver's Buffer may start at an offset a Float32Array cannot view.
 export const bytesToVector = (b: Uint8Array): Float32Array => new Float32Array(Uint8Array.from(b).buffer);
+/** pgvector's text form of a vector (pgvector-index.ts): nine significant digits give every float32 back exactly. */
+export const vectorText = (vector: Float32Array): string =>
+  `[${Array.from(vector, (x) => x.toPrecision(9)).join(',')}]`;
 
 export function cosine(a: Float32Array, b: Float32Array): number {
   if (a.length !== b.length) return 0;

@@ -26,6 +26,7 @@ import {
   type FileRow,
   type EmbeddedChunk,
 } from './files.repository';
+import { indexFor, writesPgvector } from './pgvector-index';
 import { MissingBlobError, type FileStorage } from './storage';
 import { jobLoop } from '../../lib/job-loop';
 
@@ -163,11 +164,18 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
       });
       if (!outcome.ok && outcome.detail) log.warn({ fileId: file.id, detail: outcome.detail }, 'extraction failed');
       const chunks = outcome.ok ? await embedChunks(outcome.chunks) : [];
-      if (outcome.ok) await replaceChunks(db.kysely, file.id, chunks, hasRoundTrips(db) ? CHUNK_STATEMENTS_AT_ONCE : 1);
+      const pgvector = writesPgvector(db);
+      if (outcome.ok) {
+        const atOnce = hasRoundTrips(db) ? CHUNK_STATEMENTS_AT_ONCE : 1;
+        await replaceChunks(db.kysely, file.id, chunks, { atOnce, pgvector });
+      }
       const result = outcome.ok
         ? { status: 'ready' as const, error: outcome.notice, chunkCount: chunks.length }
         : { status: 'failed' as const, error: outcome.error, chunkCount: 0 };
       await finishFile(db.kysely, job, result, clock.now().toISOString());
+      // The first passages of a new vector length: its index is built in the background (once per database).
+      const dims = chunks[0]?.embedding ? chunks[0].embedding.byteLength / Float32Array.BYTES_PER_ELEMENT : 0;
+      if (pgvector && dims > 0) void indexFor(db, dims);
       log.info(
         { fileId: file.id, status: result.status, chunks: result.chunkCount, ms: Date.now() - started },
         'file processed',

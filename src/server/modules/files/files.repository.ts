@@ -3,6 +3,7 @@ import type { FileProgress, KnowledgeFile } from '@shared/contracts/files';
 import type { Db, DbScope, Executor, FilesTable, FileStatus } from '../../db/database';
 import { recentlyUsed } from '@shared/recently-used';
 import type { Chunk } from './chunk';
+import { bytesToVector, vectorText } from './embeddings';
 import { readKnowledgeGeneration } from './vector-index.repository';
 
 export type FileRow = Selectable<FilesTable>;
@@ -191,8 +192,14 @@ export type EmbeddedChunk = Chunk & { embedding?: Buffer; embeddingModel?: strin
  * `atOnce` (PostgreSQL only): statements in flight together, each in a backend of its own, since computing the
  * passages' search vectors is most of their time and one backend uses one core. Their ids are then taken first, in
  * the passages' order, so that whichever statement ends first, ties in ranking still go to the earlier passage.
+ * `pgvector`: each vector is written in pgvector's column too (pgvector-index.ts).
  */
-export async function replaceChunks(db: Executor, fileId: number, chunks: EmbeddedChunk[], atOnce = 1) {
+export async function replaceChunks(
+  db: Executor,
+  fileId: number,
+  chunks: EmbeddedChunk[],
+  { atOnce = 1, pgvector = false }: { atOnce?: number; pgvector?: boolean } = {},
+) {
   await db.deleteFrom('file_chunks').where('file_id', '=', fileId).execute();
   const ids = atOnce > 1 ? await nextChunkIds(db, chunks.length) : null;
   const insert = (from: number) =>
@@ -208,6 +215,9 @@ export async function replaceChunks(db: Executor, fileId: number, chunks: Embedd
           section: c.section,
           embedding: c.embedding ?? null,
           embedding_model: c.embeddingModel ?? null,
+          ...(pgvector
+            ? { embedding_vector: c.embedding ? sql<string>`${vectorText(bytesToVector(c.embedding))}::vector` : null }
+            : {}),
         })),
       )
       .execute();

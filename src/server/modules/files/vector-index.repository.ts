@@ -18,23 +18,73 @@ export async function readKnowledgeGeneration(db: Executor, botId: number): Prom
   return row ? Number(row.knowledge_generation) : null;
 }
 
+/** The passages with a vector of `model` in the ready knowledge files of `owner`'s bot. */
+const knowledgeVectorRows = (db: Executor, knowledge: { ownerId: number; botId: number }, model: VectorModel) =>
+  db
+    .selectFrom('file_chunks')
+    .innerJoin('files', 'files.id', 'file_chunks.file_id')
+    .where('files.status', '=', 'ready')
+    .where('files.user_id', '=', knowledge.ownerId)
+    .where('files.bot_id', '=', knowledge.botId)
+    .where('files.conversation_id', 'is', null)
+    .where('file_chunks.embedding', 'is not', null)
+    .where(ofModel(model));
+
 /** Ids, ascending, of the passages with a vector of `model` in the ready knowledge files of `owner`'s bot. */
 export async function findKnowledgeVectorIds(
   db: Executor,
   knowledge: { ownerId: number; botId: number },
   model: VectorModel,
 ): Promise<number[]> {
+  const rows = await knowledgeVectorRows(db, knowledge, model)
+    .select('file_chunks.id')
+    .orderBy('file_chunks.id')
+    .execute();
+  return rows.map((r) => Number(r.id));
+}
+
+/** How many passages findKnowledgeVectorIds would answer. */
+export async function countKnowledgeVectors(
+  db: Executor,
+  knowledge: { ownerId: number; botId: number },
+  model: VectorModel,
+): Promise<number> {
+  const row = await knowledgeVectorRows(db, knowledge, model)
+    .select((eb) => eb.fn.countAll<number>().as('passages'))
+    .executeTakeFirst();
+  return Number(row?.passages ?? 0);
+}
+
+/**
+ * The `limit` passages of the bot's knowledge nearest to `question` (pgvector's text form, `dims` long) by cosine
+ * distance, as pgvector's HNSW index of that length finds them (pgvector-index.ts). The bot's ready files are read
+ * first, so the passages' statement is of one table, with the index's own expression and condition: given a join,
+ * PostgreSQL could read the index's whole walk before the files' condition and the limit.
+ */
+export async function findNearestIndexed(
+  db: Executor,
+  knowledge: { ownerId: number; botId: number },
+  model: VectorModel,
+  nearest: { question: string; dims: number; limit: number },
+): Promise<number[]> {
+  const files = await db
+    .selectFrom('files')
+    .select('id')
+    .where('status', '=', 'ready')
+    .where('user_id', '=', knowledge.ownerId)
+    .where('bot_id', '=', knowledge.botId)
+    .where('conversation_id', 'is', null)
+    .execute();
+  if (files.length === 0) return [];
+  const dims = sql.lit(nearest.dims);
   const rows = await db
     .selectFrom('file_chunks')
-    .innerJoin('files', 'files.id', 'file_chunks.file_id')
     .select('file_chunks.id')
-    .where('files.status', '=', 'ready')
-    .where('files.user_id', '=', knowledge.ownerId)
-    .where('files.bot_id', '=', knowledge.botId)
-    .where('files.conversation_id', 'is', null)
-    .where('file_chunks.embedding', 'is not', null)
+    .where(sql<boolean>`file_chunks.file_id = any(${files.map((f) => f.id)})`)
     .where(ofModel(model))
-    .orderBy('file_chunks.id')
+    .where(sql<boolean>`vector_dims(file_chunks.embedding_vector) = ${dims}`)
+    .orderBy(sql`file_chunks.embedding_vector::vector(${dims}) <=> ${nearest.question}::vector(${dims})`)
+    .limit(nearest.limit)
     .execute();
   return rows.map((r) => Number(r.id));
 }

@@ -10,6 +10,7 @@ import {
   readKnowledgeGeneration,
   type VectorModel,
 } from './vector-index.repository';
+import { indexedCandidates, largeKnowledge, rankedByIndex, writesPgvector } from './pgvector-index';
 import { type Copies, signBits } from './vector-ranking';
 import { vectorScan } from './vector-scan';
 
@@ -207,7 +208,7 @@ export async function warmKnowledgeVectors(db: Db, model: VectorModel, signal: A
   for (const knowledge of await findKnowledgeWithVectors(db.kysely, model)) {
     if (signal.aborted) break;
     // Past the budget, loading one more bot would push out one loaded before it, which was used more recently.
-    if (used + knowledge.passages * perPassage > MAX_BYTES) continue;
+    if (used + knowledge.passages * perPassage > MAX_BYTES || rankedByIndex(db, knowledge.passages)) continue;
     const vectors = await knowledgeVectors(db, knowledge, model, signal).catch((err: unknown) => {
       if (signal.aborted) return null;
       throw err;
@@ -222,7 +223,7 @@ export async function warmKnowledgeVectors(db: Db, model: VectorModel, signal: A
 
 /**
  * The `limit` passages in scope closest to the question by cosine, best first: among the bot's knowledge, the
- * RERANK found by their copies; among the conversation's attachments (a few files), every one.
+ * RERANK found by their copies, or by pgvector's index for a bot too large for them (pgvector-index.ts); among the conversation's attachments (a few files), every one.
  */
 export async function nearestPassages(
   db: Db,
@@ -231,8 +232,15 @@ export async function nearestPassages(
   question: Promise<Float32Array>,
   limit: number,
 ): Promise<number[]> {
-  const [vectors, q] = await Promise.all([knowledgeVectors(db, scope, model), question]);
-  const candidates = vectors && vectors.dims === q.length ? await vectorScan.rank(vectors, q) : [];
+  const [copies, large, q] = await Promise.all([
+    // Without pgvector the copies are brought up to date while the question is embedded.
+    writesPgvector(db) ? null : knowledgeVectors(db, scope, model),
+    largeKnowledge(db, scope, model),
+    question,
+  ]);
+  const indexed = large ? await indexedCandidates(db, scope, model, q) : null;
+  const vectors = indexed ? null : (copies ?? (await knowledgeVectors(db, scope, model)));
+  const candidates = indexed ?? (vectors && vectors.dims === q.length ? await vectorScan.rank(vectors, q) : []);
   const [knowledge, attachments] = await Promise.all([
     findVectors(db.kysely, candidates),
     scope.conversationId === null

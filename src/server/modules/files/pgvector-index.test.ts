@@ -1,0 +1,168 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDb, databaseKinds } from '../../../../tests/support/databases';
+import { createPgliteDb } from '../../../../tests/support/pglite';
+import { insertBot, insertReadyKnowledge, insertUserWithBot } from '../../../../tests/support/rows';
+import type { Db } from '../../db/database';
+import { cosine } from './embeddings';
+import { deleteFileRow } from './files.repository';
+import { catchUpPgvector, enablePgvector, indexFor } from './pgvector-index';
+import { nearestPassages } from './vector-index';
+
+const MODEL = { id: 'test/embed', readsUnlabelled: false };
+const DIMS = 24;
+/** Bots of more passages than this are ranked by the index in these tests (the server's threshold is 100,000). */
+const FROM_PASSAGES = 100;
+
+let seed = 7;
+const random = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32 - 0.5;
+/** Vectors around a few topic centres that share an offset, as real embeddings are. */
+const vectors = (count: number) => {
+  const centres = Array.from({ length: 8 }, () => Float32Array.from({ length: DIMS }, () => random() + 0.2));
+  return Array.from({ length: count }, (_, i) => Float32Array.from(centres[i % 8]!, (x) => x + random()));
+};
+
+const passagesOf = (vs: Float32Array[], name: string) => vs.map((vector, i) => ({ text: `${name} ${i}`, vector }));
+
+/** How often the HNSW index has been scanned, as PostgreSQL's statistics count it. */
+async function indexScans(db: Db): Promise<number> {
+  await sql`select pg_stat_force_next_flush()`.execute(db.kysely);
+  const { rows } = await sql<{ scans: number }>`select coalesce(sum(idx_scan), 0)::int as scans
+    from pg_stat_user_indexes where indexrelname = ${`file_chunks_embedding_hnsw_${DIMS}`}`.execute(db.kysely);
+  return rows[0]!.scans;
+}
+
+async function knowledgeOf(db: Db, pgvector: boolean) {
+  const owner = await insertUserWithBot(db.kysely);
+  const large = { ...owner, vectors: vectors(300) };
+  const small = { userId: owner.userId, botId: await insertBot(db.kysely, owner.userId), vectors: vectors(60) };
+  const files: number[] = [];
+  for (const bot of [large, small]) {
+    for (const [part, slice] of [bot.vectors.slice(0, 30), bot.vectors.slice(30)].entries()) {
+      const passages = passagesOf(slice, `bot ${bot.botId} part ${part}`);
+      files.push(
+        await insertReadyKnowledge(db.kysely, bot, { name: `part-${part}`, model: MODEL.id, passages, pgvector }),
+      );
+    }
+  }
+  const idsOf = async (botId: number) => {
+    const rows = await db.kysely
+      .selectFrom('file_chunks')
+      .innerJoin('files', 'files.id', 'file_chunks.file_id')
+      .select(['file_chunks.id', 'file_chunks.text', 'files.id as fileId'])
+      .where('files.bot_id', '=', botId)
+      .where('files.status', '=', 'ready')
+      .orderBy('file_chunks.id')
+      .execute();
+    return rows;
+  };
+  const nearest = (bot: { userId: number; botId: number }, question: Float32Array, limit = 5) =>
+    nearestPassages(
+      db,
+      { ownerId: bot.userId, userId: bot.userId, botId: bot.botId, conversationId: null },
+      MODEL,
+      Promise.resolve(question),
+      limit,
+    );
+  const exact = async (bot: { botId: number; vectors: Float32Array[] }, question: Float32Array, limit = 5) => {
+    const rows = await idsOf(bot.botId);
+    return rows
+      .map((r) => {
+        const [, , , part, i] = r.text.split(' ');
+        return { id: r.id, score: cosine(question, bot.vectors[Number(part) * 30 + Number(i)]!) };
+      })
+      .sort((a, b) => b.score - a.score || a.id - b.id)
+      .slice(0, limit)
+      .map((r) => r.id);
+  };
+  return { large, small, files, nearest, exact, idsOf };
+}
+
+describe('pgvector (PostgreSQL with the extension, on PGlite)', () => {
+  let close: () => Promise<void> = async () => {};
+  afterEach(() => close());
+
+  async function lite() {
+    const opened = await createPgliteDb();
+    close = opened.close;
+    // A few hundred passages are read whole and sorted faster than through an index, and PostgreSQL knows it: told
+    // to avoid both (PGlite is one session), it takes the HNSW index as it does on its own for a bot of 100,000.
+    await sql`set enable_seqscan = off`.execute(opened.db.kysely);
+    await sql`set enable_bitmapscan = off`.execute(opened.db.kysely);
+    await sql`set enable_sort = off`.execute(opened.db.kysely);
+    return opened.db;
+  }
+
+  it('ranks a bot of many passages by the index and a small one by the copies, each among its own passages', async () => {
+    const db = await lite();
+    expect(await enablePgvector(db, { fromPassages: FROM_PASSAGES })).toBe(true);
+    // Turned on again, as every instance does as it starts.
+    expect(await enablePgvector(db, { fromPassages: FROM_PASSAGES })).toBe(true);
+    const { large, small, nearest, exact, idsOf } = await knowledgeOf(db, true);
+    expect(await indexFor(db, DIMS)).toBe(true);
+
+    const largeIds = new Set((await idsOf(large.botId)).map((r) => r.id));
+    for (const question of vectors(5)) {
+      const before = await indexScans(db);
+      const found = await nearest(large, question);
+      expect(await indexScans(db)).toBeGreaterThan(before);
+      expect(found.every((id) => largeIds.has(id))).toBe(true);
+      // Approximate, then ranked exactly: at this size the graph's walk finds the exact five.
+      expect(found).toEqual(await exact(large, question));
+    }
+
+    const [question] = vectors(1);
+    const before = await indexScans(db);
+    expect(await nearest(small, question!)).toEqual(await exact(small, question!));
+    expect(await indexScans(db)).toBe(before);
+  }, 60_000);
+
+  it('fills in the vectors written before it was on, builds the index, and forgets a deleted file', async () => {
+    const db = await lite();
+    const { large, files, nearest, exact } = await knowledgeOf(db, false);
+    expect(await enablePgvector(db, { fromPassages: FROM_PASSAGES })).toBe(true);
+    expect(await catchUpPgvector(db, new AbortController().signal)).toBe(360);
+    const { rows } = await sql<{ missing: number }>`select count(*)::int as missing from file_chunks
+      where embedding_vector is null`.execute(db.kysely);
+    expect(rows[0]!.missing).toBe(0);
+    expect(await indexFor(db, DIMS)).toBe(true);
+
+    const [question] = vectors(1);
+    const before = await indexScans(db);
+    expect(await nearest(large, question!)).toEqual(await exact(large, question!));
+    expect(await indexScans(db)).toBeGreaterThan(before);
+
+    await deleteFileRow(db.kysely, files[1]!);
+    const found = await nearest(large, question!, 40);
+    expect(found).toHaveLength(30);
+    expect(found).toEqual(await exact(large, question!, 40));
+  }, 60_000);
+});
+
+describe.each(databaseKinds)('pgvector where there is none (%s)', (kind) => {
+  it('stays off, and the table as it was', async () => {
+    const testDb = await createTestDb(kind);
+    try {
+      const offered =
+        kind === 'postgres' &&
+        (
+          await sql<{
+            n: number;
+          }>`select count(*)::int as n from pg_available_extensions where name = 'vector'`.execute(testDb.db.kysely)
+        ).rows[0]!.n > 0;
+      // The tests' shared server has no pgvector; one that had it would be the case above.
+      if (offered) return;
+      expect(await enablePgvector(testDb.db)).toBe(false);
+      const owner = await insertUserWithBot(testDb.db.kysely);
+      await insertReadyKnowledge(testDb.db.kysely, owner, {
+        name: 'a',
+        model: MODEL.id,
+        passages: passagesOf(vectors(3), 'a'),
+      });
+      const row = await testDb.db.kysely.selectFrom('file_chunks').selectAll().executeTakeFirstOrThrow();
+      expect(row).not.toHaveProperty('embedding_vector');
+    } finally {
+      await testDb.drop();
+    }
+  });
+});

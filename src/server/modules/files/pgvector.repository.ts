@@ -1,0 +1,100 @@
+import { sql } from 'kysely';
+import type { Db, Executor } from '../../db/database';
+import { bytesToVector, vectorText } from './embeddings';
+
+/**
+ * pgvector's part of the schema, there only where the PostgreSQL server has the extension (pgvector-index.ts,
+ * decision 0076): the extension, `file_chunks.embedding_vector`, and an HNSW index per vector length.
+ */
+
+/**
+ * The extension created (when it is not, and the role may) and the column added. False on SQLite or without the
+ * extension; throws when the extension is there but may not be created.
+ */
+export async function turnOnPgvector(db: Db): Promise<boolean> {
+  if (db.kind !== 'postgres') return false;
+  const { rows } = await sql<{ available: boolean }>`select exists (select 1 from pg_available_extensions
+    where name = 'vector') as available`.execute(db.kysely);
+  if (!rows[0]?.available) return false;
+  try {
+    await sql`create extension if not exists vector`.execute(db.kysely);
+    await sql`alter table file_chunks add column if not exists embedding_vector vector`.execute(db.kysely);
+  } catch (err) {
+    // Another instance doing the same at the same moment is fine; a role that may not create extensions is not.
+    if (!(await hasVectorColumn(db.kysely))) throw err;
+  }
+  return true;
+}
+
+async function hasVectorColumn(db: Executor): Promise<boolean> {
+  const { rows } = await sql<{ present: boolean }>`select exists (select 1 from information_schema.columns
+    where table_schema = current_schema() and table_name = 'file_chunks' and column_name = 'embedding_vector')
+    as present`.execute(db);
+  return rows[0]?.present === true;
+}
+
+/**
+ * Up to `limit` passages after `after` (by id) with a vector but no `vector` value given theirs: how many, and the
+ * last one's id; null when there were none.
+ */
+export async function fillMissingVectors(
+  db: Executor,
+  after: number,
+  limit: number,
+): Promise<{ filled: number; last: number } | null> {
+  const rows = await db
+    .selectFrom('file_chunks')
+    .select(['id', 'embedding'])
+    .where('id', '>', after)
+    .where('embedding', 'is not', null)
+    .where(sql<boolean>`embedding_vector is null`)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  if (rows.length === 0) return null;
+  const values = rows.map((r) => sql`(${r.id}::bigint, ${vectorText(bytesToVector(r.embedding!))}::vector)`);
+  await sql`update file_chunks as c set embedding_vector = v.e from (values ${sql.join(values)}) as v(id, e)
+    where c.id = v.id`.execute(db);
+  return { filled: rows.length, last: rows.at(-1)!.id };
+}
+
+/** The lengths of the passages' vectors, from their bytes' length, which PostgreSQL knows without reading them. */
+export async function vectorLengths(db: Executor): Promise<number[]> {
+  const { rows } = await sql<{ dims: number }>`select distinct octet_length(embedding) / 4 as dims
+    from file_chunks where embedding is not null`.execute(db);
+  return rows.map((r) => Number(r.dims));
+}
+
+const indexName = (dims: number) => `file_chunks_embedding_hnsw_${dims}`;
+
+async function isValid(db: Executor, name: string): Promise<boolean | null> {
+  const { rows } = await sql<{ valid: boolean | null }>`select (select indisvalid from pg_index
+    where indexrelid = to_regclass(${name})) as valid`.execute(db);
+  return rows[0]?.valid ?? null;
+}
+
+/**
+ * The HNSW index of vectors of `dims` dimensions (cosine distance), built once per database: by the instance that
+ * takes the advisory lock, without holding writes back (`concurrently`); a build an instance left unfinished is
+ * dropped and done again. Whether it is valid now (false while another instance builds it).
+ */
+export async function buildVectorIndex(db: Db, dims: number): Promise<boolean> {
+  const name = indexName(dims);
+  if ((await isValid(db.kysely, name)) === true) return true;
+  return db.kysely.connection().execute(async (conn) => {
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${name})) as locked`.execute(
+      conn,
+    );
+    if (!rows[0]?.locked) return false;
+    try {
+      if ((await isValid(conn, name)) === false)
+        await sql`drop index concurrently if exists ${sql.id(name)}`.execute(conn);
+      await sql`create index concurrently if not exists ${sql.id(name)} on file_chunks
+        using hnsw ((embedding_vector::vector(${sql.lit(dims)})) vector_cosine_ops)
+        where vector_dims(embedding_vector) = ${sql.lit(dims)}`.execute(conn);
+      return (await isValid(conn, name)) === true;
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(${name}))`.execute(conn);
+    }
+  });
+}
