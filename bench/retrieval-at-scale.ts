@@ -12,7 +12,8 @@
  * - searchChunks without embeddings (the full-text ranking alone), and as the chat calls it (full-text ranking
  *   fused with the vector ranking), p50/p95 beside the target;
  * - the time to load the bot's copies ahead (as the server does once ready), the first question's after it, and
- *   the time to take in one more file of passages.
+ *   the time to take in one more file of passages;
+ * - on a PostgreSQL server with pgvector: the same with its HNSW index (decision 0076), and the index's build.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -20,7 +21,9 @@ import { sql } from 'kysely';
 import type { Db } from '../src/server/db/database';
 import type { EmbeddingsModel } from '../src/server/modules/files/embeddings';
 import { bytesToVector, cosine } from '../src/server/modules/files/embeddings';
-import { searchChunks } from '../src/server/modules/files/retrieval';
+import type { SearchScope } from '../src/server/modules/files/files.repository';
+import { catchUpPgvector, enablePgvector } from '../src/server/modules/files/pgvector-index';
+import { searchChunks, type RetrievalDeps } from '../src/server/modules/files/retrieval';
 import { nearestPassages, warmKnowledgeVectors } from '../src/server/modules/files/vector-index';
 import { createTestDb } from '../tests/support/databases';
 import { insertReadyKnowledge, insertUserWithBot } from '../tests/support/rows';
@@ -247,9 +250,57 @@ async function run(kind: 'sqlite' | 'postgres', dims: number) {
         `after ${PER_FILE} more passages: ${ms(refreshMs)}; ` +
         `kept in memory ${((PASSAGES * (Math.ceil(dims / 32) * 4 + dims + 12)) / 2 ** 20).toFixed(1)} MiB`,
     );
+    await pgvectorRows({ db, questions, scope, model, deps, exactTop5 });
   } finally {
     await testDb.drop();
   }
+}
+
+/**
+ * Where the PostgreSQL server has pgvector (decision 0076): the same bot ranked by its HNSW index instead of the
+ * copies (the server does so past INDEX_FROM_PASSAGES; here from the first passage), after the passages' `vector`
+ * values are filled in and the index built as a server does when the extension comes.
+ */
+async function pgvectorRows(run: {
+  db: Db;
+  questions: { text: string; vector: Float32Array }[];
+  scope: SearchScope;
+  model: EmbeddingsModel;
+  deps: RetrievalDeps;
+  exactTop5: (q: Float32Array) => number[];
+}) {
+  const { db, questions, scope, model, deps, exactTop5 } = run;
+  if (db.kind !== 'postgres') return;
+  if (!(await enablePgvector(db, { fromPassages: 0 }))) {
+    console.log('  pgvector: not on this server (its HNSW index is used where it is; decision 0076)');
+    return;
+  }
+  let start = performance.now();
+  const filled = await catchUpPgvector(db, new AbortController().signal);
+  const catchUpMs = performance.now() - start;
+  const { rows } = await sql<{ setting: string }>`show maintenance_work_mem`.execute(db.kysely);
+  const vectorTimes: number[] = [];
+  const searchTimes: number[] = [];
+  let overlap = 0;
+  for (const [i, q] of questions.entries()) {
+    start = performance.now();
+    const ranked = await nearestPassages(db, scope, model, Promise.resolve(q.vector), 40);
+    const vectorMs = performance.now() - start;
+    start = performance.now();
+    await searchChunks(deps, { userId: scope.userId, botId: scope.botId, query: q.text });
+    const searchMs = performance.now() - start;
+    if (i < WARM_UP_QUERIES) continue;
+    vectorTimes.push(vectorMs);
+    searchTimes.push(searchMs);
+    const exact = new Set(exactTop5(q.vector));
+    overlap += ranked.slice(0, 5).filter((id) => exact.has(id)).length / 5;
+  }
+  console.log(
+    `  pgvector: ${filled} passages' vectors filled in and the HNSW index built in ${ms(catchUpMs)} ` +
+      `(maintenance_work_mem ${rows[0]?.setting}); vector ranking by the index p50 ${ms(percentile(vectorTimes, 50))}, ` +
+      `p95 ${ms(percentile(vectorTimes, 95))}, top-5 overlap with the exact ranking ${(overlap / QUERIES).toFixed(3)}; ` +
+      `retrieval p50 ${ms(percentile(searchTimes, 50))}, p95 ${ms(percentile(searchTimes, 95))}`,
+  );
 }
 
 // The machine's load at the start, since every figure here is wall time.

@@ -12,6 +12,8 @@ export interface DailySeries {
   values: number[];
   /** The y scale it is drawn against (the axis with the same `scale`, by default uPlot's "y"); each starts at zero. */
   scale?: string;
+  /** Dashes and gaps in px, for a line often equal to one drawn before it: the earlier shows through the gaps. */
+  dash?: number[];
 }
 
 /** Days, series and axes redraw the chart when they change: keep them stable (useMemo, constants). */
@@ -67,7 +69,10 @@ export function DailyLineChart({ days, series, axes, tableCaption, testId }: Dai
           tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
           scales: Object.fromEntries(series.map((s) => [s.scale ?? 'y', fromZero])),
           axes: [{ stroke: ink }, ...axes],
-          series: [{}, ...series.map((s) => ({ label: s.label, scale: s.scale ?? 'y', stroke: s.color, width: 2 }))],
+          series: [
+            {},
+            ...series.map((s) => ({ label: s.label, scale: s.scale ?? 'y', stroke: s.color, width: 2, dash: s.dash })),
+          ],
           // The legend names the lines; values under a pointer (the live legend) read "--" until one hovers,
           // which phones never do. The numbers are in the table below.
           legend: { live: false },

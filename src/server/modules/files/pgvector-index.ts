@@ -38,6 +38,8 @@ interface PgvectorState {
   indexes: Map<number, Promise<boolean>>;
   /** Per bot and model, its passages with vectors as of a knowledge generation. */
   counts: Map<string, { generation: number; passages: number }>;
+  /** Aborted as the app closes: a build under way is cancelled rather than waited for (minutes at 100,000). */
+  closing: AbortController;
 }
 
 // Per database handle, which is per app instance, as the copies are.
@@ -49,7 +51,8 @@ const states = new WeakMap<Db, PgvectorState>();
  */
 export async function enablePgvector(db: Db, options: { fromPassages?: number } = {}): Promise<boolean> {
   if (!(await turnOnPgvector(db))) return false;
-  states.set(db, { fromPassages: options.fromPassages ?? INDEX_FROM_PASSAGES, indexes: new Map(), counts: new Map() });
+  const fromPassages = options.fromPassages ?? INDEX_FROM_PASSAGES;
+  states.set(db, { fromPassages, indexes: new Map(), counts: new Map(), closing: new AbortController() });
   return true;
 }
 
@@ -82,7 +85,7 @@ export function indexFor(db: Db, dims: number): Promise<boolean> {
   if (!state || dims > MAX_INDEXED_DIMS || !Number.isInteger(dims) || dims < 1) return Promise.resolve(false);
   let index = state.indexes.get(dims);
   if (!index) {
-    index = buildVectorIndex(db, dims).catch(() => {
+    index = buildVectorIndex(db, dims, state.closing.signal).catch(() => {
       state.indexes.delete(dims);
       return false;
     });
@@ -159,7 +162,9 @@ export function pgvectorStartup(deps: { db: Db; log: FastifyBaseLogger }) {
     },
     async stop() {
       stopping.abort();
-      await running;
+      const state = states.get(deps.db);
+      state?.closing.abort();
+      await Promise.all([running, ...(state?.indexes.values() ?? [])]);
     },
   };
 }

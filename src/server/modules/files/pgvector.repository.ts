@@ -76,9 +76,10 @@ async function isValid(db: Executor, name: string): Promise<boolean | null> {
 /**
  * The HNSW index of vectors of `dims` dimensions (cosine distance), built once per database: by the instance that
  * takes the advisory lock, without holding writes back (`concurrently`); a build an instance left unfinished is
- * dropped and done again. Whether it is valid now (false while another instance builds it).
+ * dropped and done again. Whether it is valid now (false while another instance builds it). `signal` cancels the
+ * build's statement (from another connection, as PostgreSQL cancels); the half-built index goes at the next build.
  */
-export async function buildVectorIndex(db: Db, dims: number): Promise<boolean> {
+export async function buildVectorIndex(db: Db, dims: number, signal: AbortSignal): Promise<boolean> {
   const name = indexName(dims);
   if ((await isValid(db.kysely, name)) === true) return true;
   return db.kysely.connection().execute(async (conn) => {
@@ -86,7 +87,11 @@ export async function buildVectorIndex(db: Db, dims: number): Promise<boolean> {
       conn,
     );
     if (!rows[0]?.locked) return false;
+    const { rows: backend } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(conn);
+    const cancel = () => void sql`select pg_cancel_backend(${backend[0]!.pid})`.execute(db.kysely).catch(() => {});
+    signal.addEventListener('abort', cancel, { once: true });
     try {
+      signal.throwIfAborted();
       if ((await isValid(conn, name)) === false)
         await sql`drop index concurrently if exists ${sql.id(name)}`.execute(conn);
       await sql`create index concurrently if not exists ${sql.id(name)} on file_chunks
@@ -94,6 +99,7 @@ export async function buildVectorIndex(db: Db, dims: number): Promise<boolean> {
         where vector_dims(embedding_vector) = ${sql.lit(dims)}`.execute(conn);
       return (await isValid(conn, name)) === true;
     } finally {
+      signal.removeEventListener('abort', cancel);
       await sql`select pg_advisory_unlock(hashtext(${name}))`.execute(conn);
     }
   });
