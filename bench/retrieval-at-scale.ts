@@ -278,7 +278,7 @@ async function pgvectorRows(run: {
   let start = performance.now();
   const filled = await catchUpPgvector(db, new AbortController().signal);
   const catchUpMs = performance.now() - start;
-  const { rows } = await sql<{ setting: string }>`show maintenance_work_mem`.execute(db.kysely);
+  const { rows } = await sql<{ maintenance_work_mem: string }>`show maintenance_work_mem`.execute(db.kysely);
   const vectorTimes: number[] = [];
   const searchTimes: number[] = [];
   let overlap = 0;
@@ -297,7 +297,7 @@ async function pgvectorRows(run: {
   }
   console.log(
     `  pgvector: ${filled} passages' vectors filled in and the HNSW index built in ${ms(catchUpMs)} ` +
-      `(maintenance_work_mem ${rows[0]?.setting}); vector ranking by the index p50 ${ms(percentile(vectorTimes, 50))}, ` +
+      `(maintenance_work_mem ${rows[0]?.maintenance_work_mem}); vector ranking by the index p50 ${ms(percentile(vectorTimes, 50))}, ` +
       `p95 ${ms(percentile(vectorTimes, 95))}, top-5 overlap with the exact ranking ${(overlap / QUERIES).toFixed(3)}; ` +
       `retrieval p50 ${ms(percentile(searchTimes, 50))}, p95 ${ms(percentile(searchTimes, 95))}`,
   );

@@ -11,7 +11,7 @@ import { nearestPassages } from './vector-index';
 
 const MODEL = { id: 'test/embed', readsUnlabelled: false };
 const DIMS = 24;
-/** Bots of more passages than this are ranked by the index in these tests (the server's threshold is 100,000). */
+/** Bots of more passages than this are ranked by the index in these tests (the server's is 150,000). */
 const FROM_PASSAGES = 100;
 
 let seed = 7;
