@@ -1,23 +1,25 @@
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
-import type { Db } from '../../src/server/db/database';
 import { openDatabase } from '../../src/server/db/dialect';
 import { migrateToLatest } from '../../src/server/db/migrate';
+import type { TestDb } from './databases';
 
 /**
  * A migrated database on PGlite (PostgreSQL compiled to WebAssembly, in this process) with the pgvector extension
  * available: the PostgreSQL server the tests share has no pgvector, and no package these machines reach adds it.
  * Reached through node-postgres, as the server reaches PostgreSQL, one connection at a time.
  */
-export async function createPgliteDb(): Promise<{ db: Db; close(): Promise<void> }> {
+export async function createPgliteDb(): Promise<TestDb> {
   const lite = await PGlite.create({ extensions: { vector } });
-  const db = openDatabase({ kind: 'postgres', url: '', pool: { ...createPgConfig(lite), max: 1 } });
+  const target = { kind: 'postgres' as const, url: '', pool: { ...createPgConfig(lite), max: 1 } };
+  const db = openDatabase(target);
   await migrateToLatest(db);
   return {
     db,
-    async close() {
-      await db.close();
+    target,
+    async drop() {
+      await db.close().catch(() => {});
       await lite.close();
     },
   };

@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDb, databaseKinds } from '../../../../tests/support/databases';
+import { createBot } from '../../../../tests/support/factories';
+import { fakeEmbedding } from '../../../../tests/support/fake-llm';
+import { uploadSettled } from '../../../../tests/support/files-api';
 import { createPgliteDb } from '../../../../tests/support/pglite';
+import { signUp, startTestAppWithModel } from '../../../../tests/support/test-app';
 import { insertBot, insertReadyKnowledge, insertUserWithBot } from '../../../../tests/support/rows';
 import type { Db } from '../../db/database';
 import { cosine } from './embeddings';
@@ -10,6 +17,7 @@ import { catchUpPgvector, enablePgvector, indexFor } from './pgvector-index';
 import { nearestPassages } from './vector-index';
 
 const MODEL = { id: 'test/embed', readsUnlabelled: false };
+const encode = (text: string) => new TextEncoder().encode(text);
 const DIMS = 24;
 /** Bots of more passages than this are ranked by the index in these tests (the server's is 150,000). */
 const FROM_PASSAGES = 100;
@@ -84,7 +92,7 @@ describe('pgvector (PostgreSQL with the extension, on PGlite)', () => {
 
   async function lite() {
     const opened = await createPgliteDb();
-    close = opened.close;
+    close = opened.drop;
     // A few hundred passages are read whole and sorted faster than through an index, and PostgreSQL knows it: told
     // to avoid both (PGlite is one session), it takes the HNSW index as it does on its own for a bot of 100,000.
     await sql`set enable_seqscan = off`.execute(opened.db.kysely);
@@ -136,6 +144,40 @@ describe('pgvector (PostgreSQL with the extension, on PGlite)', () => {
     const found = await nearest(large, question!, 40);
     expect(found).toHaveLength(30);
     expect(found).toEqual(await exact(large, question!, 40));
+  }, 60_000);
+});
+
+describe('pgvector in the server (on PGlite)', () => {
+  let filesDir: string;
+  afterEach(() => rmSync(filesDir, { recursive: true, force: true }));
+
+  it('is turned on as the server starts, given the vectors of the files it reads, and their index', async () => {
+    filesDir = mkdtempSync(join(tmpdir(), 'botty-pgvector-'));
+    const t = await startTestAppWithModel({
+      testDb: await createPgliteDb(),
+      env: { LLM_EMBEDDING_MODEL: 'fake-embed', FILES_DIR: filesDir },
+    });
+    try {
+      const owner = await signUp(t);
+      const bot = await createBot(t, owner.token, { capabilities: ['document_analysis'] });
+      const text = 'The kettle warranty lasts 24 months.\n\nDescale the kettle every month with vinegar.';
+      const file = await uploadSettled(t, owner.token, `/api/bots/${bot.id}/files`, 'kettle.txt', encode(text));
+      expect(file.status).toBe('ready');
+      const { rows } = await sql<{ passages: number; without: number }>`select count(*)::int as passages,
+        count(*) filter (where embedding_vector is null)::int as without from file_chunks`.execute(t.db.kysely);
+      expect(rows[0]!.passages).toBeGreaterThan(0);
+      expect(rows[0]!.without).toBe(0);
+      // Built in the background once the file is ready.
+      const index = `file_chunks_embedding_hnsw_${fakeEmbedding('kettle').length}`;
+      const valid = async () =>
+        (
+          await sql<{ valid: boolean | null }>`select (select indisvalid from pg_index
+            where indexrelid = to_regclass(${index})) as valid`.execute(t.db.kysely)
+        ).rows[0]!.valid;
+      await expect.poll(valid, { timeout: 10_000 }).toBe(true);
+    } finally {
+      await t.close();
+    }
   }, 60_000);
 });
 

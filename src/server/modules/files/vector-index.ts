@@ -223,7 +223,8 @@ export async function warmKnowledgeVectors(db: Db, model: VectorModel, signal: A
 
 /**
  * The `limit` passages in scope closest to the question by cosine, best first: among the bot's knowledge, the
- * RERANK found by their copies, or by pgvector's index for a bot too large for them (pgvector-index.ts); among the conversation's attachments (a few files), every one.
+ * RERANK found by their copies, or by pgvector's index for a bot too large for them (pgvector-index.ts); among
+ * the conversation's attachments (a few files), every one.
  */
 export async function nearestPassages(
   db: Db,
