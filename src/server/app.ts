@@ -108,6 +108,8 @@ export interface AppOptions {
   fileJobs?: Partial<FileJobsOptions> & { start?: boolean };
   /** Load the bots' knowledge vectors once ready, in the background (the server does; tests mostly do not). */
   warmKnowledge?: boolean;
+  /** Tests lower the size past which pgvector's index ranks a bot, where the database has it (decision 0076). */
+  pgvectorFromPassages?: number;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
   /** How often expired sessions and e-mail links are purged. */
@@ -192,7 +194,7 @@ export async function buildApp(options: AppOptions) {
       return chosen && createEmbeddings(chosen.model, chosen.id, chosen.env);
     },
   };
-  const pgvector = pgvectorStartup({ db, log: app.log });
+  const pgvector = pgvectorStartup({ db, log: app.log, fromPassages: options.pgvectorFromPassages });
   app.addHook('onReady', async () => pgvector.start());
   app.addHook('onClose', async () => pgvector.stop());
   const fileJobs = createFileJobs(

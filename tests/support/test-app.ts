@@ -22,6 +22,7 @@ export interface TestAppOptions {
   fileJobs?: AppOptions['fileJobs'];
   logStream?: AppOptions['logStream'];
   warmKnowledge?: AppOptions['warmKnowledge'];
+  pgvectorFromPassages?: AppOptions['pgvectorFromPassages'];
   sweepIntervalMs?: AppOptions['sweepIntervalMs'];
   /** The built client it serves (default dist/client), e.g. a build of its own for a bench. */
   clientRoot?: AppOptions['clientRoot'];
@@ -54,6 +55,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     fileJobs: options.fileJobs,
     logStream: options.logStream,
     warmKnowledge: options.warmKnowledge,
+    pgvectorFromPassages: options.pgvectorFromPassages,
     sweepIntervalMs: options.sweepIntervalMs,
     clientRoot: options.clientRoot,
   });

@@ -26,7 +26,8 @@ import {
   type FileRow,
   type EmbeddedChunk,
 } from './files.repository';
-import { indexFor, writesPgvector } from './pgvector-index';
+import { writesPgvector } from './pgvector-index';
+import type { VectorModel } from './vector-index.repository';
 import { MissingBlobError, type FileStorage } from './storage';
 import { jobLoop } from '../../lib/job-loop';
 
@@ -103,18 +104,30 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
     }
   }
 
-  async function embedChunks(chunks: Chunk[]): Promise<EmbeddedChunk[]> {
+  /** The chunks with their vectors, and the model that wrote them (null: none, or it failed). */
+  async function embedChunks(chunks: Chunk[]): Promise<{ chunks: EmbeddedChunk[]; model: VectorModel | null }> {
     try {
       const model = await deps.embeddings?.current();
-      if (!model) return chunks;
+      if (!model) return { chunks, model: null };
       const vectors = await model.embedPassages(chunks.map((c) => c.text));
-      return chunks.map((c, i) => ({ ...c, embedding: vectorToBytes(vectors[i]!), embeddingModel: model.id }));
+      const embedded = chunks.map((c, i) => ({
+        ...c,
+        embedding: vectorToBytes(vectors[i]!),
+        embeddingModel: model.id,
+      }));
+      return { chunks: embedded, model };
     } catch (err) {
       // Full-text search still finds these passages; only the semantic half of retrieval misses them.
       log.warn({ err }, 'embedding a file failed; it is indexed for full-text search only');
-      return chunks;
+      return { chunks, model: null };
     }
   }
+
+  /** Whether the file's passages are written for pgvector's index too: a knowledge file of a bot it ranks. */
+  const forPgvector = (file: FileRow, model: VectorModel | null) =>
+    model !== null && file.bot_id !== null && file.conversation_id === null
+      ? writesPgvector(db, { ownerId: file.user_id, botId: file.bot_id }, model)
+      : false;
 
   /**
    * Stores a job's progress as the worker reports it: at most one write in `PROGRESS_WRITE_MS` unless the stage
@@ -163,19 +176,15 @@ export function createFileJobs(deps: FileJobsDeps, options: FileJobsOptions = DE
         return progress.settled();
       });
       if (!outcome.ok && outcome.detail) log.warn({ fileId: file.id, detail: outcome.detail }, 'extraction failed');
-      const chunks = outcome.ok ? await embedChunks(outcome.chunks) : [];
-      const pgvector = writesPgvector(db);
+      const { chunks, model } = outcome.ok ? await embedChunks(outcome.chunks) : { chunks: [], model: null };
       if (outcome.ok) {
         const atOnce = hasRoundTrips(db) ? CHUNK_STATEMENTS_AT_ONCE : 1;
-        await replaceChunks(db.kysely, file.id, chunks, { atOnce, pgvector });
+        await replaceChunks(db.kysely, file.id, chunks, { atOnce, pgvector: await forPgvector(file, model) });
       }
       const result = outcome.ok
         ? { status: 'ready' as const, error: outcome.notice, chunkCount: chunks.length }
         : { status: 'failed' as const, error: outcome.error, chunkCount: 0 };
       await finishFile(db.kysely, job, result, clock.now().toISOString());
-      // The first passages of a new vector length: its index is built in the background (once per database).
-      const dims = chunks[0]?.embedding ? chunks[0].embedding.byteLength / Float32Array.BYTES_PER_ELEMENT : 0;
-      if (pgvector && dims > 0) void indexFor(db, dims);
       log.info(
         { fileId: file.id, status: result.status, chunks: result.chunkCount, ms: Date.now() - started },
         'file processed',

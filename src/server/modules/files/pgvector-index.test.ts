@@ -13,7 +13,7 @@ import { insertBot, insertReadyKnowledge, insertUserWithBot } from '../../../../
 import type { Db } from '../../db/database';
 import { cosine } from './embeddings';
 import { deleteFileRow } from './files.repository';
-import { catchUpPgvector, enablePgvector, indexFor } from './pgvector-index';
+import { enablePgvector, pgvectorSettled, writesPgvector } from './pgvector-index';
 import { nearestPassages } from './vector-index';
 
 const MODEL = { id: 'test/embed', readsUnlabelled: false };
@@ -86,6 +86,13 @@ async function knowledgeOf(db: Db, pgvector: boolean) {
   return { large, small, files, nearest, exact, idsOf };
 }
 
+/** How many of the bot's passages have their `vector` value. */
+async function withVectors(db: Db, botId: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(c.embedding_vector)::int as n from file_chunks c
+    join files f on f.id = c.file_id where f.bot_id = ${botId}`.execute(db.kysely);
+  return rows[0]!.n;
+}
+
 describe('pgvector (PostgreSQL with the extension, on PGlite)', () => {
   let close: () => Promise<void> = async () => {};
   afterEach(() => close());
@@ -101,13 +108,20 @@ describe('pgvector (PostgreSQL with the extension, on PGlite)', () => {
     return opened.db;
   }
 
-  it('ranks a bot of many passages by the index and a small one by the copies, each among its own passages', async () => {
+  it('ranks a bot past the threshold by the index once its vectors are in it, a smaller one by the copies', async () => {
     const db = await lite();
     expect(await enablePgvector(db, { fromPassages: FROM_PASSAGES })).toBe(true);
     // Turned on again, as every instance does as it starts.
     expect(await enablePgvector(db, { fromPassages: FROM_PASSAGES })).toBe(true);
-    const { large, small, nearest, exact, idsOf } = await knowledgeOf(db, true);
-    expect(await indexFor(db, DIMS)).toBe(true);
+    const { large, small, nearest, exact, idsOf } = await knowledgeOf(db, false);
+
+    // The first question fills the large bot's vectors in, the next has the index built; the copies answer both.
+    for (let i = 0; i < 2; i++) {
+      const [question] = vectors(1);
+      expect(await nearest(large, question!)).toEqual(await exact(large, question!));
+      await pgvectorSettled(db);
+    }
+    expect(await withVectors(db, large.botId)).toBe(300);
 
     const largeIds = new Set((await idsOf(large.botId)).map((r) => r.id));
     for (const question of vectors(5)) {
@@ -123,26 +137,41 @@ describe('pgvector (PostgreSQL with the extension, on PGlite)', () => {
     const before = await indexScans(db);
     expect(await nearest(small, question!)).toEqual(await exact(small, question!));
     expect(await indexScans(db)).toBe(before);
+    await pgvectorSettled(db);
+    // The index holds the passages of the bots it ranks only.
+    expect(await withVectors(db, small.botId)).toBe(0);
+    expect(await writesPgvector(db, { ownerId: large.userId, botId: large.botId }, MODEL)).toBe(true);
+    expect(await writesPgvector(db, { ownerId: small.userId, botId: small.botId }, MODEL)).toBe(false);
   }, 60_000);
 
-  it('fills in the vectors written before it was on, builds the index, and forgets a deleted file', async () => {
+  it("keeps a large bot's new file in the index and forgets a deleted one", async () => {
     const db = await lite();
-    const { large, files, nearest, exact } = await knowledgeOf(db, false);
-    expect(await enablePgvector(db, { fromPassages: FROM_PASSAGES })).toBe(true);
-    expect(await catchUpPgvector(db, new AbortController().signal)).toBe(360);
-    const { rows } = await sql<{ missing: number }>`select count(*)::int as missing from file_chunks
-      where embedding_vector is null`.execute(db.kysely);
-    expect(rows[0]!.missing).toBe(0);
-    expect(await indexFor(db, DIMS)).toBe(true);
-
+    await enablePgvector(db, { fromPassages: FROM_PASSAGES });
+    const { large, files, nearest, exact, idsOf } = await knowledgeOf(db, false);
     const [question] = vectors(1);
-    const before = await indexScans(db);
+    for (let i = 0; i < 2; i++) {
+      await nearest(large, question!);
+      await pgvectorSettled(db);
+    }
+    const more = vectors(30);
+    large.vectors.push(...more);
+    await insertReadyKnowledge(db.kysely, large, {
+      name: 'part-2',
+      model: MODEL.id,
+      passages: passagesOf(more, `bot ${large.botId} part 10`),
+      pgvector: true,
+    });
+    let before = await indexScans(db);
     expect(await nearest(large, question!)).toEqual(await exact(large, question!));
     expect(await indexScans(db)).toBeGreaterThan(before);
 
-    await deleteFileRow(db.kysely, files[1]!);
+    const deleted = new Set((await idsOf(large.botId)).filter((r) => r.fileId === files[0]).map((r) => r.id));
+    expect((await nearest(large, question!, 40)).some((id) => deleted.has(id))).toBe(true);
+    await deleteFileRow(db.kysely, files[0]!);
+    before = await indexScans(db);
     const found = await nearest(large, question!, 40);
-    expect(found).toHaveLength(30);
+    expect(await indexScans(db)).toBeGreaterThan(before);
+    expect(found.some((id) => deleted.has(id))).toBe(false);
     expect(found).toEqual(await exact(large, question!, 40));
   }, 60_000);
 });
@@ -151,30 +180,45 @@ describe('pgvector in the server (on PGlite)', () => {
   let filesDir: string;
   afterEach(() => rmSync(filesDir, { recursive: true, force: true }));
 
-  it('is turned on as the server starts, given the vectors of the files it reads, and their index', async () => {
+  it('is turned on as the server starts; the files of a bot it ranks are written with their vectors', async () => {
     filesDir = mkdtempSync(join(tmpdir(), 'botty-pgvector-'));
     const t = await startTestAppWithModel({
       testDb: await createPgliteDb(),
+      pgvectorFromPassages: 0,
       env: { LLM_EMBEDDING_MODEL: 'fake-embed', FILES_DIR: filesDir },
     });
     try {
       const owner = await signUp(t);
       const bot = await createBot(t, owner.token, { capabilities: ['document_analysis'] });
-      const text = 'The kettle warranty lasts 24 months.\n\nDescale the kettle every month with vinegar.';
-      const file = await uploadSettled(t, owner.token, `/api/bots/${bot.id}/files`, 'kettle.txt', encode(text));
-      expect(file.status).toBe('ready');
-      const { rows } = await sql<{ passages: number; without: number }>`select count(*)::int as passages,
-        count(*) filter (where embedding_vector is null)::int as without from file_chunks`.execute(t.db.kysely);
-      expect(rows[0]!.passages).toBeGreaterThan(0);
-      expect(rows[0]!.without).toBe(0);
-      // Built in the background once the file is ready.
+      const upload = async (name: string, text: string) => {
+        const file = await uploadSettled(t, owner.token, `/api/bots/${bot.id}/files`, name, encode(text));
+        expect(file.status).toBe('ready');
+      };
+      const ask = async (question: string) => {
+        const scope = { ownerId: owner.user.id as number, userId: owner.user.id as number, botId: bot.id };
+        const model = { id: '0/fake-embed', readsUnlabelled: true };
+        const q = Promise.resolve(Float32Array.from(fakeEmbedding(question)));
+        await nearestPassages(t.db, { ...scope, conversationId: null }, model, q, 5);
+        await pgvectorSettled(t.db);
+      };
+
+      await upload(
+        'kettle.txt',
+        'The kettle warranty lasts 24 months.\n\nDescale the kettle every month with vinegar.',
+      );
+      // Not yet past the threshold as it was read: written without, then filled in at the next question.
+      expect(await withVectors(t.db, bot.id)).toBe(0);
+      await ask('kettle warranty');
+      const filled = await withVectors(t.db, bot.id);
+      expect(filled).toBeGreaterThan(0);
+
+      await upload('toaster.txt', 'The toaster has four slots.\n\nEmpty its crumb tray weekly.');
+      expect(await withVectors(t.db, bot.id)).toBeGreaterThan(filled);
+      await ask('toaster slots');
       const index = `file_chunks_embedding_hnsw_${fakeEmbedding('kettle').length}`;
-      const valid = async () =>
-        (
-          await sql<{ valid: boolean | null }>`select (select indisvalid from pg_index
-            where indexrelid = to_regclass(${index})) as valid`.execute(t.db.kysely)
-        ).rows[0]!.valid;
-      await expect.poll(valid, { timeout: 10_000 }).toBe(true);
+      const { rows } = await sql<{ valid: boolean | null }>`select (select indisvalid from pg_index
+        where indexrelid = to_regclass(${index})) as valid`.execute(t.db.kysely);
+      expect(rows[0]!.valid).toBe(true);
     } finally {
       await t.close();
     }

@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/database';
 import { bytesToVector, vectorText } from './embeddings';
+import { knowledgeVectorRows, type VectorModel } from './vector-index.repository';
 
 /**
  * pgvector's part of the schema, there only where the PostgreSQL server has the extension (pgvector-index.ts,
- * decision 0076): the extension, `file_chunks.embedding_vector`, and an HNSW index per vector length.
+ * decision 0076): the extension, `file_chunks.embedding_vector` (filled for the passages of the largest bots only),
+ * and an HNSW index per vector length.
  */
 
 /**
@@ -33,22 +35,36 @@ async function hasVectorColumn(db: Executor): Promise<boolean> {
   return rows[0]?.present === true;
 }
 
+/** How many passages of the bot's knowledge have a vector of `model`, and how many of those no `vector` value. */
+export async function countIndexedKnowledge(
+  db: Executor,
+  knowledge: { ownerId: number; botId: number },
+  model: VectorModel,
+): Promise<{ passages: number; unindexed: number }> {
+  const row = await knowledgeVectorRows(db, knowledge, model)
+    .select((eb) => [
+      eb.fn.countAll<number>().as('passages'),
+      sql<number>`count(*) filter (where file_chunks.embedding_vector is null)`.as('unindexed'),
+    ])
+    .executeTakeFirst();
+  return { passages: Number(row?.passages ?? 0), unindexed: Number(row?.unindexed ?? 0) };
+}
+
 /**
- * Up to `limit` passages after `after` (by id) with a vector but no `vector` value given theirs: how many, and the
- * last one's id; null when there were none.
+ * Up to `limit` passages of the bot's knowledge after `after` (by id) with a vector of `model` but no `vector` value
+ * given theirs: how many, and the last one's id; null when there were none.
  */
 export async function fillMissingVectors(
   db: Executor,
-  after: number,
-  limit: number,
+  knowledge: { ownerId: number; botId: number },
+  model: VectorModel,
+  { after, limit }: { after: number; limit: number },
 ): Promise<{ filled: number; last: number } | null> {
-  const rows = await db
-    .selectFrom('file_chunks')
-    .select(['id', 'embedding'])
-    .where('id', '>', after)
-    .where('embedding', 'is not', null)
-    .where(sql<boolean>`embedding_vector is null`)
-    .orderBy('id')
+  const rows = await knowledgeVectorRows(db, knowledge, model)
+    .select(['file_chunks.id', 'file_chunks.embedding'])
+    .where('file_chunks.id', '>', after)
+    .where(sql<boolean>`file_chunks.embedding_vector is null`)
+    .orderBy('file_chunks.id')
     .limit(limit)
     .execute();
   if (rows.length === 0) return null;
@@ -56,13 +72,6 @@ export async function fillMissingVectors(
   await sql`update file_chunks as c set embedding_vector = v.e from (values ${sql.join(values)}) as v(id, e)
     where c.id = v.id`.execute(db);
   return { filled: rows.length, last: rows.at(-1)!.id };
-}
-
-/** The lengths of the passages' vectors, from their bytes' length, which PostgreSQL knows without reading them. */
-export async function vectorLengths(db: Executor): Promise<number[]> {
-  const { rows } = await sql<{ dims: number }>`select distinct octet_length(embedding) / 4 as dims
-    from file_chunks where embedding is not null`.execute(db);
-  return rows.map((r) => Number(r.dims));
 }
 
 const indexName = (dims: number) => `file_chunks_embedding_hnsw_${dims}`;

@@ -19,7 +19,7 @@ export async function readKnowledgeGeneration(db: Executor, botId: number): Prom
 }
 
 /** The passages with a vector of `model` in the ready knowledge files of `owner`'s bot. */
-const knowledgeVectorRows = (db: Executor, knowledge: { ownerId: number; botId: number }, model: VectorModel) =>
+export const knowledgeVectorRows = (db: Executor, knowledge: { ownerId: number; botId: number }, model: VectorModel) =>
   db
     .selectFrom('file_chunks')
     .innerJoin('files', 'files.id', 'file_chunks.file_id')
@@ -41,18 +41,6 @@ export async function findKnowledgeVectorIds(
     .orderBy('file_chunks.id')
     .execute();
   return rows.map((r) => Number(r.id));
-}
-
-/** How many passages findKnowledgeVectorIds would answer. */
-export async function countKnowledgeVectors(
-  db: Executor,
-  knowledge: { ownerId: number; botId: number },
-  model: VectorModel,
-): Promise<number> {
-  const row = await knowledgeVectorRows(db, knowledge, model)
-    .select((eb) => eb.fn.countAll<number>().as('passages'))
-    .executeTakeFirst();
-  return Number(row?.passages ?? 0);
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   readKnowledgeGeneration,
   type VectorModel,
 } from './vector-index.repository';
-import { indexedCandidates, largeKnowledge, rankedByIndex, writesPgvector } from './pgvector-index';
+import { indexedCandidates, largeKnowledge, pgvectorOn, rankedByIndex } from './pgvector-index';
 import { type Copies, signBits } from './vector-ranking';
 import { vectorScan } from './vector-scan';
 
@@ -235,7 +235,7 @@ export async function nearestPassages(
 ): Promise<number[]> {
   const [copies, large, q] = await Promise.all([
     // Without pgvector the copies are brought up to date while the question is embedded.
-    writesPgvector(db) ? null : knowledgeVectors(db, scope, model),
+    pgvectorOn(db) ? null : knowledgeVectors(db, scope, model),
     largeKnowledge(db, scope, model),
     question,
   ]);
