@@ -50,7 +50,7 @@ export async function createTestDb(kind: DatabaseKind, options?: OpenDatabaseOpt
 }
 
 /** Opens and migrates `target`; dropping closes it (if the test has not) and then removes its data. */
-async function migrated(
+export async function migrated(
   target: TestDb['target'],
   removeData: () => Promise<void>,
   options?: OpenDatabaseOptions,

@@ -1,9 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { openDatabase } from '../../src/server/db/dialect';
-import { migrateToLatest } from '../../src/server/db/migrate';
-import type { TestDb } from './databases';
+import { migrated, type TestDb } from './databases';
 
 /**
  * A migrated database on PGlite (PostgreSQL compiled to WebAssembly, in this process) with the pgvector extension
@@ -13,14 +11,5 @@ import type { TestDb } from './databases';
 export async function createPgliteDb(): Promise<TestDb> {
   const lite = await PGlite.create({ extensions: { vector } });
   const target = { kind: 'postgres' as const, url: '', pool: { ...createPgConfig(lite), max: 1 } };
-  const db = openDatabase(target);
-  await migrateToLatest(db);
-  return {
-    db,
-    target,
-    async drop() {
-      await db.close().catch(() => {});
-      await lite.close();
-    },
-  };
+  return migrated(target, () => lite.close());
 }
