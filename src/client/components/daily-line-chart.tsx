@@ -75,7 +75,8 @@ export function DailyLineChart({ days, series, axes, tableCaption, testId }: Dai
           ],
           // The legend names the lines; values under a pointer (the live legend) read "--" until one hovers,
           // which phones never do. The numbers are in the table below.
-          legend: { live: false },
+          // A dashed line's marker dashed too, so the legend tells two lines of one colour family apart.
+          legend: { live: false, markers: { dash: (u, i) => (u.series[i]?.dash ? 'dashed' : 'solid') } },
         },
         [days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000), ...series.map((s) => s.values)],
         element,
