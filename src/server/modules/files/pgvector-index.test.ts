@@ -25,18 +25,18 @@ const FROM_PASSAGES = 100;
 let seed = 7;
 const random = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32 - 0.5;
 /** Vectors around a few topic centres that share an offset, as real embeddings are. */
-const vectors = (count: number) => {
-  const centres = Array.from({ length: 8 }, () => Float32Array.from({ length: DIMS }, () => random() + 0.2));
+const vectors = (count: number, dims = DIMS) => {
+  const centres = Array.from({ length: 8 }, () => Float32Array.from({ length: dims }, () => random() + 0.2));
   return Array.from({ length: count }, (_, i) => Float32Array.from(centres[i % 8]!, (x) => x + random()));
 };
 
 const passagesOf = (vs: Float32Array[], name: string) => vs.map((vector, i) => ({ text: `${name} ${i}`, vector }));
 
 /** How often the HNSW index has been scanned, as PostgreSQL's statistics count it. */
-async function indexScans(db: Db): Promise<number> {
+async function indexScans(db: Db, dims = DIMS): Promise<number> {
   await sql`select pg_stat_force_next_flush()`.execute(db.kysely);
   const { rows } = await sql<{ scans: number }>`select coalesce(sum(idx_scan), 0)::int as scans
-    from pg_stat_user_indexes where indexrelname = ${`file_chunks_embedding_hnsw_${DIMS}`}`.execute(db.kysely);
+    from pg_stat_user_indexes where indexrelname = ${`file_chunks_embedding_hnsw_${dims}`}`.execute(db.kysely);
   return rows[0]!.scans;
 }
 
@@ -142,6 +142,33 @@ describe('pgvector (PostgreSQL with the extension, on PGlite)', () => {
     expect(await withVectors(db, small.botId)).toBe(0);
     expect(await writesPgvector(db, { ownerId: large.userId, botId: large.botId }, MODEL)).toBe(true);
     expect(await writesPgvector(db, { ownerId: small.userId, botId: small.botId }, MODEL)).toBe(false);
+  }, 60_000);
+
+  it('indexes vectors of over 2,000 dimensions as half-precision ones (up to 4,000)', async () => {
+    const db = await lite();
+    await enablePgvector(db, { fromPassages: FROM_PASSAGES });
+    const owner = await insertUserWithBot(db.kysely);
+    const long = vectors(120, 3072);
+    await insertReadyKnowledge(db.kysely, owner, { name: 'long', model: MODEL.id, passages: passagesOf(long, 'long') });
+    const scope = { ownerId: owner.userId, userId: owner.userId, botId: owner.botId, conversationId: null };
+    const nearest = (q: Float32Array) => nearestPassages(db, scope, MODEL, Promise.resolve(q), 5);
+    const [question] = vectors(1, 3072);
+    const exact = long
+      .map((v, i) => ({ i, score: cosine(question!, v) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 5)
+      .map((r) => `long ${r.i}`);
+    const textsOf = async (ids: number[]) => {
+      const rows = await db.kysely.selectFrom('file_chunks').select(['id', 'text']).where('id', 'in', ids).execute();
+      return ids.map((id) => rows.find((r) => r.id === id)!.text);
+    };
+    for (let i = 0; i < 2; i++) {
+      await nearest(question!);
+      await pgvectorSettled(db);
+    }
+    const before = await indexScans(db, 3072);
+    expect(await textsOf(await nearest(question!))).toEqual(exact);
+    expect(await indexScans(db, 3072)).toBeGreaterThan(before);
   }, 60_000);
 
   it("keeps a large bot's new file in the index and forgets a deleted one", async () => {

@@ -2,8 +2,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { vectorText } from './embeddings';
-import { buildVectorIndex, countIndexedKnowledge, fillMissingVectors, turnOnPgvector } from './pgvector.repository';
-import { findNearestIndexed, readKnowledgeGeneration, type VectorModel } from './vector-index.repository';
+import {
+  buildVectorIndex,
+  countIndexedKnowledge,
+  fillMissingVectors,
+  findNearestIndexed,
+  indexedType,
+  turnOnPgvector,
+} from './pgvector.repository';
+import { readKnowledgeGeneration, type VectorModel } from './vector-index.repository';
 import { RERANK } from './vector-ranking';
 
 /**
@@ -22,8 +29,6 @@ import { RERANK } from './vector-ranking';
  * it, one bot's copies (1,740 bytes a passage at 1,536 dimensions) would take over half of an instance's 512 MiB.
  */
 export const INDEX_FROM_PASSAGES = 150_000;
-/** pgvector's HNSW index takes `vector` values of up to 2,000 dimensions; longer ones stay with the copies. */
-const MAX_INDEXED_DIMS = 2_000;
 /** Candidates the graph search keeps (pgvector's default is 40): 0.974 of the exact top five against 0.904 (0073). */
 const EF_SEARCH = 100;
 /** Bots whose size this instance remembers (a count a knowledge generation). */
@@ -147,7 +152,7 @@ function fillIn(db: Db, state: PgvectorState, knowledge: Knowledge, model: Vecto
  * bots keep the copies. Asked once per length by each instance, and again after a failure.
  */
 function indexFor(db: Db, state: PgvectorState, dims: number): Promise<boolean> {
-  if (dims > MAX_INDEXED_DIMS || !Number.isInteger(dims) || dims < 1) return Promise.resolve(false);
+  if (!indexedType(dims)) return Promise.resolve(false);
   let index = state.indexes.get(dims);
   if (!index) {
     index = buildVectorIndex(db, dims, state.closing.signal).catch(() => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/database';
 import { bytesToVector, vectorText } from './embeddings';
-import { knowledgeVectorRows, type VectorModel } from './vector-index.repository';
+import { knowledgeVectorRows, ofModel, type VectorModel } from './vector-index.repository';
 
 /**
  * pgvector's part of the schema, there only where the PostgreSQL server has the extension (pgvector-index.ts,
@@ -76,6 +76,16 @@ export async function fillMissingVectors(
 
 const indexName = (dims: number) => `file_chunks_embedding_hnsw_${dims}`;
 
+/**
+ * The type a vector of `dims` dimensions is indexed as: pgvector's HNSW index takes `vector` up to 2,000 dimensions
+ * and `halfvec` (16-bit floats, as the re-rank is exact anyway) up to 4,000, e.g. text-embedding-3-large's 3,072;
+ * longer ones are not indexed (null).
+ */
+export function indexedType(dims: number): 'vector' | 'halfvec' | null {
+  if (!Number.isInteger(dims) || dims < 1 || dims > 4_000) return null;
+  return dims <= 2_000 ? 'vector' : 'halfvec';
+}
+
 async function isValid(db: Executor, name: string): Promise<boolean | null> {
   const { rows } = await sql<{ valid: boolean | null }>`select (select indisvalid from pg_index
     where indexrelid = to_regclass(${name})) as valid`.execute(db);
@@ -90,6 +100,8 @@ async function isValid(db: Executor, name: string): Promise<boolean | null> {
  */
 export async function buildVectorIndex(db: Db, dims: number, signal: AbortSignal): Promise<boolean> {
   const name = indexName(dims);
+  const type = indexedType(dims);
+  if (!type) return false;
   if ((await isValid(db.kysely, name)) === true) return true;
   return db.kysely.connection().execute(async (conn) => {
     const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${name})) as locked`.execute(
@@ -104,7 +116,7 @@ export async function buildVectorIndex(db: Db, dims: number, signal: AbortSignal
       if ((await isValid(conn, name)) === false)
         await sql`drop index concurrently if exists ${sql.id(name)}`.execute(conn);
       await sql`create index concurrently if not exists ${sql.id(name)} on file_chunks
-        using hnsw ((embedding_vector::vector(${sql.lit(dims)})) vector_cosine_ops)
+        using hnsw ((embedding_vector::${sql.raw(type)}(${sql.lit(dims)})) ${sql.raw(`${type}_cosine_ops`)})
         where vector_dims(embedding_vector) = ${sql.lit(dims)}`.execute(conn);
       return (await isValid(conn, name)) === true;
     } finally {
@@ -112,4 +124,40 @@ export async function buildVectorIndex(db: Db, dims: number, signal: AbortSignal
       await sql`select pg_advisory_unlock(hashtext(${name}))`.execute(conn);
     }
   });
+}
+
+/**
+ * The `limit` passages of the bot's knowledge nearest to `question` (pgvector's text form, `dims` long) by cosine
+ * distance, as pgvector's HNSW index of that length finds them. The bot's ready files are read first, so the
+ * passages' statement is of one table, with the index's own expression and condition: given a join, PostgreSQL
+ * could read the index's whole walk before the files' condition and the limit.
+ */
+export async function findNearestIndexed(
+  db: Executor,
+  knowledge: { ownerId: number; botId: number },
+  model: VectorModel,
+  nearest: { question: string; dims: number; limit: number },
+): Promise<number[]> {
+  const files = await db
+    .selectFrom('files')
+    .select('id')
+    .where('status', '=', 'ready')
+    .where('user_id', '=', knowledge.ownerId)
+    .where('bot_id', '=', knowledge.botId)
+    .where('conversation_id', 'is', null)
+    .execute();
+  if (files.length === 0) return [];
+  const type = indexedType(nearest.dims);
+  if (!type) return [];
+  const [dims, cast] = [sql.lit(nearest.dims), sql.raw(type)];
+  const rows = await db
+    .selectFrom('file_chunks')
+    .select('file_chunks.id')
+    .where(sql<boolean>`file_chunks.file_id = any(${files.map((f) => f.id)})`)
+    .where(ofModel(model))
+    .where(sql<boolean>`vector_dims(file_chunks.embedding_vector) = ${dims}`)
+    .orderBy(sql`file_chunks.embedding_vector::${cast}(${dims}) <=> ${nearest.question}::${cast}(${dims})`)
+    .limit(nearest.limit)
+    .execute();
+  return rows.map((r) => Number(r.id));
 }

@@ -7,7 +7,7 @@ export interface VectorModel {
   readsUnlabelled: boolean;
 }
 
-const ofModel = (model: VectorModel) => (eb: ExpressionBuilder<Database, 'file_chunks'>) =>
+export const ofModel = (model: VectorModel) => (eb: ExpressionBuilder<Database, 'file_chunks'>) =>
   model.readsUnlabelled
     ? eb.or([eb('file_chunks.embedding_model', '=', model.id), eb('file_chunks.embedding_model', 'is', null)])
     : eb('file_chunks.embedding_model', '=', model.id);
@@ -39,40 +39,6 @@ export async function findKnowledgeVectorIds(
   const rows = await knowledgeVectorRows(db, knowledge, model)
     .select('file_chunks.id')
     .orderBy('file_chunks.id')
-    .execute();
-  return rows.map((r) => Number(r.id));
-}
-
-/**
- * The `limit` passages of the bot's knowledge nearest to `question` (pgvector's text form, `dims` long) by cosine
- * distance, as pgvector's HNSW index of that length finds them (pgvector-index.ts). The bot's ready files are read
- * first, so the passages' statement is of one table, with the index's own expression and condition: given a join,
- * PostgreSQL could read the index's whole walk before the files' condition and the limit.
- */
-export async function findNearestIndexed(
-  db: Executor,
-  knowledge: { ownerId: number; botId: number },
-  model: VectorModel,
-  nearest: { question: string; dims: number; limit: number },
-): Promise<number[]> {
-  const files = await db
-    .selectFrom('files')
-    .select('id')
-    .where('status', '=', 'ready')
-    .where('user_id', '=', knowledge.ownerId)
-    .where('bot_id', '=', knowledge.botId)
-    .where('conversation_id', 'is', null)
-    .execute();
-  if (files.length === 0) return [];
-  const dims = sql.lit(nearest.dims);
-  const rows = await db
-    .selectFrom('file_chunks')
-    .select('file_chunks.id')
-    .where(sql<boolean>`file_chunks.file_id = any(${files.map((f) => f.id)})`)
-    .where(ofModel(model))
-    .where(sql<boolean>`vector_dims(file_chunks.embedding_vector) = ${dims}`)
-    .orderBy(sql`file_chunks.embedding_vector::vector(${dims}) <=> ${nearest.question}::vector(${dims})`)
-    .limit(nearest.limit)
     .execute();
   return rows.map((r) => Number(r.id));
 }
