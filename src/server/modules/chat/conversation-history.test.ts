@@ -10,7 +10,7 @@ import {
 } from '@shared/contracts/chat';
 import { expectError, startCheckedApp } from '../../../../tests/support/auth-api';
 import { createConversation, messagesOf, openChatStream, streamChat } from '../../../../tests/support/chat-api';
-import { databaseKinds } from '../../../../tests/support/databases';
+import { anotherConnection, databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { messageText, startFakeLlm, type FakeLlm } from '../../../../tests/support/fake-llm';
 import { signUp, type TestApp } from '../../../../tests/support/test-app';
@@ -256,6 +256,43 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
       expect(await found('rye')).toEqual([]);
       await checkIndexes();
     });
+
+    it.runIf(kind === 'postgres')(
+      'finds a message another indexer is writing: the search waits for it rather than skip it',
+      async () => {
+        const me = (await signUp(t)).token;
+        fake.setReply('Rye wants a longer proof.');
+        const { conversation } = await conversationWith(['How long for rye bread?'], me);
+        const [, reply] = await messagesOf(t, me, conversation.id);
+        const found = async (q: string) => (await searchFor(q, me)).map((r) => r.messageId);
+        expect(await found('proof')).toEqual([reply!.id]);
+        // Changed: noted for the indexer again.
+        await t.db.kysely
+          .updateTable('messages')
+          .set({ content: 'Rye wants warmth.' })
+          .where('id', '=', reply!.id)
+          .execute();
+
+        // Another indexer (the periodic one, or another instance's) claims it and takes its time to commit.
+        const other = anotherConnection(t.testDb);
+        try {
+          const search = await other.db.kysely.transaction().execute(async (tx) => {
+            const claimed = await sql`select message_id from messages_search_pending where message_id = ${reply!.id}
+              for update`.execute(tx);
+            expect(claimed.rows).toHaveLength(1);
+            const searching = found('warmth');
+            await sleep(300);
+            await sql`insert into message_search (message_id, tsv) values (${reply!.id}, to_tsvector('english',
+              'Rye wants warmth.')) on conflict (message_id) do update set tsv = excluded.tsv`.execute(tx);
+            await sql`delete from messages_search_pending where message_id = ${reply!.id}`.execute(tx);
+            return { searching };
+          });
+          expect(await search.searching).toEqual([reply!.id]);
+        } finally {
+          await other.db.close();
+        }
+      },
+    );
   });
 
   describe('edit and resend', () => {

@@ -113,7 +113,7 @@ export async function searchConversations(
   const terms = searchTermsOf(query.q);
   if (!terms.length) return { results: [] };
   // Saved messages wait for the indexer (migration 0013); a search indexes them first, so it misses none.
-  await indexMessages(deps.db);
+  await indexMessages(deps.db, { untilIndexed: true });
   const db = deps.db.kysely;
   const hits = await findSearchHits(deps.db, userId, terms, query.limit * HITS_PER_RESULT);
   const messageOf = new Map<number, number>();

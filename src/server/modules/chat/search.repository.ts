@@ -9,9 +9,16 @@ const INDEX_BATCH = 500;
  * Writes the messages noted as waiting (by trigger: `messages_fts_pending` on SQLite, migration 0013;
  * `messages_search_pending` on PostgreSQL, migration 0028) into the full-text index, in batches of one
  * transaction each (the index and the log written once per batch, not per message), and says how many.
+ *
+ * `untilIndexed` (a search, which must find every saved message): on PostgreSQL, messages another indexer is
+ * writing are waited for, not skipped; otherwise the search could run before that indexer commits and miss them.
  */
-export async function indexMessages(db: Db): Promise<number> {
-  const indexBatch = db.kind === 'sqlite' ? indexBatchSqlite : indexBatchPostgres;
+export async function indexMessages(
+  db: Db,
+  { untilIndexed = false }: { untilIndexed?: boolean } = {},
+): Promise<number> {
+  const indexBatch =
+    db.kind === 'sqlite' ? indexBatchSqlite : (tx: Db['kysely']) => indexBatchPostgres(tx, untilIndexed);
   const waiting = db.kind === 'sqlite' ? 'messages_fts_pending' : 'messages_search_pending';
   // Most calls find nothing to do: a read, not a write transaction, then.
   if (!(await sql`select 1 from ${sql.table(waiting)} limit 1`.execute(db.kysely)).rows.length) return 0;
@@ -35,13 +42,15 @@ function indexBatchSqlite(db: Db['kysely']): Promise<number> {
 }
 
 /**
- * One statement: claims a batch (rows another instance is indexing are skipped, not waited for), and writes
- * each message's vector as its text is now. A message changed meanwhile is noted again by its own commit.
+ * One statement: claims a batch (rows another indexer is writing are skipped, or waited for when `wait`: they are
+ * then gone from the queue once it commits), and writes each message's vector as its text is now. A message changed
+ * meanwhile is noted again by its own commit.
  */
-async function indexBatchPostgres(db: Db['kysely']): Promise<number> {
+async function indexBatchPostgres(db: Db['kysely'], wait: boolean): Promise<number> {
   const { rows } = await sql<{ claimed: string }>`with claimed as (
       delete from messages_search_pending where message_id in (
-        select message_id from messages_search_pending order by message_id limit ${INDEX_BATCH} for update skip locked)
+        select message_id from messages_search_pending order by message_id limit ${INDEX_BATCH}
+        for update ${wait ? sql`` : sql`skip locked`})
       returning message_id),
     written as (
       insert into message_search (message_id, tsv)
