@@ -226,13 +226,19 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
       ]);
       expect((await search(5)).map((r) => r.conversation.id)).toEqual([newer.conversation.id, older.conversation.id]);
     });
-    it('indexes saved messages off the reply, yet search finds them at once; changed and deleted text leaves the index', async () => {
+    /** A new user's conversation with one reply ("Rye wants a longer proof."), which search finds. */
+    async function replyFound() {
       const me = (await signUp(t)).token;
       fake.setReply('Rye wants a longer proof.');
       const { conversation } = await conversationWith(['How long for rye bread?'], me);
       const [, reply] = await messagesOf(t, me, conversation.id);
       const found = async (q: string) => (await searchFor(q, me)).map((r) => r.messageId);
       expect(await found('proof')).toEqual([reply!.id]);
+      return { me, conversation, reply, found };
+    }
+
+    it('indexes saved messages off the reply, yet search finds them at once; changed and deleted text leaves the index', async () => {
+      const { me, conversation, reply, found } = await replyFound();
 
       const queue = sql.table(kind === 'sqlite' ? 'messages_fts_pending' : 'messages_search_pending');
       const pending = async () =>
@@ -260,12 +266,7 @@ describe.each(databaseKinds)('conversation history, titles and branches on %s', 
     it.runIf(kind === 'postgres')(
       'finds a message another indexer is writing: the search waits for it rather than skip it',
       async () => {
-        const me = (await signUp(t)).token;
-        fake.setReply('Rye wants a longer proof.');
-        const { conversation } = await conversationWith(['How long for rye bread?'], me);
-        const [, reply] = await messagesOf(t, me, conversation.id);
-        const found = async (q: string) => (await searchFor(q, me)).map((r) => r.messageId);
-        expect(await found('proof')).toEqual([reply!.id]);
+        const { reply, found } = await replyFound();
         // Changed: noted for the indexer again.
         await t.db.kysely
           .updateTable('messages')

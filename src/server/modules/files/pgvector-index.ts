@@ -10,7 +10,7 @@ import {
   indexedType,
   turnOnPgvector,
 } from './pgvector.repository';
-import { readKnowledgeGeneration, type VectorModel } from './vector-index.repository';
+import { knowledgeKey, readKnowledgeGeneration, type VectorModel } from './vector-index.repository';
 import { RERANK } from './vector-ranking';
 
 /**
@@ -63,9 +63,6 @@ interface PgvectorState {
 // Per database handle, which is per app instance, as the copies are.
 const states = new WeakMap<Db, PgvectorState>();
 
-const keyOf = (knowledge: Knowledge, model: VectorModel) =>
-  `${knowledge.ownerId}:${knowledge.botId}:${model.readsUnlabelled ? '+' : ''}${model.id}`;
-
 /**
  * Turns pgvector on where the server offers it: the extension created (when it is not, and the role may) and the
  * column added. False on SQLite or without the extension (the copies rank every bot); throws when it may not be
@@ -87,7 +84,7 @@ export async function enablePgvector(db: Db, options: { fromPassages?: number } 
 async function countOf(db: Db, state: PgvectorState, knowledge: Knowledge, model: VectorModel) {
   const generation = await readKnowledgeGeneration(db.kysely, knowledge.botId);
   if (generation === null) return null;
-  const key = keyOf(knowledge, model);
+  const key = knowledgeKey(knowledge, model);
   let count = state.counts.get(key);
   if (count?.generation !== generation) {
     count = { generation, ...(await countIndexedKnowledge(db.kysely, knowledge, model)) };
@@ -130,14 +127,14 @@ export async function largeKnowledge(db: Db, knowledge: Knowledge, model: Vector
 
 /** Gives the bot's passages their `vector` values, once at a time per bot; its count is taken again after. */
 function fillIn(db: Db, state: PgvectorState, knowledge: Knowledge, model: VectorModel) {
-  const key = keyOf(knowledge, model);
+  const key = knowledgeKey(knowledge, model);
   if (state.filling.has(key)) return;
   const filling = (async () => {
     for (let after = 0; ;) {
       if (state.closing.signal.aborted) return;
-      const batch = await fillMissingVectors(db.kysely, knowledge, model, { after, limit: FILL_BATCH });
-      if (!batch) break;
-      after = batch.last;
+      const last = await fillMissingVectors(db.kysely, knowledge, model, { after, limit: FILL_BATCH });
+      if (last === null) break;
+      after = last;
     }
     state.counts.delete(key);
   })()
@@ -149,16 +146,18 @@ function fillIn(db: Db, state: PgvectorState, knowledge: Knowledge, model: Vecto
 
 /**
  * Whether the HNSW index of vectors of `dims` dimensions can be used, once built (buildVectorIndex): until then its
- * bots keep the copies. Asked once per length by each instance, and again after a failure.
+ * bots keep the copies. Remembered once usable; asked again at a later question while it is not (another instance
+ * building it) and after a failure.
  */
 function indexFor(db: Db, state: PgvectorState, dims: number): Promise<boolean> {
   if (!indexedType(dims)) return Promise.resolve(false);
   let index = state.indexes.get(dims);
   if (!index) {
-    index = buildVectorIndex(db, dims, state.closing.signal).catch(() => {
-      state.indexes.delete(dims);
+    const forget = () => {
+      if (state.indexes.get(dims) === index) state.indexes.delete(dims);
       return false;
-    });
+    };
+    index = buildVectorIndex(db, dims, state.closing.signal).then((usable) => usable || forget(), forget);
     state.indexes.set(dims, index);
   }
   return index;

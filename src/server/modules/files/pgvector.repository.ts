@@ -52,14 +52,14 @@ export async function countIndexedKnowledge(
 
 /**
  * Up to `limit` passages of the bot's knowledge after `after` (by id) with a vector of `model` but no `vector` value
- * given theirs: how many, and the last one's id; null when there were none.
+ * given theirs; the last one's id, null when there were none.
  */
 export async function fillMissingVectors(
   db: Executor,
   knowledge: { ownerId: number; botId: number },
   model: VectorModel,
   { after, limit }: { after: number; limit: number },
-): Promise<{ filled: number; last: number } | null> {
+): Promise<number | null> {
   const rows = await knowledgeVectorRows(db, knowledge, model)
     .select(['file_chunks.id', 'file_chunks.embedding'])
     .where('file_chunks.id', '>', after)
@@ -71,7 +71,7 @@ export async function fillMissingVectors(
   const values = rows.map((r) => sql`(${r.id}::bigint, ${vectorText(bytesToVector(r.embedding!))}::vector)`);
   await sql`update file_chunks as c set embedding_vector = v.e from (values ${sql.join(values)}) as v(id, e)
     where c.id = v.id`.execute(db);
-  return { filled: rows.length, last: rows.at(-1)!.id };
+  return rows.at(-1)!.id;
 }
 
 const indexName = (dims: number) => `file_chunks_embedding_hnsw_${dims}`;

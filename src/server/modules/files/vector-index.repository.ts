@@ -12,6 +12,10 @@ export const ofModel = (model: VectorModel) => (eb: ExpressionBuilder<Database, 
     ? eb.or([eb('file_chunks.embedding_model', '=', model.id), eb('file_chunks.embedding_model', 'is', null)])
     : eb('file_chunks.embedding_model', '=', model.id);
 
+/** What an instance keeps per bot's knowledge and model (the copies, pgvector's counts): one key for both. */
+export const knowledgeKey = (knowledge: { ownerId: number; botId: number }, model: VectorModel) =>
+  `${knowledge.ownerId}:${knowledge.botId}:${model.readsUnlabelled ? '+' : ''}${model.id}`;
+
 /** Moves whenever the bot's ready knowledge files change (triggers of migration 0027); null for no such bot. */
 export async function readKnowledgeGeneration(db: Executor, botId: number): Promise<number | null> {
   const row = await db.selectFrom('bots').select('knowledge_generation').where('id', '=', botId).executeTakeFirst();

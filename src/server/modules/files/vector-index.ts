@@ -7,6 +7,7 @@ import {
   findKnowledgeVectorIds,
   findKnowledgeWithVectors,
   findVectors,
+  knowledgeKey,
   readKnowledgeGeneration,
   type VectorModel,
 } from './vector-index.repository';
@@ -181,7 +182,7 @@ async function knowledgeVectors(
   const generation = await readKnowledgeGeneration(db.kysely, knowledge.botId);
   if (generation === null) return null;
   const state = instanceOf(db);
-  const key = `${knowledge.ownerId}:${knowledge.botId}:${model.readsUnlabelled ? '+' : ''}${model.id}`;
+  const key = knowledgeKey(knowledge, model);
   let vectors = state.bots.get(key);
   if (vectors?.generation !== generation) {
     let pending = state.loading.get(key);
