@@ -6,7 +6,7 @@ import { createConversation, deltasOf, messagesOf, streamChat } from '../../../.
 import { databaseKinds } from '../../../../tests/support/databases';
 import { createBot } from '../../../../tests/support/factories';
 import { startFakeLlm, systemPromptOf, type ReceivedRequest } from '../../../../tests/support/fake-llm';
-import { uploadFile, uploadSettled } from '../../../../tests/support/files-api';
+import { settledFile, uploadFile, uploadSettled } from '../../../../tests/support/files-api';
 import { pdfWithPages, png } from '../../../../tests/support/files';
 import { signUp, startTestApp, type TestApp } from '../../../../tests/support/test-app';
 
@@ -97,6 +97,8 @@ describe.each(databaseKinds)('knowledge in the chat, on %s', (kind) => {
     const notes = await uploadFile(t, token, `/api/conversations/${first.id}/files`, 'notes.txt', text(FACT));
     expect(notes.status).toBe(201);
     await uploadSettled(t, token, `/api/conversations/${first.id}/files`, 'more.txt', text('Nothing else.'));
+    // Files are stored while the next is read, so the first uploaded is not always the first ready.
+    expect((await settledFile(t, token, notes.body.id)).status).toBe('ready');
     const events = await streamChat(t, `/api/conversations/${first.id}/stream`, {
       token,
       body: { content: 'Zephyr widget recalibration?', fileIds: [notes.body.id] },
