@@ -21,7 +21,7 @@ import { sql } from 'kysely';
 import type { Db } from '../src/server/db/database';
 import type { EmbeddingsModel } from '../src/server/modules/files/embeddings';
 import { bytesToVector, cosine } from '../src/server/modules/files/embeddings';
-import type { SearchScope } from '../src/server/modules/files/files.repository';
+import type { SearchScope } from '../src/server/modules/files/full-text.repository';
 import { enablePgvector, pgvectorSettled } from '../src/server/modules/files/pgvector-index';
 import { searchChunks, type RetrievalDeps } from '../src/server/modules/files/retrieval';
 import { nearestPassages, warmKnowledgeVectors } from '../src/server/modules/files/vector-index';

@@ -1,10 +1,8 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { FileProgress, KnowledgeFile } from '@shared/contracts/files';
 import type { Db, DbScope, Executor, FilesTable, FileStatus } from '../../db/database';
-import { recentlyUsed } from '@shared/recently-used';
 import type { Chunk } from './chunk';
 import { bytesToVector, vectorText } from './embeddings';
-import { readKnowledgeGeneration } from './vector-index.repository';
 
 export type FileRow = Selectable<FilesTable>;
 
@@ -253,122 +251,6 @@ export const findBlobDeletions = (db: Executor, limit: number) =>
 
 export const forgetBlobDeletion = (db: Executor, key: string) =>
   db.deleteFrom('file_blob_deletions').where('storage_key', '=', key).execute();
-
-/**
- * Whose files a search may read: the bot's own knowledge (its owner's files), plus one conversation's attachments
- * (the files of whoever chats, who is someone else when the bot is shared).
- */
-export interface SearchScope {
-  ownerId: number;
-  userId: number;
-  botId: number;
-  conversationId: number | null;
-}
-
-const scopeSql = (s: SearchScope) =>
-  sql<boolean>`f.status = 'ready' and ((f.user_id = ${s.ownerId} and f.bot_id = ${s.botId} and f.conversation_id is null)${
-    s.conversationId === null ? sql`` : sql` or (f.user_id = ${s.userId} and f.conversation_id = ${s.conversationId})`
-  })`;
-
-/**
- * How many passages the ranking (ts_rank on PostgreSQL, bm25 on SQLite) reads at most, unless the question's
- * rarer words are in fewer passages than asked for: its words are taken rarest first while the passages holding
- * them add up to no more than this, and while they add up to fewer passages than the search asks for.
- */
-const RANKED_PASSAGES = 2000;
-
-/** Per database handle: how many passages of an owner's bot's knowledge hold a word, at a knowledge generation. */
-const termCounts = new WeakMap<Db, ReturnType<typeof recentlyUsed<string, number>>>();
-
-/** Words counted per instance: a few hundred kilobytes, where most questions share their common words. */
-const COUNTED_TERMS = 20_000;
-
-/**
- * How many of the bot's knowledge passages hold each of `terms` (up to RANKED_PASSAGES and one). Kept per
- * knowledge generation (migration 0027), which moves whenever the bot's ready knowledge changes on any instance:
- * counting a common word is most of a question's full-text time at 100,000 passages (25 of 32 ms).
- */
-async function knowledgeTermCounts(db: Db, scope: SearchScope, terms: string[]): Promise<number[]> {
-  const generation = await readKnowledgeGeneration(db.kysely, scope.botId);
-  let counts = termCounts.get(db);
-  if (!counts) termCounts.set(db, (counts = recentlyUsed<string, number>(COUNTED_TERMS)));
-  const knowledge = { ...scope, conversationId: null };
-  return Promise.all(
-    terms.map(async (term) => {
-      const key = `${scope.ownerId}:${scope.botId}:${generation}:${term}`;
-      const kept = counts.get(key);
-      if (kept !== undefined) return kept;
-      const { rows } = await sql<{ n: number }>`select count(*) as n from (select c.id from file_chunks_fts
-          join file_chunks c on c.id = file_chunks_fts.rowid
-          join files f on f.id = c.file_id
-          where file_chunks_fts match ${`"${term}"`} and ${scopeSql(knowledge)} limit ${RANKED_PASSAGES + 1})`.execute(
-        db.kysely,
-      );
-      const n = Number(rows[0]!.n);
-      counts.set(key, n);
-      return n;
-    }),
-  );
-}
-
-/**
- * On SQLite, the question's words that bm25 ranks by, rarest first as on PostgreSQL: each word's passages in the
- * bot's knowledge are counted, and words are kept while their passages add up to no more than RANKED_PASSAGES, or
- * to fewer than `limit`. bm25 scores every passage that holds a word of the query, and a common word is in nearly
- * every passage of a large bot (decision 0048). A conversation's attachments (a few files) are not counted: a
- * word in none of the knowledge is kept for them.
- */
-async function rarestTerms(db: Db, scope: SearchScope, terms: string[], limit: number): Promise<string[]> {
-  const passagesOf = await knowledgeTermCounts(db, scope, terms);
-  const counted = terms.map((term, i) => ({ term, passages: passagesOf[i]! }));
-  counted.sort((a, b) => a.passages - b.passages || a.term.localeCompare(b.term));
-  const kept: string[] = [];
-  let passages = 0;
-  for (const word of counted) {
-    if (word.passages === 0 && scope.conversationId === null) continue;
-    if (passages + word.passages > RANKED_PASSAGES && passages >= limit) break;
-    kept.push(word.term);
-    passages += word.passages;
-  }
-  return kept;
-}
-
-/**
- * Chunk ids best first by the database's own full-text ranking: FTS5's bm25 (lower is better) on SQLite,
- * ts_rank over the GIN-indexed tsvector on PostgreSQL. `terms` are plain words (letters and digits only).
- *
- * ts_rank reads each candidate's tsvector, and an OR of every word makes nearly every passage a candidate once
- * a common word is in the question. So on PostgreSQL the candidates are the passages holding the question's
- * rarest words (counted per file in `file_terms`, see migration 0012), and ts_rank orders them by all its
- * words. A passage holding only common words is left out only when the passages of rarer words are enough to
- * answer (`limit` of them at least), and adding it would make ts_rank read thousands.
- */
-export async function searchFullText(db: Db, scope: SearchScope, terms: string[], limit: number): Promise<number[]> {
-  if (terms.length === 0) return [];
-  const ranked = db.kind === 'sqlite' ? await rarestTerms(db, scope, terms, limit) : terms;
-  if (ranked.length === 0) return [];
-  const query =
-    db.kind === 'sqlite'
-      ? sql<{ id: number }>`select c.id from file_chunks_fts
-          join file_chunks c on c.id = file_chunks_fts.rowid
-          join files f on f.id = c.file_id
-          where file_chunks_fts match ${ranked.map((t) => `"${t}"`).join(' OR ')} and ${scopeSql(scope)}
-          order by bm25(file_chunks_fts, 1.0, 0.5) limit ${limit}`
-      : sql<{ id: number }>`with scoped as materialized (select f.id from files f where ${scopeSql(scope)}),
-          counted as (
-            select t.lexeme, sum(t.chunks) as chunks from scoped s
-            join file_terms t on t.file_id = s.id
-            where t.lexeme = any(tsvector_to_array(to_tsvector('english', ${terms.join(' ')})))
-            group by t.lexeme),
-          rarest as (
-            select string_agg(quote_literal(lexeme), ' | ')::tsquery as words from (
-              select lexeme, chunks, sum(chunks) over (order by chunks, lexeme) as passages from counted) w
-            where passages <= ${RANKED_PASSAGES} or passages - chunks < ${limit})
-          select c.id from file_chunks c, to_tsquery('english', ${terms.join(' | ')}) question
-          where c.tsv @@ (select words from rarest) and c.file_id = any(array(select id from scoped))
-          order by ts_rank(c.tsv, question) desc, c.id limit ${limit}`;
-  return (await query.execute(db.kysely)).rows.map((r) => Number(r.id));
-}
 
 export const findChunksWithFiles = (db: Executor, chunkIds: number[]) =>
   chunkIds.length === 0

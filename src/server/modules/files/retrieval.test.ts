@@ -132,6 +132,22 @@ describe.each(databaseKinds)('retrieval (%s)', (kind) => {
     expect(whistle.every((p) => p.text.includes('whistle'))).toBe(true);
     // Only common words: their passages are still found.
     expect(await ask('Does the kettle boil water?')).toHaveLength(5);
+    // Two words in over 2,000 passages each: ranked by the less common one (water), not by the first (kettle).
+    const water = await ask('kettle water');
+    expect(water).toHaveLength(5);
+    expect(water.every((p) => p.text.includes('water'))).toBe(true);
+    // Another bot holds few of the passages the index counts for its rarest word: every word ranks then.
+    const travel = await createBot(t, owner.token, { capabilities: ['document_analysis'] });
+    const notes = Array.from({ length: 9 }, (_, i) => `# Trip ${i + 1}\nThe travel kettle boils water.`);
+    notes[4] = '# Trip 5\nThe travel kettle has no whistle.';
+    await upload(t, owner.token, `/api/bots/${travel.id}/files`, 'travel.md', text(notes.join('\n\n')));
+    const trip = await searchChunks(deps, {
+      userId: owner.user.id as number,
+      botId: travel.id,
+      query: 'kettle whistle',
+    });
+    expect(trip).toHaveLength(5);
+    expect(trip[0]).toMatchObject({ section: 'Trip 5' });
 
     await t.request('DELETE', `/api/files/${manual.id}`, { token: owner.token });
     expect(await ask('kettle whistle')).toEqual([]);

@@ -1,7 +1,9 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database';
 import type { Embeddings } from './embeddings';
-import { findChunksWithFiles, searchFullText, type SearchScope } from './files.repository';
+import { findChunksWithFiles } from './files.repository';
+import { searchFullText, type SearchScope } from './full-text.repository';
 import { nearestPassages } from './vector-index';
 
 export interface RetrievalDeps {
@@ -95,10 +97,12 @@ export async function searchChunks(deps: RetrievalDeps, params: SearchChunksPara
     conversationId: params.conversationId ?? null,
   };
   const terms = queryTerms(params.query);
-  const [byText, byVector] = await Promise.all([
-    searchFullText(deps.db, scope, terms, CANDIDATES),
-    searchByVector(deps, scope, params.query),
-  ]);
+  // The vector ranking is set going first and the full-text ranking a turn of the event loop later: on SQLite
+  // every statement runs on this thread, and the full text's would otherwise run before the vector ranking's
+  // (the knowledge's generation) and hold its scan thread back until they end (decision 0077).
+  const vectorRanking = searchByVector(deps, scope, params.query);
+  await nextTurn();
+  const [byText, byVector] = await Promise.all([searchFullText(deps.db, scope, terms, CANDIDATES), vectorRanking]);
   const best = fuse([byText, byVector]).slice(0, params.limit ?? DEFAULT_PASSAGES);
   const rows = new Map((await findChunksWithFiles(deps.db.kysely, best)).map((r) => [r.id, r]));
   return best.flatMap((id) => {

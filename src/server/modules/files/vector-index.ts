@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../../db/database';
 import { bytesToVector, cosine } from './embeddings';
-import type { SearchScope } from './files.repository';
+import type { SearchScope } from './full-text.repository';
 import {
   findAttachmentVectors,
   findKnowledgeVectorIds,
