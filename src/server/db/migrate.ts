@@ -30,6 +30,7 @@ import { knowledgeGeneration } from './migrations/0027-knowledge-generation';
 import { postgresSearchQueue } from './migrations/0028-postgres-search-queue';
 import { liveRepliesIndex } from './migrations/0029-live-replies-index';
 import { fastCompression } from './migrations/0030-fast-compression';
+import { fileTermsByWord } from './migrations/0031-file-terms-by-word';
 import { columnTypes, type Migration } from './migrations/migration';
 
 /** Ordered by name; append new ones, never edit one that has shipped. */
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0028-postgres-search-queue': postgresSearchQueue,
   '0029-live-replies-index': liveRepliesIndex,
   '0030-fast-compression': fastCompression,
+  '0031-file-terms-by-word': fileTermsByWord,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -215,6 +215,7 @@ export async function warmKnowledgeVectors(db: Db, model: VectorModel, signal: A
       throw err;
     });
     if (!vectors || vectors.ids.length === 0) continue;
+    vectorScan.prepare(vectors);
     used += sizeOf(vectors);
     perPassage ||= sizeOf(vectors) / vectors.ids.length;
     warmed += 1;
