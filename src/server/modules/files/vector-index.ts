@@ -12,7 +12,7 @@ import {
   type VectorModel,
 } from './vector-index.repository';
 import { indexedCandidates, largeKnowledge, pgvectorOn, rankedByIndex } from './pgvector-index';
-import { type Copies, signBits } from './vector-ranking';
+import { type Copies, RERANK, signBits } from './vector-ranking';
 import { vectorScan } from './vector-scan';
 
 /**
@@ -210,12 +210,12 @@ export async function warmKnowledgeVectors(db: Db, model: VectorModel, signal: A
     if (signal.aborted) break;
     // Past the budget, loading one more bot would push out one loaded before it, which was used more recently.
     if (used + knowledge.passages * perPassage > MAX_BYTES || rankedByIndex(db, knowledge.passages)) continue;
+    if (knowledge.passages > RERANK) vectorScan.prepare();
     const vectors = await knowledgeVectors(db, knowledge, model, signal).catch((err: unknown) => {
       if (signal.aborted) return null;
       throw err;
     });
     if (!vectors || vectors.ids.length === 0) continue;
-    vectorScan.prepare(vectors);
     used += sizeOf(vectors);
     perPassage ||= sizeOf(vectors) / vectors.ids.length;
     warmed += 1;

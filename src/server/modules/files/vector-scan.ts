@@ -53,21 +53,19 @@ export function createVectorScan(script = SCAN_THREAD) {
     return w;
   }
 
-  const ranksHere = (copies: Copies) =>
-    // A bot of RERANK passages or fewer has nothing to rank: all of them go to the exact cosine.
-    copies.ids.length <= RERANK || !(copies.bits.buffer instanceof SharedArrayBuffer);
-
   return {
     /**
-     * Starts the thread ahead of the first question that will need it (the copies loaded as the server gets
-     * ready): starting it took ~45 ms of that question's time.
+     * Starts the thread ahead of the first question that will need it, as copies of more than RERANK passages are
+     * loaded when the server gets ready: starting it took ~45 ms of that question's time.
      */
-    prepare(copies: Copies) {
-      if (!ranksHere(copies)) thread ??= start();
+    prepare() {
+      thread ??= start();
     },
     /** Ids of the passages the copies put closest to the question (rankCopies), ranked on the scan thread. */
     rank(copies: Copies, question: Float32Array): Promise<number[]> {
-      if (ranksHere(copies)) return Promise.resolve(rankCopies(copies, question));
+      // A bot of RERANK passages or fewer has nothing to rank: all of them go to the exact cosine.
+      if (copies.ids.length <= RERANK || !(copies.bits.buffer instanceof SharedArrayBuffer))
+        return Promise.resolve(rankCopies(copies, question));
       const w = (thread ??= start());
       const request = { id: nextId++, copies, question };
       return new Promise((resolve) => {
