@@ -49,7 +49,7 @@ async function indexPassages(db: Db, term: string, upTo?: number): Promise<numbe
  * holds least often is counted out and taken; in the order the words were written, one in nearly every passage
  * could be taken instead (decision 0077).
  */
-async function rarestTerms(db: Db, terms: string[], limit: number): Promise<string[]> {
+async function rarestTerms(db: Db, terms: string[], limit: number): Promise<{ rarest: string[]; others: string[] }> {
   const counted = await Promise.all(
     terms.map(async (term) => ({ term, passages: await indexPassages(db, term, RANKED_PASSAGES + 1) })),
   );
@@ -59,15 +59,16 @@ async function rarestTerms(db: Db, terms: string[], limit: number): Promise<stri
   const kept: string[] = [];
   let passages = 0;
   for (const word of rarer) {
-    if (passages + word.passages > RANKED_PASSAGES && passages >= limit) return kept;
+    if (passages + word.passages > RANKED_PASSAGES && passages >= limit) break;
     kept.push(word.term);
     passages += word.passages;
   }
-  if (passages >= limit || common.length === 0) return kept;
-  if (common.length === 1) return [...kept, common[0]!.term];
-  const inIndex = await Promise.all(common.map((word) => indexPassages(db, word.term)));
-  const least = inIndex.indexOf(Math.min(...inIndex));
-  return [...kept, common[least]!.term];
+  if (passages < limit && common.length > 0) {
+    const inIndex = common.length === 1 ? [0] : await Promise.all(common.map((w) => indexPassages(db, w.term)));
+    kept.push(common[inIndex.indexOf(Math.min(...inIndex))]!.term);
+  }
+  const others = [...rarer, ...common].map((word) => word.term).filter((term) => !kept.includes(term));
+  return { rarest: kept, others };
 }
 
 /** SQLite: the passages in `scope` holding any of `words`, best first by FTS5's bm25 (lower is better). */
@@ -83,12 +84,13 @@ async function rankedByBm25(db: Db, scope: SearchScope, words: string[], limit: 
 
 /**
  * SQLite: the rarest words' passages first. The index is every bot's, so a bot may hold fewer of them than the
- * index does: when they are fewer than `limit`, every word of the question ranks, as before the counting.
+ * index does: when they are fewer than `limit`, every word of the question in the index ranks, as before the
+ * counting.
  */
 async function searchSqlite(db: Db, scope: SearchScope, terms: string[], limit: number): Promise<number[]> {
-  const rarest = await rarestTerms(db, terms, limit);
+  const { rarest, others } = await rarestTerms(db, terms, limit);
   const ids = await rankedByBm25(db, scope, rarest, limit);
-  return ids.length < limit && rarest.length < terms.length ? rankedByBm25(db, scope, terms, limit) : ids;
+  return ids.length < limit && others.length > 0 ? rankedByBm25(db, scope, [...rarest, ...others], limit) : ids;
 }
 
 /**
