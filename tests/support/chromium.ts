@@ -9,6 +9,9 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * - without the browser's own top-chrome WebUI pages. Chromium 156 loads its omnibox popup (a page of its own, in
  *   a renderer of its own) for every new tab, headless too: measured in a trace of one conversation opening, that
  *   renderer's main thread was busy 1.3–1.8 s, a whole core of the two this machine has, beside the app's page.
+ *   Its AI-mode popup (chrome://omnibox-popup.top-chrome/omnibox_popup_ai) came back with every new page under
+ *   the first two switches, ~0.8 s of a core each time; switched off too, the end-to-end run took 526 s instead
+ *   of 615 s on one machine (session 37).
  */
 export const launchChromium = () =>
   chromium.launch({
@@ -22,6 +25,6 @@ export const launchChromium = () =>
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
-      '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup',
+      '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
     ],
   });
