@@ -25,8 +25,11 @@ const config = loadConfig({
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   FILES_DIR: filesDir,
   // How files are read, as an operator would set it (e.g. FILES_PDFTOTEXT=off for pdf.js alone).
-  ...(process.env.FILES_PDFTOTEXT ? { FILES_PDFTOTEXT: process.env.FILES_PDFTOTEXT } : {}),
-  ...(process.env.FILES_EXTRACTION_WORKERS ? { FILES_EXTRACTION_WORKERS: process.env.FILES_EXTRACTION_WORKERS } : {}),
+  ...Object.fromEntries(
+    ['FILES_PDFTOTEXT', 'FILES_EXTRACTION_WORKERS', 'FILES_EXTRACTION_PRIORITY'].flatMap((name) =>
+      process.env[name] ? [[name, process.env[name]]] : [],
+    ),
+  ),
   // The bench's fake model, which the chat measured while files are read answers from.
   ...(process.env.BENCH_MODEL_URL ? { LLM_BASE_URL: process.env.BENCH_MODEL_URL, LLM_MODEL: 'fake-model' } : {}),
 });

@@ -203,6 +203,7 @@ export async function buildApp(options: AppOptions) {
       ...DEFAULT_FILE_JOBS,
       workers: config.files.extractionWorkers,
       pdftotext: config.files.pdftotext,
+      priority: config.files.extractionPriority,
       ...options.fileJobs,
     },
   );

@@ -51,6 +51,7 @@ describe('loadConfig', () => {
         embeddingModel: undefined,
         extractionWorkers: Math.max(1, availableParallelism() - 1),
         pdftotext: 'pdftotext',
+        extractionPriority: 'idle',
       },
       botImportMaxBytes: 50 * 1024 * 1024,
       rateLimits: {
@@ -125,11 +126,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SESSION_CACHE_MS: '-1' })).toThrow(/^SESSION_CACHE_MS: must be at least 0/);
   });
 
-  it('reads knowledge files with FILES_EXTRACTION_WORKERS workers, and PDFs with FILES_PDFTOTEXT unless off', () => {
-    const files = loadConfig({ FILES_EXTRACTION_WORKERS: '4', FILES_PDFTOTEXT: '/opt/poppler/bin/pdftotext' }).files;
-    expect(files).toMatchObject({ extractionWorkers: 4, pdftotext: '/opt/poppler/bin/pdftotext' });
+  it('reads knowledge files with FILES_EXTRACTION_WORKERS workers at FILES_EXTRACTION_PRIORITY, and PDFs with FILES_PDFTOTEXT unless off', () => {
+    const files = loadConfig({
+      FILES_EXTRACTION_WORKERS: '4',
+      FILES_PDFTOTEXT: '/opt/poppler/bin/pdftotext',
+      FILES_EXTRACTION_PRIORITY: 'low',
+    }).files;
+    expect(files).toMatchObject({
+      extractionWorkers: 4,
+      pdftotext: '/opt/poppler/bin/pdftotext',
+      extractionPriority: 'low',
+    });
     expect(loadConfig({ FILES_PDFTOTEXT: 'off' }).files.pdftotext).toBeNull();
     expect(configError({ FILES_EXTRACTION_WORKERS: '0' }).message).toMatch(/FILES_EXTRACTION_WORKERS/);
+    expect(configError({ FILES_EXTRACTION_PRIORITY: 'high' }).message).toMatch(/^FILES_EXTRACTION_PRIORITY: /);
   });
 
   it('treats blank values as unset', () => {

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { registerBodySchema } from '@shared/contracts/auth';
+import type { ExtractionPriority } from './modules/files/background-priority';
 
 /** Thrown when an environment variable has a bad value; main.ts prints its one line and exits. */
 export class ConfigError extends Error {}
@@ -86,6 +87,7 @@ const envSchema = z.object({
   // Reading knowledge files (issue 26): files read at once, each in a worker thread, leaving a core to requests.
   FILES_EXTRACTION_WORKERS: positiveInt(Math.max(1, availableParallelism() - 1)),
   FILES_PDFTOTEXT: optionalString.pipe(z.string().default('pdftotext')),
+  FILES_EXTRACTION_PRIORITY: optionalString.pipe(z.enum(['idle', 'low']).default('idle')),
   // Bot files (issue 12): the largest .json or .zip a bot can be imported from.
   BOT_IMPORT_MAX_BYTES: positiveInt(50 * 1024 * 1024),
   // Web research (issue 13).
@@ -217,6 +219,8 @@ export interface FilesConfig {
   extractionWorkers: number;
   /** poppler's `pdftotext` command that reads PDFs' text first; null: pdf.js only (`off`). */
   pdftotext: string | null;
+  /** How far below the server's requests files are read (decision 0078). */
+  extractionPriority: ExtractionPriority;
 }
 
 function parseDatabase(value: string): Config['database'] {
@@ -297,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       embeddingModel: e.LLM_EMBEDDING_MODEL,
       extractionWorkers: e.FILES_EXTRACTION_WORKERS,
       pdftotext: e.FILES_PDFTOTEXT === 'off' ? null : e.FILES_PDFTOTEXT,
+      extractionPriority: e.FILES_EXTRACTION_PRIORITY,
     },
     botImportMaxBytes: e.BOT_IMPORT_MAX_BYTES,
     rateLimits: {

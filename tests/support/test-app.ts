@@ -39,6 +39,9 @@ export async function startTestApp(options: TestAppOptions = {}) {
     HOST: '127.0.0.1',
     APP_URL: 'http://botty.test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // The suite keeps every core busy (test files run side by side): in the idle scheduling class, the default, a
+    // file waits as long as the cores do, over 30 s beside two busy processes (decision 0078).
+    FILES_EXTRACTION_PRIORITY: 'low',
     ...(smtp ? { SMTP_URL: smtp.url } : {}),
     ...options.env,
   });

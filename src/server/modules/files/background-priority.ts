@@ -10,6 +10,13 @@ import { getPriority, setPriority } from 'node:os';
 export const EXTRACTION_NICENESS = 10;
 
 /**
+ * FILES_EXTRACTION_PRIORITY. `idle`: the nice value and Linux's idle scheduling class, files read only on a core
+ * nothing else wants. `low`: the nice value alone, so files keep a share of a machine whose cores stay busy, where
+ * in the idle class they waited as long as the cores did (decision 0078).
+ */
+export type ExtractionPriority = 'idle' | 'low';
+
+/**
  * Lowers the priority of the calling thread only, and of the programs it starts from then on (they inherit it):
  * its nice value, and its scheduling class to Linux's idle one (`SCHED_IDLE`, set by util-linux's `chrt` on the
  * thread's own id), in which it runs only on a core no other work wants and gives way at once to a thread that
@@ -19,7 +26,10 @@ export const EXTRACTION_NICENESS = 10;
  * own; where a nice value is the whole process's (macOS, the BSDs), the server would slow down with it, so nothing
  * changes there.
  */
-export function lowerThisThreadsPriority(platform: NodeJS.Platform = process.platform): void {
+export function lowerThisThreadsPriority(
+  priority: ExtractionPriority,
+  platform: NodeJS.Platform = process.platform,
+): void {
   if (platform !== 'linux') return;
   try {
     setPriority(Math.max(getPriority(), EXTRACTION_NICENESS));
@@ -27,6 +37,7 @@ export function lowerThisThreadsPriority(platform: NodeJS.Platform = process.pla
     // A sandbox that forbids it: the thread simply keeps the server's priority.
     return;
   }
+  if (priority === 'low') return;
   try {
     // "/proc/thread-self" links to "<pid>/task/<tid>": the id of this thread, not of the process.
     const threadId = readlinkSync('/proc/thread-self').split('/').at(-1)!;

@@ -6,9 +6,10 @@ import { ExtractionError } from './extraction-error';
 import type { ExtractionOutcome, ExtractionRequest, WorkerMessage, WorkerSetup } from './extraction-worker';
 import { warmPoppler } from './pdftotext';
 
-lowerThisThreadsPriority();
+const setup = workerData as WorkerSetup;
+lowerThisThreadsPriority(setup.priority);
 // After the priority, which the host and its programs inherit.
-if ((workerData as WorkerSetup).warmPoppler) warmPoppler();
+if (setup.warmPoppler) warmPoppler();
 
 /**
  * Reads documents one by one, telling of the pages read and answering each with its chunks; the parent bounds this

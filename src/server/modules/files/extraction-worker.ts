@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { FileProgress } from '@shared/contracts/files';
 import { threadScript } from '../../lib/beside-this-build';
 import type { Chunk } from './chunk';
+import type { ExtractionPriority } from './background-priority';
 import type { DocumentFormat } from './file-formats';
 
 export interface ExtractionRequest {
@@ -23,17 +24,20 @@ export interface ExtractionLimits {
   maxMemoryMb: number;
   /** poppler's `pdftotext` command when PDFs are read with it: the worker then starts its program host with itself. */
   pdftotext?: string | null;
+  /** How far below the server's requests the worker, and the programs it starts, read (FILES_EXTRACTION_PRIORITY). */
+  priority: ExtractionPriority;
 }
 
 /** What a worker is started with. */
 export interface WorkerSetup {
   warmPoppler: boolean;
+  priority: ExtractionPriority;
 }
 
 /** What the worker posts: progress while a document is read (its pages, then OCR), then its outcome. */
 export type WorkerMessage = { progress: FileProgress } | { outcome: ExtractionOutcome };
 
-export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = { timeoutMs: 120_000, maxMemoryMb: 384 };
+export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = { timeoutMs: 120_000, maxMemoryMb: 384, priority: 'idle' };
 
 export class ExtractionAborted extends Error {}
 
@@ -53,7 +57,7 @@ export function createExtractor(limits: ExtractionLimits) {
   function spawn(): Worker {
     const w = new Worker(WORKER.script, {
       eval: WORKER.eval,
-      workerData: { warmPoppler: Boolean(limits.pdftotext) } satisfies WorkerSetup,
+      workerData: { warmPoppler: Boolean(limits.pdftotext), priority: limits.priority } satisfies WorkerSetup,
       resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: 32 },
     });
     // An idle worker must not keep the process alive.

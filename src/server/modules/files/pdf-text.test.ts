@@ -162,4 +162,26 @@ describe('PDF text', () => {
     const { outcome } = await read(await encryptedPdf(), PDFTOTEXT);
     expect(outcome).toEqual({ ok: false, error: 'This PDF is password-protected' });
   });
+
+  it.runIf(process.platform === 'linux')(
+    'is read at the lower nice value alone, in the normal scheduling class, with FILES_EXTRACTION_PRIORITY=low (decision 0078)',
+    async () => {
+      const niceness = join(dir, 'niceness-low');
+      const policy = join(dir, 'policy-low');
+      // Last: its worker's poppler host ends after the worker, which the count of hosts above would see.
+      const low = createExtractor({ ...DEFAULT_EXTRACTION_LIMITS, priority: 'low' });
+      try {
+        const outcome = await low.extract({
+          bytes: await pdfWithPages(PAGES),
+          format: 'pdf',
+          pdftotext: script(`nice > '${niceness}'\nchrt --pid $$ > '${policy}'\nexec '${PDFTOTEXT}' "$@"`),
+        });
+        expect(pagesOf(outcome)).toEqual(EXPECTED);
+        expect(Number(readFileSync(niceness, 'utf8'))).toBe(EXTRACTION_NICENESS);
+        expect(readFileSync(policy, 'utf8')).toMatch(/scheduling policy: SCHED_OTHER$/m);
+      } finally {
+        await low.close();
+      }
+    },
+  );
 });
