@@ -34,6 +34,7 @@ import {
   stopRecording,
   totalBlockingTime,
   typeIntoEmptyPage,
+  warnOfBrowserOwnPages,
 } from './support/browser';
 
 const SIZES = [20, 500, 2_000];
@@ -350,6 +351,7 @@ try {
   console.log(`seeded ${SIZES.join(', ')} messages in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
 
   const context = await signedInContext(browser, app.url, account.token);
+  await warnOfBrowserOwnPages(context);
   const path = (size: number) => `/chat/${bot.id}?c=${conversations.get(size)}`;
   // Once unmeasured: the app's assets and the chat's lazy chunks in the browser's cache.
   await measure(context, path(SIZES[0]!), SIZES[0]!);

@@ -30,6 +30,7 @@ import {
   totalBlockingTime,
   typeIntoEmptyPage,
   shownWithin16Ms,
+  warnOfBrowserOwnPages,
 } from './support/browser';
 
 const TOKENS = 5_000;
@@ -194,6 +195,7 @@ try {
   const account = await signUp(app);
   const bot = await createBot(app, account.token, { name: 'Bench' });
   const context = await signedInContext(browser, app.url, account.token);
+  await warnOfBrowserOwnPages(context);
   const page = await context.newPage();
   await page.goto(`/chat/${bot.id}`);
   const input = page.getByRole('textbox', { name: 'Message' });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /**
  * What the browser benches share: the built client they serve, the system Chromium (playwright-core) at
@@ -27,6 +27,31 @@ export async function signedInContext(browser: Browser, baseURL: string, token: 
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
   await context.addInitScript(`localStorage.setItem('authToken', ${JSON.stringify(token)})`);
   return context;
+}
+
+/**
+ * Warns when Chromium runs pages of its own (top-chrome WebUI, such as its omnibox popups) beside a new page of
+ * `context`: each is a renderer of its own on the same two cores as the app's page and server. tests/support/chromium.ts
+ * switches off those known; one came with a Chromium update and took ~0.8 s of a core with every new page, slowing the
+ * benches' openings and the end-to-end run by a sixth, unseen (session 37).
+ */
+export async function warnOfBrowserOwnPages(context: BrowserContext) {
+  const page = await context.newPage();
+  const cdp = await context.browser()!.newBrowserCDPSession();
+  try {
+    // The popup came within a second of a new page.
+    await page.waitForTimeout(1_500);
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const own = targetInfos.filter((target) => target.url.startsWith('chrome://')).map((target) => target.url);
+    if (own.length)
+      console.warn(
+        `Chromium runs pages of its own beside the app's, sharing the cores: ${own.join(', ')} ` +
+          '(switch them off in tests/support/chromium.ts)',
+      );
+  } finally {
+    await cdp.detach();
+    await page.close();
+  }
 }
 
 /**
