@@ -18,9 +18,9 @@ export type ExtractionPriority = 'idle' | 'low';
 
 /**
  * Lowers the priority of the calling thread only, and of the programs it starts from then on (they inherit it):
- * its nice value, and its scheduling class to Linux's idle one (`SCHED_IDLE`, set by util-linux's `chrt` on the
- * thread's own id), in which it runs only on a core no other work wants and gives way at once to a thread that
- * wakes. A nice value alone still let a woken reply wait for the reading thread's turn to end: the chat's first
+ * its nice value, and with `idle` its scheduling class to Linux's idle one (`SCHED_IDLE`, set by util-linux's `chrt`
+ * on the thread's own id), in which it runs only on a core no other work wants and gives way at once to a thread
+ * that wakes. A nice value alone still let a woken reply wait for the reading thread's turn to end: the chat's first
  * token while 50 PDFs were read, p50 ~8 → ~6 ms, p95 ~46 → ~34 ms (decision 0070).
  * Linux keeps both per thread (setpriority(2), "Bugs"; sched_setscheduler(2)), so the server's main thread keeps its
  * own; where a nice value is the whole process's (macOS, the BSDs), the server would slow down with it, so nothing
