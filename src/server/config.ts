@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { registerBodySchema } from '@shared/contracts/auth';
-import type { ExtractionPriority } from './modules/files/background-priority';
+import { EXTRACTION_PRIORITIES, type ExtractionPriority } from './modules/files/background-priority';
 
 /** Thrown when an environment variable has a bad value; main.ts prints its one line and exits. */
 export class ConfigError extends Error {}
@@ -87,7 +87,7 @@ const envSchema = z.object({
   // Reading knowledge files (issue 26): files read at once, each in a worker thread, leaving a core to requests.
   FILES_EXTRACTION_WORKERS: positiveInt(Math.max(1, availableParallelism() - 1)),
   FILES_PDFTOTEXT: optionalString.pipe(z.string().default('pdftotext')),
-  FILES_EXTRACTION_PRIORITY: optionalString.pipe(z.enum(['idle', 'low']).default('idle')),
+  FILES_EXTRACTION_PRIORITY: optionalString.pipe(z.enum(EXTRACTION_PRIORITIES).default('idle')),
   // Bot files (issue 12): the largest .json or .zip a bot can be imported from.
   BOT_IMPORT_MAX_BYTES: positiveInt(50 * 1024 * 1024),
   // Web research (issue 13).

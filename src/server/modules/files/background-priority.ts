@@ -14,7 +14,8 @@ export const EXTRACTION_NICENESS = 10;
  * nothing else wants. `low`: the nice value alone, so files keep a share of a machine whose cores stay busy, where
  * in the idle class they waited as long as the cores did (decision 0078).
  */
-export type ExtractionPriority = 'idle' | 'low';
+export const EXTRACTION_PRIORITIES = ['idle', 'low'] as const;
+export type ExtractionPriority = (typeof EXTRACTION_PRIORITIES)[number];
 
 /**
  * Lowers the priority of the calling thread only, and of the programs it starts from then on (they inherit it):
